@@ -1,0 +1,30 @@
+import type { ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inversify';
+import { PromptSection } from './prompt-section.js';
+import { getToolMeta } from './tool.decorator.js';
+import type { ToolInstance } from './tool-contract.js';
+
+type Bind = ContainerModuleLoadOptions['bind'];
+
+/** Constructor of a `@Tool` class, multi-bound so the host can discover it. */
+export type ToolClass = Newable<ToolInstance<never>>;
+
+export const ToolClass: ServiceIdentifier<ToolClass> = Symbol.for('dsh.ToolClass');
+
+/**
+ * Registers a `@Tool` class: binds the class itself (transient: the host owns
+ * the instance's lifetime) and announces it under `ToolClass`.
+ */
+export function bindTool(bind: Bind, tool: ToolClass): void {
+  if (!getToolMeta(tool)) throw new Error(`bindTool: ${tool.name} is not decorated with @Tool`);
+  bind(tool).toSelf().inTransientScope();
+  bind(ToolClass).toConstantValue(tool);
+}
+
+export function bindPromptSection(bind: Bind, section: PromptSection): void {
+  bind(PromptSection).toConstantValue(Object.freeze({ ...section }));
+}
+
+/** Binds a singleton provider under its seam token. */
+export function bindProvider<T>(bind: Bind, token: ServiceIdentifier<T>, provider: Newable<T>): void {
+  bind(token).to(provider).inSingletonScope();
+}

@@ -1,0 +1,239 @@
+import 'reflect-metadata';
+import { Container, type ContainerModule, type ServiceIdentifier } from 'inversify';
+import { validateArgs } from './arg-validation.js';
+import { ToolClass } from './contributions.js';
+import { guardedModule } from './guarded-module.js';
+import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
+import { pluginName } from './plugin-module.js';
+import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './prompt-assembler.js';
+import { PromptSection } from './prompt-section.js';
+import { getToolMeta } from './tool.decorator.js';
+import { argsSchema } from './tool-schema.js';
+import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
+import { tokenName } from './tokens.js';
+
+export interface PendingTool {
+  readonly name: string;
+  /** Names of the required tokens not bound yet. */
+  readonly missing: string[];
+  /** Set when all tokens were bound but the tool failed to construct. */
+  readonly error?: string;
+}
+
+interface LoadedModule {
+  readonly guarded: ContainerModule;
+  readonly tokens: Set<ServiceIdentifier>;
+}
+
+interface ActiveTool {
+  readonly meta: ToolMeta;
+  readonly cls: ToolClass;
+  readonly instance: ToolInstance<object>;
+  readonly descriptor: ToolDescriptor;
+}
+
+/**
+ * The plugin host: loads ContainerModule plugins into its own container,
+ * activates `@Tool` classes once their required tokens are bound, runs every
+ * call through one validation + normalization pipeline, and owns sessions.
+ * Nothing is process-global: two hosts in one process never see each other.
+ */
+export class DshHost {
+  private readonly container = new Container({ defaultScope: 'Transient' });
+  private readonly modules = new Map<ContainerModule, LoadedModule>();
+  private readonly active = new Map<string, ActiveTool>();
+  private readonly sessions = new Map<string, HostSession>();
+  private pendingTools: PendingTool[] = [];
+  private disposal?: Promise<void>;
+
+  /** Loads plugins, then activates every tool whose requirements are now met. */
+  async load(...modules: ContainerModule[]): Promise<void> {
+    this.assertOpen();
+    for (const module of modules) {
+      if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
+      const tokens = new Set<ServiceIdentifier>();
+      const guarded = guardedModule(module, tokens);
+      try {
+        await this.container.load(guarded);
+        this.modules.set(module, { guarded, tokens });
+        await this.refresh();
+      } catch (error) {
+        // Leave no half-loaded plugin behind.
+        await this.container.unload(guarded).catch(() => undefined);
+        this.modules.delete(module);
+        await this.refresh().catch(() => undefined);
+        throw new Error(`failed to load plugin "${pluginName(module)}": ${messageOf(error)}`);
+      }
+    }
+  }
+
+  /** Unloads plugins; tools that lose a required binding are deactivated and disposed. */
+  async unload(...modules: ContainerModule[]): Promise<void> {
+    for (const module of modules) {
+      const loaded = this.modules.get(module);
+      if (!loaded) throw new Error(`plugin "${pluginName(module)}" is not loaded`);
+      this.modules.delete(module);
+      // Tools go before the providers they use, so their dispose still finds them.
+      const lost = this.tokensOnlyBoundBy(loaded);
+      await this.deactivate((tool) => tool.meta.requires.some((token) => lost.has(token)) || loaded.tokens.has(tool.cls));
+      await this.container.unload(loaded.guarded);
+      await this.refresh();
+    }
+  }
+
+  /** Replaces the binding of a token (tests and composition roots). Call before the first resolve. */
+  async rebind<T>(token: ServiceIdentifier<T>, value: T): Promise<void> {
+    (await this.container.rebind(token)).toConstantValue(value);
+    await this.refresh();
+  }
+
+  isBound(token: ServiceIdentifier): boolean {
+    return this.container.isBound(token);
+  }
+
+  /** Resolves a provider (for composition roots and diagnostics). */
+  get<T>(token: ServiceIdentifier<T>): T {
+    return this.container.get(token);
+  }
+
+  tools(): ToolDescriptor[] {
+    return [...this.active.values()].map((tool) => tool.descriptor);
+  }
+
+  pending(): PendingTool[] {
+    return this.pendingTools.map((tool) => ({ ...tool, missing: [...tool.missing] }));
+  }
+
+  prompt(): AssembledPrompt {
+    const sections = this.container.isBound(PromptSection) ? this.container.getAll(PromptSection) : [];
+    return assemblePrompt(sections, this.tools());
+  }
+
+  openSession(options: SessionOptions = {}): HostSession {
+    this.assertOpen();
+    const id = options.id ?? crypto.randomUUID();
+    if (this.sessions.has(id)) throw new Error(`session "${id}" is already open`);
+    const session = new HostSession(id, options, (tool, args, ctx) => this.invoke(tool, args, ctx), (closed) => {
+      if (this.sessions.get(closed.id) === closed) this.sessions.delete(closed.id);
+    });
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** A call without a session. Never rejects. */
+  call(tool: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
+    return this.invoke(tool, args, {
+      signal: options.signal ?? new AbortController().signal,
+      callId: options.callId ?? crypto.randomUUID(),
+      onProgress: options.onProgress,
+    });
+  }
+
+  /** The one invocation pipeline: lookup, validation, run, failure normalization. */
+  async invoke(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult> {
+    try {
+      const tool = this.active.get(name);
+      if (!tool) return this.missingTool(name);
+      if (ctx.session?.disposed) return errorResult(`session "${ctx.session.id}" is disposed`);
+      const args = await validateArgs(tool.meta.args, rawArgs);
+      if (ctx.signal.aborted) return errorResult('tool call aborted');
+      return await tool.instance.run(args, ctx);
+    } catch (error) {
+      return errorResult(messageOf(error));
+    }
+  }
+
+  /** Disposes every session, every tool and every provider; awaits all of it. */
+  dispose(): Promise<void> {
+    this.disposal ??= (async () => {
+      await Promise.allSettled([...this.sessions.values()].map((session) => session.dispose()));
+      await this.deactivate(() => true);
+      await this.container.unbindAll();
+    })();
+    return this.disposal;
+  }
+
+  private missingTool(name: string): ToolResult {
+    const pending = this.pendingTools.find((tool) => tool.name === name);
+    if (!pending) return errorResult(`unknown tool "${name}"`);
+    const why = pending.error ?? `missing ${pending.missing.join(', ')}`;
+    return errorResult(`tool "${name}" is not ready: ${why}`);
+  }
+
+  /** Re-evaluates every discovered tool against the current bindings. */
+  private async refresh(): Promise<void> {
+    const classes = this.discoveredClasses();
+    await this.deactivate((tool) => !classes.includes(tool.cls) || missingTokens(this.container, tool.meta).length > 0);
+    const pending: PendingTool[] = [];
+    const failures: string[] = [];
+    for (const cls of classes) {
+      const meta = getToolMeta(cls)!;
+      if ([...this.active.values()].some((tool) => tool.cls === cls)) continue;
+      const missing = missingTokens(this.container, meta);
+      if (missing.length > 0) {
+        pending.push({ name: meta.name, missing });
+        continue;
+      }
+      const clash = this.active.get(meta.name);
+      if (clash) {
+        failures.push(`two tools are named "${meta.name}" (${clash.cls.name} and ${cls.name}); mount only one`);
+        continue;
+      }
+      try {
+        this.activate(cls, meta);
+      } catch (error) {
+        pending.push({ name: meta.name, missing: [], error: messageOf(error) });
+        failures.push(`tool "${meta.name}" failed to start: ${messageOf(error)}`);
+      }
+    }
+    this.pendingTools = pending;
+    if (failures.length > 0) throw new Error(failures.join('; '));
+  }
+
+  private activate(cls: ToolClass, meta: ToolMeta): void {
+    const instance = this.container.get<ToolInstance<object>>(cls);
+    const schema = argsSchema(meta.args);
+    const descriptor: ToolDescriptor = {
+      name: meta.name,
+      description: instance.description?.() ?? meta.description,
+      inputSchema: instance.adjustSchema ? instance.adjustSchema(schema) : schema,
+    };
+    this.active.set(meta.name, { meta, cls, instance, descriptor });
+  }
+
+  private async deactivate(predicate: (tool: ActiveTool) => boolean): Promise<void> {
+    const leaving = [...this.active.values()].filter(predicate);
+    for (const tool of leaving) this.active.delete(tool.meta.name);
+    await Promise.allSettled(leaving.map(async (tool) => tool.instance.dispose?.()));
+  }
+
+  /** Tokens of `loaded` that no other loaded plugin binds (an unload removes them). */
+  private tokensOnlyBoundBy(loaded: LoadedModule): Set<ServiceIdentifier> {
+    const lost = new Set(loaded.tokens);
+    for (const other of this.modules.values()) for (const token of other.tokens) lost.delete(token);
+    return lost;
+  }
+
+  private discoveredClasses(): ToolClass[] {
+    if (!this.container.isBound(ToolClass)) return [];
+    return [...new Set(this.container.getAll(ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
+  }
+
+  private assertOpen(): void {
+    if (this.disposal) throw new Error('the host is disposed');
+  }
+}
+
+function missingTokens(container: Container, meta: ToolMeta): string[] {
+  return meta.requires.filter((token) => !container.isBound(token)).map(tokenName);
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message.replace(/^Error: /, '') || error.name;
+  if (typeof error === 'string') return error || 'unknown error';
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}

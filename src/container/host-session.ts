@@ -1,0 +1,107 @@
+import path from 'node:path';
+import type { CallContext, SessionContext, ToolProgress, ToolResult } from './tool-contract.js';
+
+export interface SessionOptions {
+  readonly id?: string;
+  /** Working directory of the agent; relative paths resolve against process.cwd(). */
+  readonly cwd?: string;
+  /** Transcript path, exported to commands as `DSH_SESSION_JSONL`. */
+  readonly jsonlPath?: string;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly callId?: string;
+  readonly onProgress?: (progress: ToolProgress) => void;
+}
+
+type Invoke = (tool: string, args: unknown, ctx: CallContext) => Promise<ToolResult>;
+
+/**
+ * One agent session: the owner of its background tasks and persistent shell.
+ * Providers register cleanup through `onDispose`; `dispose()` aborts the
+ * session's in-flight calls and awaits every hook.
+ */
+export class HostSession implements SessionContext {
+  readonly cwd?: string;
+  readonly jsonlPath?: string;
+  private readonly hooks: Array<() => void | Promise<void>> = [];
+  private readonly pendingNotices: string[] = [];
+  private readonly noticeListeners = new Set<(notice: string) => void>();
+  private readonly lifetime = new AbortController();
+  private disposal?: Promise<void>;
+
+  constructor(
+    readonly id: string,
+    options: SessionOptions,
+    private readonly invoke: Invoke,
+    private readonly onClosed: (session: HostSession) => void,
+  ) {
+    this.cwd = options.cwd === undefined ? undefined : path.resolve(options.cwd);
+    this.jsonlPath = options.jsonlPath === undefined ? undefined : path.resolve(options.jsonlPath);
+  }
+
+  get disposed(): boolean {
+    return this.disposal !== undefined;
+  }
+
+  /** Runs one tool call as this session. Never rejects: failures are `Error: …` results. */
+  call(tool: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
+    const signals = [this.lifetime.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+    return this.invoke(tool, args, {
+      session: this,
+      signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals),
+      callId: options.callId ?? crypto.randomUUID(),
+      onProgress: options.onProgress,
+    });
+  }
+
+  onDispose(hook: () => void | Promise<void>): void {
+    if (this.disposed) {
+      void Promise.resolve().then(hook).catch(() => undefined);
+      return;
+    }
+    this.hooks.push(hook);
+  }
+
+  notify(notice: string): void {
+    if (this.disposed) return;
+    this.pendingNotices.push(notice);
+    for (const listener of this.noticeListeners) {
+      try {
+        listener(notice);
+      } catch {
+        // A listener's failure must not stop delivery to the others.
+      }
+    }
+  }
+
+  /** Notices queued since the last take (e.g. to inject into the next model turn). */
+  takeNotices(): string[] {
+    return this.pendingNotices.splice(0);
+  }
+
+  peekNotices(): readonly string[] {
+    return [...this.pendingNotices];
+  }
+
+  /** Called for each notice as it arrives. Returns an unsubscribe function. */
+  onNotice(listener: (notice: string) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
+
+  dispose(): Promise<void> {
+    this.disposal ??= this.runDisposal();
+    return this.disposal;
+  }
+
+  private async runDisposal(): Promise<void> {
+    this.lifetime.abort(new Error('session disposed'));
+    this.noticeListeners.clear();
+    const hooks = this.hooks.splice(0).reverse();
+    await Promise.allSettled(hooks.map(async (hook) => hook()));
+    this.pendingNotices.length = 0;
+    this.onClosed(this);
+  }
+}

@@ -1,0 +1,115 @@
+import type { ServiceIdentifier } from 'inversify';
+
+/** One block of model-visible text. */
+export interface TextContent {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+/**
+ * What every tool call returns: the model-visible text, `isError` for
+ * infrastructure or validation failures, and a typed value so programs never
+ * parse the text.
+ */
+export interface ToolResult<V = unknown> {
+  readonly content: TextContent[];
+  readonly isError?: boolean;
+  readonly value?: V;
+}
+
+/** Progress of a running call, reported through `CallContext.onProgress`. */
+export interface ToolProgress {
+  /** Output bytes seen so far (stdout + stderr). */
+  readonly bytes: number;
+  /** The last complete, non-empty output line, if any. */
+  readonly lastLine?: string;
+  /** Milliseconds since the call started. */
+  readonly elapsedMs: number;
+}
+
+/**
+ * The calling agent session as providers and tools see it. Providers hang
+ * per-session state on `id` and register cleanup with `onDispose`.
+ */
+export interface SessionContext {
+  readonly id: string;
+  readonly cwd?: string;
+  readonly jsonlPath?: string;
+  readonly disposed: boolean;
+  /** Runs (and is awaited) when the session is disposed. Registering after disposal runs the hook at once. */
+  onDispose(hook: () => void | Promise<void>): void;
+  /** Queues a notice for the next model turn (e.g. a finished background task). Ignored after disposal. */
+  notify(notice: string): void;
+}
+
+/** Per-call context handed to `ToolInstance.run`. */
+export interface CallContext {
+  readonly session?: SessionContext;
+  readonly signal: AbortSignal;
+  readonly callId: string;
+  readonly onProgress?: (progress: ToolProgress) => void;
+}
+
+/** A UI card describing a call before it runs (pure; never throws). */
+export interface CallPresentation {
+  readonly title: string;
+  readonly command?: string;
+  readonly description?: string;
+  readonly cwd?: string;
+}
+
+/** A UI card describing a finished call (pure; never throws). */
+export interface ResultPresentation {
+  /** Output with any parsed exit/signal marker removed. */
+  readonly body: string;
+  readonly exitCode?: number;
+  readonly signal?: string;
+  readonly timedOut?: boolean;
+  readonly isError: boolean;
+}
+
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * What a tool class implements. The pipeline validates arguments before
+ * `run`; anything thrown from `run` becomes an `Error: <message>` result.
+ */
+export interface ToolInstance<A = unknown> {
+  run(args: A, ctx: CallContext): Promise<ToolResult>;
+  /** Overrides the decorator description (e.g. from config). */
+  description?(): string;
+  /** Adapts the generated schema to capability facts (e.g. drops a disabled parameter). */
+  adjustSchema?(schema: JsonSchema): JsonSchema;
+  presentCall?(args: unknown): CallPresentation | undefined;
+  presentResult?(result: ToolResult): ResultPresentation | undefined;
+  /** Called when the tool is deactivated or the host is disposed. */
+  dispose?(): void | Promise<void>;
+}
+
+/** Metadata recorded by `@Tool`. */
+export interface ToolMeta {
+  readonly name: string;
+  readonly description: string;
+  /** The class-validator / class-transformer decorated argument class. */
+  readonly args: new () => object;
+  /** Tokens that must be bound before the tool activates. */
+  readonly requires: readonly ServiceIdentifier[];
+  /** Tokens used when bound. */
+  readonly optional?: readonly ServiceIdentifier[];
+}
+
+/** A tool failure whose message is shown to the model as `Error: <message>`. */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export function textResult<V>(text: string, value?: V): ToolResult<V> {
+  return { content: [{ type: 'text', text }], value };
+}
+
+export function errorResult(message: string): ToolResult<never> {
+  return { content: [{ type: 'text', text: `Error: ${message}` }], isError: true };
+}

@@ -1,0 +1,41 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { SessionContext } from '../../container/tool-contract.js';
+
+export type ApprovalDecision = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable';
+
+export interface ApprovalRequest {
+  readonly session?: SessionContext;
+  readonly tool: string;
+  /** What the user is asked to approve, e.g. the command and the requested mode. */
+  readonly reason: string;
+  readonly callId: string;
+  readonly signal?: AbortSignal;
+}
+
+/** Multi-bound; consulted in order. Returns undefined to pass to the next answerer. */
+export interface ApprovalAnswerer {
+  readonly name: string;
+  answer(request: ApprovalRequest): Promise<ApprovalDecision | undefined>;
+}
+
+export const ApprovalAnswerer: ServiceIdentifier<ApprovalAnswerer> = Symbol.for('dsh.ApprovalAnswerer');
+
+/** One audit record: every request and its decision. */
+export interface ApprovalRecord {
+  readonly request: Omit<ApprovalRequest, 'signal' | 'session'> & { readonly sessionId?: string };
+  readonly decision: ApprovalDecision;
+  readonly answeredBy?: string;
+  readonly at: number;
+}
+
+/**
+ * Asks answerers in order; no answerer or a throwing one yields
+ * `unavailable` (fail closed). Session policy `never` rejects without asking.
+ */
+export interface ApprovalService {
+  request(request: ApprovalRequest): Promise<ApprovalDecision>;
+  setPolicy(sessionId: string, policy: 'ask' | 'never'): void;
+  audit(): readonly ApprovalRecord[];
+}
+
+export const ApprovalService: ServiceIdentifier<ApprovalService> = Symbol.for('dsh.ApprovalService');

@@ -1,0 +1,19 @@
+import { bindProvider } from '../../container/contributions.js';
+import { PluginModule } from '../../container/plugin-module.js';
+import { EnvContributor, EnvRegistry } from './env-registry.js';
+import { LocalEnvRegistry } from './local-env-registry.js';
+
+/** The env registry with the built-in `DSH_*` variables. */
+export function envModule(): PluginModule {
+  return new PluginModule('env:registry', ({ bind }) => {
+    bindProvider(bind, EnvRegistry, LocalEnvRegistry);
+  });
+}
+
+/** Static `DSH_*` values from configuration, as one named contributor. */
+export function staticEnvModule(name: string, values: Readonly<Record<string, string>>): PluginModule {
+  const keys = Object.keys(values).map((key) => ({ key, description: `static value from "${name}"` }));
+  return new PluginModule(`env:${name}`, ({ bind }) => {
+    bind(EnvContributor).toConstantValue({ name, keys, resolve: () => ({ ...values }) });
+  });
+}

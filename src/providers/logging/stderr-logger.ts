@@ -1,0 +1,30 @@
+import type { Logger } from './logger.js';
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LEVELS)[number];
+
+/** Logs to stderr (stdout may carry a protocol, e.g. MCP over stdio). */
+export class StderrLogger implements Logger {
+  private readonly threshold: number;
+
+  constructor(level: LogLevel = 'warn') {
+    this.threshold = LEVELS.indexOf(level);
+  }
+
+  debug(message: string): void {
+    this.write('debug', message);
+  }
+  info(message: string): void {
+    this.write('info', message);
+  }
+  warn(message: string): void {
+    this.write('warn', message);
+  }
+  error(message: string): void {
+    this.write('error', message);
+  }
+
+  private write(level: LogLevel, message: string): void {
+    if (LEVELS.indexOf(level) >= this.threshold) process.stderr.write(`dsh-tools ${level}: ${message}\n`);
+  }
+}

@@ -1,0 +1,32 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { SessionContext } from '../../container/tool-contract.js';
+import type { SandboxMode } from '../shell/shell-executor.js';
+
+export interface ResolvedSandbox {
+  readonly mode: SandboxMode;
+  readonly workspaceRoot: string;
+}
+
+/**
+ * Decides the sandbox mode of a call: an approved one-shot mode beats the
+ * session override, which beats the deployment default (`read-only`).
+ */
+export interface SandboxPolicy {
+  resolve(input: { readonly session?: SessionContext; readonly mode?: SandboxMode }): ResolvedSandbox;
+  setMode(session: SessionContext, mode: SandboxMode): void;
+}
+
+export const SandboxPolicy: ServiceIdentifier<SandboxPolicy> = Symbol.for('dsh.SandboxPolicy');
+
+/** Wraps a command line so it runs confined (bwrap on Linux). */
+export interface SandboxProvider {
+  readonly name: string;
+  /** Null when usable; otherwise why not (missing binary, no user namespaces). */
+  unavailableReason(): string | null;
+  /** argv that runs `argv` confined under `sandbox`. */
+  wrap(argv: readonly string[], sandbox: ResolvedSandbox): string[];
+  /** True when a failed command's stderr carries this backend's denial signature. */
+  isDenial(stderr: string): boolean;
+}
+
+export const SandboxProvider: ServiceIdentifier<SandboxProvider> = Symbol.for('dsh.SandboxProvider');

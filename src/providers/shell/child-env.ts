@@ -1,0 +1,54 @@
+/**
+ * The child environment rules shared by every process the host spawns
+ * (one-shot, background and PTY): scrub credentials and stale `DSH_*`, add
+ * settings that keep output plain and non-interactive, then the trusted
+ * caller env, then the managed `DSH_*` overlay. `process.env` is never touched.
+ */
+
+const CREDENTIAL_PATTERN = /KEY|TOKEN|SECRET|PASSWORD|PASSPHRASE|CREDENTIAL/i;
+
+/** Settings that stop colour, pagers and prompts from garbling or hanging a call. */
+export const MODEL_FRIENDLY_ENV: Readonly<Record<string, string>> = Object.freeze({
+  NO_COLOR: '1',
+  TERM: 'dumb',
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  GH_PAGER: 'cat',
+  GIT_TERMINAL_PROMPT: '0',
+  DEBIAN_FRONTEND: 'noninteractive',
+});
+
+export interface ChildEnvOptions {
+  /** Names kept even though they look like credentials (exact, case-sensitive). */
+  readonly allow?: readonly string[];
+  /** Trusted caller variables. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Managed `DSH_*` overlay, applied last. */
+  readonly dshEnv?: Readonly<Record<string, string>>;
+  /** Extra settings applied after the model-friendly ones (e.g. a PTY's prompt). */
+  readonly extra?: Readonly<Record<string, string>>;
+}
+
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_PATTERN.test(name);
+}
+
+/** Names removed from `parent` by the scrub (for redaction and diagnostics). */
+export function scrubbedNames(parent: NodeJS.ProcessEnv, allow: readonly string[] = []): string[] {
+  return Object.keys(parent).filter((name) => isScrubbed(name, allow));
+}
+
+function isScrubbed(name: string, allow: readonly string[]): boolean {
+  if (name.startsWith('DSH_')) return true;
+  return isCredentialName(name) && !allow.includes(name);
+}
+
+export function buildChildEnv(parent: NodeJS.ProcessEnv, options: ChildEnvOptions = {}): Record<string, string> {
+  const allow = options.allow ?? [];
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value !== undefined && !isScrubbed(name, allow)) env[name] = value;
+  }
+  Object.assign(env, MODEL_FRIENDLY_ENV, options.extra, options.env, options.dshEnv);
+  return env;
+}

@@ -1,0 +1,148 @@
+import type { ServiceIdentifier } from 'inversify';
+
+/** Sandbox modes, narrowest first. */
+export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
+
+/** What a caller asks for; `resolve()` turns it into a full `ExecSpec`. */
+export interface ExecRequest {
+  readonly command: string;
+  readonly workdir?: string;
+  readonly timeoutMs?: number;
+  /** Trusted caller environment, applied after the model-friendly settings. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Managed `DSH_*` overlay, applied last. */
+  readonly dshEnv?: Readonly<Record<string, string>>;
+  /** Data for the child's stdin; `/dev/null` when absent. */
+  readonly stdin?: string;
+  /** Sandbox mode for this call (sandboxing executors only). */
+  readonly sandboxMode?: SandboxMode;
+  /** Workspace root the sandbox opens for writing (sandboxing executors only). */
+  readonly workspaceRoot?: string;
+}
+
+/** A fully resolved request: every default filled, every cap applied. */
+export interface ExecSpec extends ExecRequest {
+  readonly workdir: string;
+  readonly timeoutMs: number;
+}
+
+/** Progress of a foreground run; `lastLine` is the last complete non-empty line. */
+export interface ExecProgress {
+  readonly bytes: number;
+  readonly lastLine?: string;
+}
+
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  /** Called (throttled) as output arrives. No cost when absent. */
+  readonly onProgress?: (progress: ExecProgress) => void;
+}
+
+/** Per-stream capture of a foreground run. */
+export interface StreamCapture {
+  /** The retained text: everything, or the tail when truncated. */
+  readonly text: string;
+  /** Total bytes the stream produced. */
+  readonly bytes: number;
+  /** True when `text` is only the tail. */
+  readonly truncated: boolean;
+  /** The complete stream on disk; undefined when the spill was dropped (over `maxSpillBytes`) or never needed. */
+  readonly spillPath?: string;
+}
+
+/** Outcome of a foreground run. A non-zero exit is a normal result, not an error. */
+export interface RunResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** Only the executor's own timeout sets this. */
+  readonly timedOut: boolean;
+  /** Only a caller abort sets this. */
+  readonly aborted: boolean;
+  readonly timeoutMs: number;
+  readonly durationMs: number;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  /** Full stdout on disk when truncated; undefined when the spill was dropped. */
+  readonly stdoutSpillPath?: string;
+  readonly stderrSpillPath?: string;
+  /** Set by sandboxing executors when the failure carries the backend's denial signature. */
+  readonly sandboxDenied?: boolean;
+  /** Set by sandboxing executors: the mode the command ran under. */
+  readonly sandboxMode?: SandboxMode;
+}
+
+/** How a background process ended. */
+export interface ProcessOutcome {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** Set when the process never started (spawn failure) or failed outside its own exit. */
+  readonly error?: string;
+}
+
+/** One incremental read of a background process. */
+export interface OutputDelta {
+  /** New stdout, then (if any) a `[stderr]` line and new stderr. Empty when nothing new. */
+  readonly text: string;
+  /** True when bytes since the previous read were dropped from memory. */
+  readonly lost: boolean;
+  /** Spill files holding the complete streams (absent when unavailable). */
+  readonly spillPaths: readonly string[];
+}
+
+/** A live background process started by `ShellExecutor.start`. */
+export interface BackgroundProcess {
+  readonly pid: number | undefined;
+  /** Consuming read: consecutive reads never re-deliver bytes. */
+  readOutput(): OutputDelta;
+  /** Kills the whole process group (TERM, then KILL after the grace). False once finished. */
+  kill(): Promise<boolean>;
+  /** Settles once the process (group leader) has exited and output is drained. Never rejects. */
+  readonly done: Promise<ProcessOutcome>;
+  readonly finished: boolean;
+}
+
+/**
+ * Runs shell commands. Implementations: `LocalShellExecutor` (default), a
+ * sandboxing executor. `resolve` fills defaults explicitly so `run`/`start`
+ * never hide them.
+ */
+export interface ShellExecutor {
+  /** The default sandbox mode when this executor confines commands; undefined when it does not. */
+  readonly sandboxMode?: SandboxMode;
+  /** Fills defaults and applies caps; throws on invalid numbers. */
+  resolve(request: ExecRequest): ExecSpec;
+  /** Foreground run. Rejects only for infrastructure failures (missing workdir, missing bash, pre-aborted signal). */
+  run(spec: ExecSpec, options?: RunOptions): Promise<RunResult>;
+  /** Background start: a live handle at once, no timeout. */
+  start(spec: ExecSpec): Promise<BackgroundProcess>;
+  dispose?(): Promise<void>;
+}
+
+export const ShellExecutor: ServiceIdentifier<ShellExecutor> = Symbol.for('dsh.ShellExecutor');
+
+/** Executor limits; every field optional in config, defaults in `DEFAULT_EXECUTOR_CONFIG`. */
+export interface ExecutorConfig {
+  readonly cwd?: string;
+  readonly timeoutMs: number;
+  readonly maxTimeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly maxSpillBytes: number;
+  readonly graceMs: number;
+  /** Env names kept even though they look like credentials. */
+  readonly allowEnv: readonly string[];
+  readonly shellPath: string;
+}
+
+export const DEFAULT_EXECUTOR_CONFIG: ExecutorConfig = Object.freeze({
+  timeoutMs: 120_000,
+  maxTimeoutMs: 600_000,
+  maxOutputBytes: 64_000,
+  maxSpillBytes: 64 * 1024 * 1024,
+  graceMs: 3_000,
+  allowEnv: [],
+  shellPath: 'bash',
+});
+
+export const ExecutorConfig: ServiceIdentifier<Partial<ExecutorConfig>> = Symbol.for('dsh.ExecutorConfig');

@@ -1,0 +1,68 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { SessionContext } from '../../container/tool-contract.js';
+
+/** Options for opening a PTY; backends read what they understand. */
+export interface TerminalOpenOptions {
+  readonly cwd: string;
+  /** Managed `DSH_*` overlay for the owning session. */
+  readonly dshEnv?: Readonly<Record<string, string>>;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+/** How a send ended. */
+export type SendEnd =
+  | { readonly kind: 'completed'; readonly exitCode: number }
+  | { readonly kind: 'shell-exited'; readonly exitCode: number | null; readonly signal: string | null }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'aborted' }
+  | { readonly kind: 'waiting-for-input' };
+
+export interface SendResult {
+  readonly end: SendEnd;
+  /** Output between the markers: ANSI/OSC stripped, CRLF normalized. */
+  readonly output: string;
+  /** True when the terminal's bounded scrollback already dropped the beginning. */
+  readonly lostPrefix: boolean;
+}
+
+export interface SendOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/** One live PTY process kept by a backend. */
+export interface PtySession {
+  readonly pid: number;
+  readonly alive: boolean;
+  /** Runs one command to completion (or timeout / abort / shell death / stdin wait). */
+  send(command: string, options: SendOptions): Promise<SendResult>;
+  /** Kills the process tree and resolves when it is gone. */
+  close(): Promise<void>;
+}
+
+/** Opens PTY sessions of one type (multi-bound; keyed by `type`). */
+export interface TerminalBackend {
+  readonly type: string;
+  open(options: TerminalOpenOptions): Promise<PtySession>;
+}
+
+export const TerminalBackend: ServiceIdentifier<TerminalBackend> = Symbol.for('dsh.TerminalBackend');
+
+/**
+ * Owner-scoped PTY sessions with opaque ids. Every operation is fenced to
+ * the owning session; at most one send runs per PTY (later sends queue in
+ * order); disposal closes every PTY and awaits its process tree.
+ */
+export interface TerminalService {
+  /** Throws `no PTY backend registered for "<type>"` for an unknown type. */
+  open(owner: SessionContext, type: string, options: TerminalOpenOptions): Promise<string>;
+  /** Throws for an unknown or foreign id. */
+  send(owner: SessionContext, id: string, command: string, options: SendOptions): Promise<SendResult>;
+  isAlive(owner: SessionContext, id: string): boolean;
+  close(owner: SessionContext, id: string): Promise<void>;
+  disposeOwner(ownerId: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export const TerminalService: ServiceIdentifier<TerminalService> = Symbol.for('dsh.TerminalService');
