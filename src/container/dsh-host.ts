@@ -46,24 +46,40 @@ export class DshHost {
   private pendingTools: PendingTool[] = [];
   private disposal?: Promise<void>;
 
-  /** Loads plugins, then activates every tool whose requirements are now met. */
+  /**
+   * Loads plugins, then activates every tool whose requirements are now met.
+   * Activation waits until the whole batch is in, so a `replace()` later in
+   * the same call takes effect before any tool is constructed. If any plugin
+   * fails, the whole batch is unloaded again.
+   */
   async load(...modules: ContainerModule[]): Promise<void> {
     this.assertOpen();
-    for (const module of modules) {
-      if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
-      const tokens = new Set<ServiceIdentifier>();
-      const guarded = guardedModule(module, tokens);
-      try {
+    const batch: ContainerModule[] = [];
+    let current: ContainerModule | undefined;
+    try {
+      for (const module of modules) {
+        current = module;
+        if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
+        const tokens = new Set<ServiceIdentifier>();
+        const replaced = new Set<ServiceIdentifier>();
+        const guarded = guardedModule(module, tokens, replaced);
         await this.container.load(guarded);
         this.modules.set(module, { guarded, tokens });
-        await this.refresh();
-      } catch (error) {
-        // Leave no half-loaded plugin behind.
-        await this.container.unload(guarded).catch(() => undefined);
-        this.modules.delete(module);
-        await this.refresh().catch(() => undefined);
-        throw new Error(`failed to load plugin "${pluginName(module)}": ${messageOf(error)}`);
+        batch.push(module);
+        // A tool built on a replaced provider would keep the old one: rebuild it.
+        await this.deactivate((tool) => dependsOn(tool.meta, replaced));
       }
+      current = undefined;
+      await this.refresh();
+    } catch (error) {
+      for (const module of batch.reverse()) {
+        const loaded = this.modules.get(module)!;
+        this.modules.delete(module);
+        await this.container.unload(loaded.guarded).catch(() => undefined);
+      }
+      await this.refresh().catch(() => undefined);
+      const where = current ? `failed to load plugin "${pluginName(current)}"` : 'failed to activate tools';
+      throw new Error(`${where}: ${messageOf(error)}`);
     }
   }
 
@@ -84,6 +100,7 @@ export class DshHost {
   /** Replaces the binding of a token (tests and composition roots). Call before the first resolve. */
   async rebind<T>(token: ServiceIdentifier<T>, value: T): Promise<void> {
     (await this.container.rebind(token)).toConstantValue(value);
+    await this.deactivate((tool) => dependsOn(tool.meta, new Set([token])));
     await this.refresh();
   }
 
@@ -222,6 +239,10 @@ export class DshHost {
   private assertOpen(): void {
     if (this.disposal) throw new Error('the host is disposed');
   }
+}
+
+function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): boolean {
+  return [...meta.requires, ...(meta.optional ?? [])].some((token) => tokens.has(token));
 }
 
 function missingTokens(container: Container, meta: ToolMeta): string[] {

@@ -13,10 +13,12 @@ import { getToolMeta } from './tool.decorator.js';
 export function guardedModule(
   module: ContainerModule,
   boundHere: Set<ServiceIdentifier> = new Set(),
+  replaced: Set<ServiceIdentifier> = new Set(),
   singleTokens = SINGLE_PROVIDER_TOKENS,
 ): ContainerModule {
   return new ContainerModule((options) => {
     boundHere.clear();
+    replaced.clear();
     const bind: ContainerModuleLoadOptions['bind'] = (token) => {
       if (singleTokens.has(token) && (boundHere.has(token) || options.isBound(token))) {
         throw new Error(
@@ -30,6 +32,16 @@ export function guardedModule(
       boundHere.add(token);
       return options.bind(token);
     };
-    return module.load({ ...options, bind });
+    const rebind: ContainerModuleLoadOptions['rebind'] = (token) => {
+      boundHere.add(token);
+      replaced.add(token);
+      return options.rebind(token);
+    };
+    const rebindSync: ContainerModuleLoadOptions['rebindSync'] = (token) => {
+      boundHere.add(token);
+      replaced.add(token);
+      return options.rebindSync(token);
+    };
+    return module.load({ ...options, bind, rebind, rebindSync });
   });
 }

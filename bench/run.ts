@@ -1,0 +1,31 @@
+// `npm run bench`: every figure is a median over repeated runs with its
+// baseline measured in the same run. Pass figure names to run a subset.
+import { benchBackgroundTasks, benchConcurrentCalls } from './concurrency.bench.js';
+import { benchMcpRoundTrip } from './mcp.bench.js';
+import { benchOneShot } from './oneshot.bench.js';
+import { benchOutput } from './output.bench.js';
+import { benchPersistentRoundTrip, benchShells } from './persistent.bench.js';
+import { printFigures, type Figure } from './stats.js';
+
+const suites: Record<string, () => Promise<Figure[]>> = {
+  oneshot: () => benchOneShot(200),
+  persistent: () => benchPersistentRoundTrip(200),
+  output: () => benchOutput(3),
+  concurrency: () => benchConcurrentCalls(5),
+  tasks: () => benchBackgroundTasks(),
+  shells: () => benchShells(),
+  mcp: () => benchMcpRoundTrip(100),
+};
+
+const wanted = process.argv.slice(2);
+const figures: Figure[] = [];
+for (const [name, suite] of Object.entries(suites)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  process.stderr.write(`bench: ${name}…\n`);
+  try {
+    figures.push(...(await suite()));
+  } catch (error) {
+    figures.push({ name, value: `failed: ${(error as Error).message}` });
+  }
+}
+printFigures(figures);

@@ -1,0 +1,46 @@
+import type { PluginModule } from '../container/plugin-module.js';
+import { envModule, staticEnvModule } from '../providers/env/env.module.js';
+import type { ExecutorConfig } from '../providers/shell/shell-executor.js';
+import { shellModule } from '../providers/shell/shell.module.js';
+import type { TaskRuntimeConfig } from '../providers/tasks/task-runtime.js';
+import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
+import { terminalModule } from '../providers/terminal/terminal.module.js';
+import type { BashToolConfig } from '../tools/bash/bash-config.js';
+import { bashToolModule } from '../tools/bash/bash.module.js';
+import type { PersistentBashConfig } from '../tools/persistent-bash/persistent-bash-config.js';
+import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.module.js';
+import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
+import { coreModule, type CoreOptions } from './core.module.js';
+
+export type ShellChoice = 'oneshot' | 'persistent';
+
+/** Everything a deployment configures; every field optional, defaults documented in the README. */
+export interface EnvironmentOptions extends CoreOptions {
+  /** Which tool is mounted as `bash`. Default `oneshot`. */
+  readonly shell?: ShellChoice;
+  readonly executor?: Partial<ExecutorConfig>;
+  readonly tasks?: Partial<TaskRuntimeConfig>;
+  readonly bash?: Partial<BashToolConfig>;
+  readonly persistent?: Partial<PersistentBashConfig>;
+  /** Static `DSH_*` values, one contributor per entry name. */
+  readonly env?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
+/**
+ * The default composition on this machine: local executor, env registry,
+ * task runtime and tools, and either the one-shot or the persistent `bash`.
+ */
+export function localEnvironment(options: EnvironmentOptions = {}): PluginModule[] {
+  const { shell = 'oneshot', executor, tasks, bash, persistent, env = {}, ...core } = options;
+  const modules = [
+    coreModule(core),
+    envModule(),
+    ...Object.entries(env).map(([name, values]) => staticEnvModule(name, values)),
+    shellModule({ cwd: core.workspace, ...executor }),
+    taskRuntimeModule(tasks),
+    taskToolsModule(),
+  ];
+  if (shell === 'persistent') modules.push(terminalModule(), persistentBashModule(persistent));
+  else modules.push(bashToolModule(bash));
+  return modules;
+}

@@ -1,0 +1,10 @@
+import 'reflect-metadata';
+
+/**
+ * Test doubles for users' own unit tests: compose the production plugins,
+ * then `replace(ShellExecutor, new ScriptedExecutor(...))` the edges.
+ */
+export { ScriptedExecutor, type ScriptedAnswer } from './testing/scripted-executor.js';
+export { ScriptedApprovalAnswerer } from './testing/scripted-approval-answerer.js';
+export { testingEnvironment, type TestingEnvironmentOptions } from './plugins/testing.environment.js';
+export { replace } from './container/create-host.js';

@@ -1,0 +1,85 @@
+import type {
+  BackgroundProcess,
+  ExecRequest,
+  ExecSpec,
+  RunOptions,
+  RunResult,
+  ShellExecutor,
+} from '../providers/shell/shell-executor.js';
+
+/** What a scripted run answers: a partial result merged over a clean exit. */
+export type ScriptedAnswer = Partial<RunResult> | ((spec: ExecSpec) => Partial<RunResult>);
+
+/**
+ * A ShellExecutor for unit tests: records every spec and answers from a
+ * script (by exact command, else the fallback) without spawning anything.
+ * Background starts settle at once with the scripted output.
+ */
+export class ScriptedExecutor implements ShellExecutor {
+  readonly runs: ExecSpec[] = [];
+  readonly starts: ExecSpec[] = [];
+  private readonly answers = new Map<string, ScriptedAnswer>();
+
+  constructor(
+    script: Record<string, ScriptedAnswer> = {},
+    private readonly fallback: ScriptedAnswer = {},
+    readonly sandboxMode?: ExecSpec['sandboxMode'],
+  ) {
+    for (const [command, answer] of Object.entries(script)) this.answers.set(command, answer);
+  }
+
+  /** Adds or replaces the answer for one command. */
+  on(command: string, answer: ScriptedAnswer): this {
+    this.answers.set(command, answer);
+    return this;
+  }
+
+  resolve(request: ExecRequest): ExecSpec {
+    if (typeof request.command !== 'string' || request.command.trim() === '') {
+      throw new Error('invalid command: expected a non-empty string');
+    }
+    return { ...request, workdir: request.workdir ?? '/scripted', timeoutMs: request.timeoutMs ?? 120_000 };
+  }
+
+  async run(spec: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
+    if (options.signal?.aborted) throw new Error('aborted before start');
+    this.runs.push(spec);
+    return this.answer(spec);
+  }
+
+  async start(spec: ExecSpec): Promise<BackgroundProcess> {
+    this.starts.push(spec);
+    const result = this.answer(spec);
+    let delivered = false;
+    return {
+      pid: undefined,
+      finished: true,
+      readOutput: () => {
+        if (delivered) return { text: '', lost: false, spillPaths: [] };
+        delivered = true;
+        const stderr = result.stderr ? `${result.stdout && !result.stdout.endsWith('\n') ? '\n' : ''}[stderr]\n${result.stderr}` : '';
+        return { text: result.stdout + stderr, lost: false, spillPaths: [] };
+      },
+      kill: async () => false,
+      done: Promise.resolve({ exitCode: result.exitCode, signal: result.signal }),
+    };
+  }
+
+  private answer(spec: ExecSpec): RunResult {
+    const scripted = this.answers.get(spec.command) ?? this.fallback;
+    const partial = typeof scripted === 'function' ? scripted(spec) : scripted;
+    return {
+      stdout: '',
+      stderr: '',
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      aborted: false,
+      timeoutMs: spec.timeoutMs,
+      durationMs: 0,
+      stdoutTruncated: false,
+      stderrTruncated: false,
+      ...partial,
+    };
+  }
+}

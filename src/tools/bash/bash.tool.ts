@@ -1,0 +1,144 @@
+import path from 'node:path';
+import { inject, optional } from 'inversify';
+import { Tool } from '../../container/tool.decorator.js';
+import {
+  errorResult,
+  textResult,
+  ToolError,
+  type CallContext,
+  type CallPresentation,
+  type JsonSchema,
+  type ResultPresentation,
+  type ToolInstance,
+  type ToolResult,
+} from '../../container/tool-contract.js';
+import { withoutProperty } from '../../container/tool-schema.js';
+import { ApprovalService } from '../../providers/approval/approval-service.js';
+import { EnvRegistry } from '../../providers/env/env-registry.js';
+import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
+import { ShellExecutor, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
+import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
+import { BashArgs } from './bash-args.js';
+import { BashToolConfig, DEFAULT_BASH_TOOL_CONFIG } from './bash-config.js';
+import { resolveCallSandbox } from './bash-escalation.js';
+import { presentBashCall, presentBashResult } from './bash-present.js';
+import { renderForeground } from './bash-render.js';
+
+export type BashResultValue =
+  | ({ readonly kind: 'foreground' } & RunResult)
+  | { readonly kind: 'background'; readonly taskId: string };
+
+/** Minimum gap between two progress reports to the caller. */
+const PROGRESS_INTERVAL_MS = 250;
+
+@Tool({
+  name: 'bash',
+  description:
+    'Run a bash command (bash -c) and return its output. Each call is a fresh non-interactive shell: ' +
+    'state such as cd or exported variables does not persist, so use workdir instead of cd. ' +
+    'Managed $DSH_* variables identify the session.',
+  args: BashArgs,
+  requires: [ShellExecutor, EnvRegistry],
+  optional: [TaskRuntime, ApprovalService, SandboxPolicy, BashToolConfig],
+})
+export class BashTool implements ToolInstance<BashArgs> {
+  private readonly config: typeof DEFAULT_BASH_TOOL_CONFIG;
+
+  constructor(
+    @inject(ShellExecutor) private readonly executor: ShellExecutor,
+    @inject(EnvRegistry) private readonly env: EnvRegistry,
+    @inject(TaskRuntime) @optional() private readonly tasks?: TaskRuntime,
+    @inject(ApprovalService) @optional() private readonly approval?: ApprovalService,
+    @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
+    @inject(BashToolConfig) @optional() config?: Partial<BashToolConfig>,
+  ) {
+    this.config = { ...DEFAULT_BASH_TOOL_CONFIG, ...config };
+  }
+
+  adjustSchema(schema: JsonSchema): JsonSchema {
+    let adjusted = schema;
+    if (!this.config.enableRunInBackground) adjusted = withoutProperty(adjusted, 'run_in_background');
+    if (this.executor.sandboxMode === undefined) {
+      adjusted = withoutProperty(withoutProperty(adjusted, 'sandbox_permissions'), 'justification');
+    }
+    return adjusted;
+  }
+
+  async run(args: BashArgs, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
+    const background = args.run_in_background === true;
+    if (background && !this.config.enableRunInBackground) {
+      throw new ToolError('background execution is disabled for this bash tool');
+    }
+    if (background && !this.tasks) {
+      throw new ToolError('background tasks unavailable: load a task runtime and the task tools');
+    }
+    const sandbox = await resolveCallSandbox(args, ctx, {
+      executor: this.executor,
+      approval: this.approval,
+      policy: this.policy,
+    });
+    const resolved = this.executor.resolve({
+      command: args.command,
+      workdir: this.workdirFor(args, ctx, sandbox?.workspaceRoot),
+      timeoutMs: args.timeoutMs,
+      sandboxMode: sandbox?.mode,
+      workspaceRoot: sandbox?.workspaceRoot,
+    });
+    const dshEnv = this.env.collect({
+      session: ctx.session,
+      mode: background ? 'background' : 'foreground',
+      workdir: resolved.workdir,
+    });
+    const spec: ExecSpec = { ...resolved, dshEnv };
+    return background ? this.startBackground(args, spec, ctx) : this.runForeground(spec, ctx);
+  }
+
+  presentCall(args: unknown): CallPresentation | undefined {
+    return presentBashCall(args);
+  }
+
+  presentResult(result: ToolResult): ResultPresentation | undefined {
+    return presentBashResult(result);
+  }
+
+  private async runForeground(spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
+    const result = await this.executor.run(spec, {
+      signal: ctx.signal,
+      onProgress: ctx.onProgress ? throttledProgress(ctx.onProgress) : undefined,
+    });
+    if (result.aborted) return errorResult('tool call aborted');
+    const escalationAdvertised = this.executor.sandboxMode !== undefined && this.approval !== undefined;
+    return textResult(renderForeground(result, { escalationAdvertised }), { kind: 'foreground', ...result });
+  }
+
+  private async startBackground(args: BashArgs, spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
+    const tasks = this.tasks!;
+    tasks.preflight(ctx.session);
+    const snapshot = await tasks.start({
+      owner: ctx.session,
+      kind: 'bash',
+      label: args.description,
+      producer: () => this.executor.start(spec),
+    });
+    return textResult(`started background task ${snapshot.id}`, { kind: 'background', taskId: snapshot.id });
+  }
+
+  /** Session cwd by default; a relative workdir resolves against it (or the sandbox root). */
+  private workdirFor(args: BashArgs, ctx: CallContext, workspaceRoot?: string): string | undefined {
+    const base = workspaceRoot ?? ctx.session?.cwd;
+    if (args.workdir === undefined) return base;
+    if (path.isAbsolute(args.workdir) || base === undefined) return args.workdir;
+    return path.resolve(base, args.workdir);
+  }
+}
+
+function throttledProgress(report: NonNullable<CallContext['onProgress']>) {
+  const started = Date.now();
+  let last = 0;
+  return (progress: { bytes: number; lastLine?: string }) => {
+    const now = Date.now();
+    if (now - last < PROGRESS_INTERVAL_MS) return;
+    last = now;
+    report({ ...progress, elapsedMs: now - started });
+  };
+}

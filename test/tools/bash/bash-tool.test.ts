@@ -1,0 +1,180 @@
+import { createHost, replace, ShellExecutor, type DshHost, type HostSession } from '../../../src/index.js';
+import { ScriptedApprovalAnswerer, ScriptedExecutor, testingEnvironment } from '../../../src/testing.js';
+import { bashToolModule } from '../../../src/tools/bash/bash.module.js';
+import { BashTool } from '../../../src/tools/bash/bash.tool.js';
+
+const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
+
+describe('bash tool (scripted executor)', () => {
+  let host: DshHost;
+  let executor: ScriptedExecutor;
+  let session: HostSession;
+  beforeEach(async () => {
+    executor = new ScriptedExecutor();
+    host = await createHost(...testingEnvironment({ executor, dshHome: '/home/agent/.dsh' }));
+    session = host.openSession({ id: 's-1', cwd: '/work/repo', jsonlPath: '/logs/s-1.jsonl' });
+  });
+  afterEach(() => host.dispose());
+
+  it.each([
+    [{ description: 'Do it' }, 'invalid command: expected a non-empty string'],
+    [{ command: '   ', description: 'Do it' }, 'invalid command: expected a non-empty string'],
+    [{ command: 42, description: 'Do it' }, 'invalid command: expected a non-empty string'],
+    [{ command: 'ls' }, 'invalid description: expected a non-empty string'],
+    [{ command: 'ls', description: '' }, 'invalid description: expected a non-empty string'],
+    [{ command: 'ls', description: 'List', timeoutMs: -5 }, 'invalid timeoutMs: expected a positive number, got -5'],
+    [{ command: 'ls', description: 'List', timeoutMs: '100' }, 'invalid timeoutMs: expected a positive number, got "100"'],
+    [{ command: 'ls', description: 'List', timeoutMs: 0 }, 'invalid timeoutMs: expected a positive number, got 0'],
+    [{ command: 'ls', description: 'List', justification: 'because' }, 'invalid escalation: justification is only valid together with sandbox_permissions'],
+    [{ command: 'ls', description: 'List', sandbox_permissions: 'workspace-write' }, 'invalid escalation: sandbox_permissions requires a justification'],
+    [{ command: 'ls', description: 'List', sandbox_permissions: 'workspace-write', justification: ' ' }, 'invalid justification: expected a non-empty sentence'],
+    [
+      { command: 'ls', description: 'List', sandbox_permissions: 'workspace-write', justification: 'Needs to write.' },
+      'sandbox_permissions is not available in this composition (no sandboxing executor to escalate)',
+    ],
+  ])('rejects %j with a stable message', async (args, message) => {
+    const result = await session.call('bash', args);
+    expect(result).toEqual({ content: [{ type: 'text', text: `Error: ${message}` }], isError: true });
+    expect(executor.runs).toEqual([]);
+  });
+
+  it('runs in the session cwd by default and resolves a relative workdir against it', async () => {
+    await session.call('bash', { command: 'pwd', description: 'Show the directory' });
+    await session.call('bash', { command: 'pwd', description: 'Show the directory', workdir: 'pkg/a' });
+    await session.call('bash', { command: 'pwd', description: 'Show the directory', workdir: '/abs' });
+    expect(executor.runs.map((spec) => spec.workdir)).toEqual(['/work/repo', '/work/repo/pkg/a', '/abs']);
+  });
+
+  it('collects the managed DSH_* overlay for the calling session on every call', async () => {
+    await session.call('bash', { command: 'env', description: 'Print the environment' });
+    expect(executor.runs[0]!.dshEnv).toEqual({
+      DSH_HOME: '/home/agent/.dsh',
+      DSH_SHELL: '1',
+      DSH_SESSION_ID: 's-1',
+      DSH_SESSION_JSONL: '/logs/s-1.jsonl',
+    });
+  });
+
+  it('never forwards extra keys such as env or stdin to the executor', async () => {
+    await session.call('bash', { command: 'ls', description: 'List files', env: { PATH: '/evil' }, stdin: 'x' });
+    expect(executor.runs[0]!.env).toBeUndefined();
+    expect(executor.runs[0]!.stdin).toBeUndefined();
+  });
+
+  it('returns the typed value alongside the text', async () => {
+    executor.on('false', { exitCode: 1 });
+    const result = await session.call('bash', { command: 'false', description: 'Fail on purpose' });
+    expect(text(result)).toBe('(no output)\n[exit code: 1]');
+    expect(result.isError).toBeUndefined();
+    expect(result.value).toMatchObject({ kind: 'foreground', exitCode: 1, signal: null });
+  });
+
+  it('maps an aborted run to the abort error', async () => {
+    executor.on('sleep 9', { aborted: true, exitCode: null, signal: 'SIGTERM' });
+    const result = await session.call('bash', { command: 'sleep 9', description: 'Wait a while' });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Error: tool call aborted' }], isError: true });
+  });
+
+  it('starts a background task owned by the calling session', async () => {
+    executor.on('make', { stdout: 'built\n' });
+    const result = await session.call('bash', { command: 'make', description: 'Build it', run_in_background: true });
+    expect(text(result)).toBe('started background task bash-1');
+    expect(result.value).toEqual({ kind: 'background', taskId: 'bash-1' });
+    expect(executor.starts[0]).toMatchObject({ command: 'make', workdir: '/work/repo' });
+    expect(executor.starts[0]!.dshEnv).toMatchObject({ DSH_SESSION_ID: 's-1' });
+  });
+
+  it('describes its schema without the sandbox fields when the executor does not sandbox', () => {
+    const schema = host.tools().find((tool) => tool.name === 'bash')!.inputSchema;
+    const properties = Object.keys(schema.properties as object);
+    expect(properties).toEqual(['command', 'description', 'timeoutMs', 'workdir', 'run_in_background']);
+    expect(schema.required).toEqual(['command', 'description']);
+  });
+
+  it('offers the presenters: exit pill out of the body, malformed args give undefined', async () => {
+    executor.on('false', { stdout: 'x\n', exitCode: 2 });
+    const tool = host.get(BashTool);
+    const result = await session.call('bash', { command: 'false', description: 'Fail on purpose' });
+    expect(tool.presentResult(result)).toEqual({ body: 'x', exitCode: 2, signal: undefined, timedOut: false, isError: false });
+    expect(tool.presentCall({ command: 'ls', description: 'List', workdir: 'a' })).toEqual({
+      title: 'bash',
+      command: 'ls',
+      description: 'List',
+      cwd: 'a',
+    });
+    for (const bad of [null, 3, 'ls', {}, { command: 5 }]) expect(tool.presentCall(bad)).toBeUndefined();
+  });
+});
+
+describe('bash tool configuration', () => {
+  it('drops run_in_background from the schema and refuses a forced call when disabled', async () => {
+    const executor = new ScriptedExecutor();
+    const [core, env, shell, answerers, runtime, taskTools] = testingEnvironment({ executor });
+    const host = await createHost(core!, env!, shell!, answerers!, runtime!, taskTools!, bashToolModule({ enableRunInBackground: false }));
+    try {
+      const schema = host.tools().find((tool) => tool.name === 'bash')!.inputSchema;
+      expect(Object.keys(schema.properties as object)).not.toContain('run_in_background');
+      const result = await host.call('bash', { command: 'ls', description: 'List files', run_in_background: true });
+      expect(text(result)).toBe('Error: background execution is disabled for this bash tool');
+      expect(executor.starts).toEqual([]);
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('refuses a background call when no task runtime is loaded', async () => {
+    const executor = new ScriptedExecutor();
+    const [core, env, shell] = testingEnvironment({ executor });
+    const host = await createHost(core!, env!, shell!, bashToolModule());
+    try {
+      const result = await host.call('bash', { command: 'ls', description: 'List files', run_in_background: true });
+      expect(text(result)).toBe('Error: background tasks unavailable: load a task runtime and the task tools');
+    } finally {
+      await host.dispose();
+    }
+  });
+});
+
+describe('bash tool escalation (sandboxing executor)', () => {
+  async function sandboxedHost(decisions: Array<'allowed-once' | 'rejected' | 'cancelled' | undefined>) {
+    const executor = new ScriptedExecutor({}, {}, 'read-only');
+    const answerer = new ScriptedApprovalAnswerer(decisions);
+    const host = await createHost(...testingEnvironment({ answerers: [answerer] }), replace(ShellExecutor, executor));
+    return { host, executor, answerer };
+  }
+  const escalate = { command: 'touch a', description: 'Create a file', sandbox_permissions: 'workspace-write', justification: 'Writes a file.' };
+
+  it('advertises the escalation fields', async () => {
+    const { host } = await sandboxedHost([]);
+    try {
+      const schema = host.tools().find((tool) => tool.name === 'bash')!.inputSchema;
+      expect(Object.keys(schema.properties as object)).toEqual(expect.arrayContaining(['sandbox_permissions', 'justification']));
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('fails closed without an approval service and runs nothing', async () => {
+    const { host, executor } = await sandboxedHost(['allowed-once']);
+    try {
+      const result = await host.call('bash', escalate);
+      expect(text(result)).toBe('Error: escalation unavailable: no approval answerer is configured');
+      expect(executor.runs).toEqual([]);
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('refuses a mode that is not strictly wider', async () => {
+    const { host, executor } = await sandboxedHost([]);
+    try {
+      const result = await host.call('bash', { ...escalate, sandbox_permissions: 'workspace-write' }).then(() =>
+        host.call('bash', { command: 'ls', description: 'List files', sandbox_permissions: 'workspace-write', justification: 'x' }),
+      );
+      expect(result.isError).toBe(true);
+      expect(executor.runs).toEqual([]);
+    } finally {
+      await host.dispose();
+    }
+  });
+});
