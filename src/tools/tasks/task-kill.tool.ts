@@ -1,0 +1,73 @@
+import { inject, optional } from 'inversify';
+import { Tool } from '../../container/tool.decorator.js';
+import {
+  textResult,
+  ToolError,
+  type CallContext,
+  type CallPresentation,
+  type ResultPresentation,
+  type ToolInstance,
+  type ToolResult,
+} from '../../container/tool-contract.js';
+import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime.js';
+import { TaskKillArgs } from './task-args.js';
+import { TaskCompletionNotifier } from './task-completion-notifier.js';
+import { statusText, unknownTaskMessage } from './task-format.js';
+import { presentTaskCall, presentTaskResult } from './task-presenters.js';
+
+/** Typed value of a `task_kill` result. */
+export interface TaskKillValue {
+  readonly kind: 'task_kill';
+  readonly taskId: string;
+  /** True when the task had settled before this call: nothing was killed. */
+  readonly alreadyFinished: boolean;
+  readonly status: TaskStatus;
+  readonly detail?: string;
+}
+
+/**
+ * `task_kill`: requests cancellation and returns at once (status `stopping`,
+ * then `killed` once the process group is gone). A killed task sends no
+ * completion notice: the model asked for its end.
+ */
+@Tool({
+  name: 'task_kill',
+  description:
+    'Stop a background task (its whole process group) whose result no longer matters. Returns at once; ' +
+    'task_list or task_output show it as killed once it is gone.',
+  args: TaskKillArgs,
+  requires: [TaskRuntime],
+})
+export class TaskKillTool implements ToolInstance<TaskKillArgs> {
+  constructor(
+    @inject(TaskRuntime) private readonly runtime: TaskRuntime,
+    @inject(TaskCompletionNotifier) @optional() notifier?: TaskCompletionNotifier,
+  ) {
+    notifier?.attach(runtime);
+  }
+
+  async run(args: TaskKillArgs, ctx: CallContext): Promise<ToolResult<TaskKillValue>> {
+    const id = args.task_id;
+    const outcome = await this.runtime.kill(ctx.session, id, args.reason);
+    if (!outcome) throw new ToolError(unknownTaskMessage(id));
+    const { snapshot, alreadyFinished } = outcome;
+    const text = alreadyFinished
+      ? `task ${id} had already finished [${statusText(snapshot)}]`
+      : `requested cancellation of task ${id}`;
+    return textResult(text, {
+      kind: 'task_kill',
+      taskId: id,
+      alreadyFinished,
+      status: snapshot.status,
+      ...(snapshot.detail !== undefined && { detail: snapshot.detail }),
+    });
+  }
+
+  presentCall(args: unknown): CallPresentation | undefined {
+    return presentTaskCall('task_kill', args, true);
+  }
+
+  presentResult(result: ToolResult): ResultPresentation | undefined {
+    return presentTaskResult(result);
+  }
+}

@@ -1,0 +1,90 @@
+import { inject, optional } from 'inversify';
+import { Tool } from '../../container/tool.decorator.js';
+import {
+  textResult,
+  ToolError,
+  type CallContext,
+  type CallPresentation,
+  type ResultPresentation,
+  type ToolInstance,
+  type ToolResult,
+} from '../../container/tool-contract.js';
+import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime.js';
+import { DEFAULT_WAIT_MS, MAX_WAIT_MS, TaskOutputArgs } from './task-args.js';
+import { TaskCompletionNotifier } from './task-completion-notifier.js';
+import { LOSS_NOTICE_PREFIX, lossNotice, statusLine, unknownTaskMessage } from './task-format.js';
+import { presentTaskCall, presentTaskResult } from './task-presenters.js';
+
+/** Typed value of a `task_output` result. */
+export interface TaskOutputValue {
+  readonly kind: 'task_output';
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly detail?: string;
+  /** The delta exactly as read (empty when there was nothing new). */
+  readonly output: string;
+  /** True when part of this delta was dropped from memory. */
+  readonly lost: boolean;
+  readonly spillPaths: readonly string[];
+}
+
+/**
+ * `task_output`: the next unread output of a task, then its status line.
+ * Non-blocking unless `wait: true`; a wait that times out leaves the task
+ * running. An aborted wait consumes nothing, so no output is lost.
+ */
+@Tool({
+  name: 'task_output',
+  description:
+    'Read the output a background task produced since your last task_output call for it, followed by a ' +
+    '[status: …] line. Returns at once unless wait is true, which blocks until the task finishes or timeout_ms ' +
+    'passes (the task keeps running at timeout).',
+  args: TaskOutputArgs,
+  requires: [TaskRuntime],
+})
+export class TaskOutputTool implements ToolInstance<TaskOutputArgs> {
+  constructor(
+    @inject(TaskRuntime) private readonly runtime: TaskRuntime,
+    @inject(TaskCompletionNotifier) @optional() notifier?: TaskCompletionNotifier,
+  ) {
+    notifier?.attach(runtime);
+  }
+
+  async run(args: TaskOutputArgs, ctx: CallContext): Promise<ToolResult<TaskOutputValue>> {
+    const id = args.task_id;
+    if (args.wait === true) {
+      const timeoutMs = Math.ceil(Math.min(args.timeout_ms ?? DEFAULT_WAIT_MS, MAX_WAIT_MS));
+      const waited = await this.runtime.wait(ctx.session, id, timeoutMs, ctx.signal);
+      if (!waited) throw new ToolError(unknownTaskMessage(id));
+      if (ctx.signal.aborted) throw new ToolError('tool call aborted');
+    }
+    const read = this.runtime.read(ctx.session, id);
+    if (!read) throw new ToolError(unknownTaskMessage(id));
+
+    const lines: string[] = [];
+    const output = read.text.length > 0 ? read.text : '(no new output)';
+    lines.push(output.endsWith('\n') ? output.slice(0, -1) : output);
+    // The executor reports loss through the flags; guard against a handle that also wrote the notice.
+    if (read.lost && !read.text.includes(LOSS_NOTICE_PREFIX)) lines.push(lossNotice(read.spillPaths));
+    lines.push(statusLine(read.snapshot));
+
+    const { status, detail } = read.snapshot;
+    return textResult(lines.join('\n'), {
+      kind: 'task_output',
+      taskId: id,
+      status,
+      ...(detail !== undefined && { detail }),
+      output: read.text,
+      lost: read.lost,
+      spillPaths: read.spillPaths,
+    });
+  }
+
+  presentCall(args: unknown): CallPresentation | undefined {
+    return presentTaskCall('task_output', args, true);
+  }
+
+  presentResult(result: ToolResult): ResultPresentation | undefined {
+    return presentTaskResult(result);
+  }
+}
