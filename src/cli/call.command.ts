@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import type { GlobalOptions } from './cli-options.js';
+
+/**
+ * Runs one tool call and prints the exact model-visible text. Exit status:
+ * 0 for a normal result (whatever the command's own exit code), 1 for an
+ * `isError` result.
+ */
+export function registerCallCommand(program: Command): void {
+  program
+    .command('call')
+    .description('run one tool call and print the exact model-visible text (exit 1 for an error result)')
+    .argument('<tool>', 'tool name, e.g. bash')
+    .argument('[json]', 'arguments as a JSON object', '{}')
+    .addHelpText(
+      'after',
+      `\nExample:\n  $ dsh-tools call bash '{"command":"ls -la","description":"List the workspace files"}' --workspace .`,
+    )
+    .action(async (tool: string, json: string, _options: unknown, command: Command) => {
+      let args: unknown;
+      try {
+        args = JSON.parse(json);
+      } catch (error) {
+        process.stdout.write(`Error: invalid arguments: not valid JSON (${(error as Error).message})\n`);
+        process.exitCode = 1;
+        return;
+      }
+      // Loaded on demand so `--help` and other commands stay quick.
+      const { hostFromOptions } = await import('./host-from-options.js');
+      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>());
+      const controller = new AbortController();
+      const abort = () => controller.abort();
+      process.once('SIGINT', abort);
+      process.once('SIGTERM', abort);
+      try {
+        const session = host.openSession({ cwd: workspace });
+        const result = await session.call(tool, args, { signal: controller.signal });
+        const text = result.content.map((block) => block.text).join('\n');
+        process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+        process.exitCode = result.isError ? 1 : 0;
+      } finally {
+        process.off('SIGINT', abort);
+        process.off('SIGTERM', abort);
+        await host.dispose();
+      }
+    });
+}

@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { EnvironmentOptions } from '../plugins/local.environment.js';
+
+type Check = (value: unknown) => string | undefined;
+
+const positiveInt: Check = (v) => (Number.isSafeInteger(v) && (v as number) > 0 ? undefined : 'expected a positive integer');
+const string: Check = (v) => (typeof v === 'string' && v !== '' ? undefined : 'expected a non-empty string');
+const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : 'expected true or false');
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    values.includes(v as string) ? undefined : `expected one of ${values.join(', ')}`;
+const stringList: Check = (v) =>
+  Array.isArray(v) && v.every((item) => typeof item === 'string') ? undefined : 'expected a list of strings';
+
+/** Every key a composition file may carry, with its check. */
+const SCHEMA: Record<string, Check | Record<string, Check>> = {
+  workspace: string,
+  dshHome: string,
+  logLevel: oneOf('debug', 'info', 'warn', 'error'),
+  shell: oneOf('oneshot', 'persistent'),
+  executor: {
+    timeoutMs: positiveInt,
+    maxTimeoutMs: positiveInt,
+    maxOutputBytes: positiveInt,
+    maxSpillBytes: positiveInt,
+    graceMs: positiveInt,
+    allowEnv: stringList,
+  },
+  tasks: { maxConcurrentTasksPerOwner: positiveInt },
+  bash: { enableRunInBackground: boolean },
+  persistent: { backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string },
+};
+
+/**
+ * Reads a YAML or JSON composition file. Every problem names the file, the
+ * key and the reason; unknown keys are errors (a typo must not be ignored).
+ */
+export async function loadConfigFile(file: string): Promise<EnvironmentOptions> {
+  const absolute = path.resolve(file);
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw new Error(`${absolute}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  let data: unknown;
+  try {
+    data = /\.json$/i.test(absolute) ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new Error(`${absolute}: not valid ${/\.json$/i.test(absolute) ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+  }
+  return validateConfig(data ?? {}, absolute);
+}
+
+export function validateConfig(data: unknown, source: string): EnvironmentOptions {
+  const fail = (key: string, reason: string): never => {
+    throw new Error(`${source}: ${key}: ${reason}`);
+  };
+  if (!isRecord(data)) fail('(top level)', 'expected a mapping of keys');
+  const config = data as Record<string, unknown>;
+  for (const [key, value] of Object.entries(config)) {
+    const rule = SCHEMA[key];
+    if (key === 'env') {
+      checkEnv(value, fail);
+      continue;
+    }
+    if (rule === undefined) fail(key, `unknown key (known: ${[...Object.keys(SCHEMA), 'env'].join(', ')})`);
+    if (typeof rule === 'function') {
+      const problem = rule(value);
+      if (problem) fail(key, problem);
+      continue;
+    }
+    if (!isRecord(value)) fail(key, 'expected a mapping');
+    for (const [inner, innerValue] of Object.entries(value as Record<string, unknown>)) {
+      const check = (rule as Record<string, Check>)[inner];
+      if (!check) fail(`${key}.${inner}`, `unknown key (known: ${Object.keys(rule as object).join(', ')})`);
+      const problem = check!(innerValue);
+      if (problem) fail(`${key}.${inner}`, problem);
+    }
+  }
+  if (typeof config.workspace === 'string') config.workspace = path.resolve(path.dirname(source), config.workspace);
+  return config as EnvironmentOptions;
+}
+
+function checkEnv(value: unknown, fail: (key: string, reason: string) => never): void {
+  if (!isRecord(value)) fail('env', 'expected a mapping of contributor name to DSH_* variables');
+  for (const [name, vars] of Object.entries(value as Record<string, unknown>)) {
+    if (!isRecord(vars)) fail(`env.${name}`, 'expected a mapping of DSH_* names to strings');
+    for (const [key, v] of Object.entries(vars as Record<string, unknown>)) {
+      if (!/^DSH_[A-Z0-9_]+$/.test(key)) fail(`env.${name}.${key}`, 'names must match DSH_[A-Z0-9_]+');
+      if (typeof v !== 'string') fail(`env.${name}.${key}`, 'expected a string value');
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

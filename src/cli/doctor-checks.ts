@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface CapabilityCheck {
+  readonly name: string;
+  readonly ok: boolean;
+  /** Version or what was found; the reason when missing. */
+  readonly detail: string;
+  /** What stops working when this is missing. */
+  readonly disables: string;
+}
+
+function run(command: string, args: string[]): { ok: boolean; out: string } {
+  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (result.error) return { ok: false, out: (result.error as NodeJS.ErrnoException).code ?? result.error.message };
+  return { ok: result.status === 0, out: `${result.stdout}${result.stderr}`.trim() };
+}
+
+export function checkBash(): CapabilityCheck {
+  const { ok, out } = run('bash', ['--version']);
+  return {
+    name: 'bash',
+    ok,
+    detail: ok ? out.split('\n')[0]! : `not runnable (${out})`,
+    disables: 'every shell tool: one-shot bash, persistent bash, background tasks',
+  };
+}
+
+export async function checkNodePty(): Promise<CapabilityCheck> {
+  const disables = 'the persistent shell (--shell persistent)';
+  try {
+    const pty = await import('node-pty');
+    const exit = await new Promise<number>((resolve, reject) => {
+      const term = pty.spawn('/bin/sh', ['-c', 'exit 0'], { cols: 80, rows: 24 });
+      const timer = setTimeout(() => {
+        term.kill('SIGKILL');
+        reject(new Error('a test PTY did not exit within 5 s'));
+      }, 5000);
+      term.onExit(({ exitCode }) => {
+        clearTimeout(timer);
+        resolve(exitCode);
+      });
+    });
+    return { name: 'node-pty', ok: exit === 0, detail: exit === 0 ? 'loads and spawns a PTY' : `test PTY exited ${exit}`, disables };
+  } catch (error) {
+    return { name: 'node-pty', ok: false, detail: `unavailable (${(error as Error).message.split('\n')[0]})`, disables };
+  }
+}
+
+export function checkBwrap(): CapabilityCheck {
+  const disables = 'sandboxed execution (read-only and workspace-write modes fail closed)';
+  const version = run('bwrap', ['--version']);
+  if (!version.ok) {
+    return { name: 'bwrap', ok: false, detail: `not found (install the bubblewrap package)`, disables };
+  }
+  const trial = run('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true']);
+  return {
+    name: 'bwrap',
+    ok: trial.ok,
+    detail: trial.ok ? `${version.out}, confines a test command` : `${version.out} but cannot confine: ${trial.out}`,
+    disables,
+  };
+}
+
+export function checkUserNamespaces(): CapabilityCheck {
+  const disables = 'unprivileged sandboxing (bwrap then needs root or setuid)';
+  let max = 'unknown';
+  try {
+    max = readFileSync('/proc/sys/user/max_user_namespaces', 'utf8').trim();
+  } catch {
+    // Not Linux, or /proc hidden: the trial below decides.
+  }
+  const trial = run('unshare', ['--user', '--map-root-user', 'true']);
+  const ok = trial.ok && max !== '0';
+  return {
+    name: 'user namespaces',
+    ok,
+    detail: ok ? `available (max_user_namespaces=${max})` : `unavailable (max_user_namespaces=${max}; ${trial.out || 'unshare failed'})`,
+    disables,
+  };
+}
+
+export async function runChecks(): Promise<CapabilityCheck[]> {
+  return [checkBash(), await checkNodePty(), checkBwrap(), checkUserNamespaces()];
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { Command, Option } from 'commander';
+import { registerCallCommand } from './call.command.js';
+import { registerDoctorCommand } from './doctor.command.js';
+import { registerPromptCommand } from './prompt.command.js';
+import { registerServeCommand } from './serve.command.js';
+
+const program = new Command('dsh-tools')
+  .description('Shell tools for AI agents: an MCP server, one-off tool calls, the assembled prompt, and a health check.')
+  .option('--config <file>', 'composition file (YAML or JSON): shell, executor limits, task limits, env values')
+  .addOption(new Option('--shell <kind>', 'which tool is mounted as bash').choices(['oneshot', 'persistent']))
+  .addOption(
+    new Option('--sandbox <mode>', 'sandbox mode for commands').choices(['read-only', 'workspace-write', 'danger-full-access']),
+  )
+  .option('--workspace <dir>', 'working directory of the session (default: the current directory)')
+  .showHelpAfterError()
+  .enablePositionalOptions(false);
+
+registerServeCommand(program);
+registerCallCommand(program);
+registerPromptCommand(program);
+registerDoctorCommand(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`dsh-tools: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+
+// The host and its contribution points.
+export { DshHost, type PendingTool } from './container/dsh-host.js';
+export { createHost, replace } from './container/create-host.js';
+export { HostSession, type SessionOptions, type CallOptions } from './container/host-session.js';
+export { PluginModule } from './container/plugin-module.js';
+export { Tool, getToolMeta } from './container/tool.decorator.js';
+export { bindTool, bindPromptSection, bindProvider } from './container/contributions.js';
+export { assemblePrompt, renderPrompt, type AssembledPrompt, type ToolDescriptor } from './container/prompt-assembler.js';
+export * from './container/tool-contract.js';
+export * from './container/tokens.js';
+export type { PromptSection as PromptSectionData } from './container/prompt-section.js';
+
+// Seams (interfaces and vocabulary types).
+export type * from './providers/shell/shell-executor.js';
+export type * from './providers/env/env-registry.js';
+export type * from './providers/tasks/task-runtime.js';
+export type * from './providers/terminal/terminal-service.js';
+export type * from './providers/approval/approval-service.js';
+export type * from './providers/sandbox/sandbox-policy.js';
+export type * from './providers/logging/logger.js';
+export { buildChildEnv, MODEL_FRIENDLY_ENV } from './providers/shell/child-env.js';
+
+// Default providers and their plugins.
+export { LocalShellExecutor } from './providers/shell/local-shell-executor.js';
+export { shellModule } from './providers/shell/shell.module.js';
+export { LocalEnvRegistry } from './providers/env/local-env-registry.js';
+export { envModule, staticEnvModule } from './providers/env/env.module.js';
+export { LocalTaskRuntime } from './providers/tasks/local-task-runtime.js';
+export { taskRuntimeModule } from './providers/tasks/tasks.module.js';
+export { terminalModule } from './providers/terminal/terminal.module.js';
+export { coreModule } from './plugins/core.module.js';
+
+// Tools.
+export { BashTool } from './tools/bash/bash.tool.js';
+export { bashToolModule } from './tools/bash/bash.module.js';
+export { BashToolConfig } from './tools/bash/bash-config.js';
+export { taskToolsModule } from './tools/tasks/task-tools.module.js';
+export { persistentBashModule } from './tools/persistent-bash/persistent-bash.module.js';
+
+// Environment modules.
+export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';

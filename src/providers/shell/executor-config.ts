@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { DEFAULT_EXECUTOR_CONFIG, type ExecutorConfig } from './shell-executor.js';
+
+/** Node timers cannot wait longer than this (2^31 - 1 ms); a longer delay fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  'cwd',
+  'timeoutMs',
+  'maxTimeoutMs',
+  'maxOutputBytes',
+  'maxSpillBytes',
+  'graceMs',
+  'allowEnv',
+  'shellPath',
+]);
+
+/**
+ * Merges a partial executor config over `DEFAULT_EXECUTOR_CONFIG` and checks
+ * it, so a bad value fails when the provider loads rather than on the first
+ * command. Keys set to `undefined` count as absent. `cwd` comes back absolute.
+ * Throws `invalid executor config: <key> ...` on the first problem.
+ */
+export function resolveExecutorConfig(partial: Partial<ExecutorConfig> | undefined = {}): ExecutorConfig {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw configError('config', `must be an object, got ${describeValue(partial)}`);
+  }
+  const given: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(partial)) {
+    // A misspelt limit silently falling back to its default is worse than a loud failure.
+    if (!KNOWN_KEYS.has(key)) throw configError(key, 'is not a known key');
+    if (value !== undefined) given[key] = value;
+  }
+  const merged = { ...DEFAULT_EXECUTOR_CONFIG, ...given } as Record<string, unknown>;
+
+  const timeoutMs = integer(merged, 'timeoutMs', 1, MAX_TIMER_MS);
+  const maxTimeoutMs = integer(merged, 'maxTimeoutMs', 1, MAX_TIMER_MS);
+  const maxOutputBytes = integer(merged, 'maxOutputBytes', 1, Number.MAX_SAFE_INTEGER);
+  const maxSpillBytes = integer(merged, 'maxSpillBytes', 1, Number.MAX_SAFE_INTEGER);
+  // 0 is allowed: escalate to SIGKILL immediately.
+  const graceMs = integer(merged, 'graceMs', 0, MAX_TIMER_MS);
+  if (timeoutMs > maxTimeoutMs) {
+    throw configError('timeoutMs', `(${timeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs})`);
+  }
+  if (maxSpillBytes < maxOutputBytes) {
+    throw configError('maxSpillBytes', `(${maxSpillBytes}) must be at least maxOutputBytes (${maxOutputBytes})`);
+  }
+
+  const allowEnv = merged.allowEnv;
+  if (!Array.isArray(allowEnv) || !allowEnv.every((name) => typeof name === 'string' && name !== '')) {
+    throw configError('allowEnv', `must be an array of non-empty strings, got ${describeValue(allowEnv)}`);
+  }
+  const shellPath = merged.shellPath;
+  if (typeof shellPath !== 'string' || shellPath === '' || shellPath.includes('\0')) {
+    throw configError('shellPath', `must be a non-empty string, got ${describeValue(shellPath)}`);
+  }
+  const cwd = merged.cwd;
+  if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '' || cwd.includes('\0'))) {
+    throw configError('cwd', `must be a non-empty string, got ${describeValue(cwd)}`);
+  }
+
+  return Object.freeze({
+    ...(cwd === undefined ? {} : { cwd: path.resolve(cwd) }),
+    timeoutMs,
+    maxTimeoutMs,
+    maxOutputBytes,
+    maxSpillBytes,
+    graceMs,
+    allowEnv: Object.freeze([...allowEnv]),
+    shellPath,
+  });
+}
+
+function integer(values: Record<string, unknown>, key: string, min: number, max: number): number {
+  const value = values[key];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const kind = min === 0 ? 'a non-negative integer' : 'a positive integer';
+    throw configError(key, `must be ${kind} of at most ${max}, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function configError(key: string, problem: string): Error {
+  return new Error(`invalid executor config: ${key} ${problem}`);
+}
+
+/**
+ * Renders a bad value for an error message: strings quoted, numbers as
+ * written (`NaN`, `-1`), everything else as JSON where possible.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined) return String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function' || typeof value === 'symbol') return typeof value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}

@@ -1,0 +1,80 @@
+import type { BackgroundProcess, OutputDelta, ProcessOutcome } from './shell-executor.js';
+import type { ShellExit, ShellProcess } from './shell-process.js';
+
+/**
+ * The live handle `LocalShellExecutor.start` returns. Reads consume: each
+ * byte is delivered once (stdout first, then stderr under a `[stderr]` line).
+ * A process that never started is a handle too: finished at once, its
+ * outcome and first read carry the error text.
+ */
+export class LocalBackgroundProcess implements BackgroundProcess {
+  readonly done: Promise<ProcessOutcome>;
+  private isFinished = false;
+  /** Spawn failure text not yet delivered by `readOutput`. */
+  private unreadError: string | undefined;
+
+  private constructor(
+    private readonly process: ShellProcess | undefined,
+    exited: Promise<ShellExit>,
+  ) {
+    this.done = exited.then(
+      (exit) => {
+        this.isFinished = true;
+        return { exitCode: exit.exitCode, signal: exit.signal };
+      },
+      (error: unknown) => {
+        this.isFinished = true;
+        const message = error instanceof Error ? error.message : String(error);
+        this.unreadError = message;
+        return { exitCode: null, signal: null, error: message };
+      },
+    );
+  }
+
+  static running(process: ShellProcess): LocalBackgroundProcess {
+    return new LocalBackgroundProcess(process, process.exited);
+  }
+
+  /** A handle for a process that could not be started (e.g. missing workdir). */
+  static failed(error: Error): LocalBackgroundProcess {
+    const handle = new LocalBackgroundProcess(undefined, Promise.reject(error));
+    handle.isFinished = true;
+    handle.unreadError = error.message;
+    return handle;
+  }
+
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  get finished(): boolean {
+    return this.isFinished;
+  }
+
+  readOutput(): OutputDelta {
+    const error = this.unreadError;
+    if (error !== undefined) this.unreadError = undefined;
+    const process = this.process;
+    if (process === undefined || process.pid === undefined) {
+      return { text: error ?? '', lost: false, spillPaths: [] };
+    }
+    const out = process.stdout.readNew();
+    const err = process.stderr.readNew();
+    let text = out.text;
+    if (err.text !== '') {
+      text += `${text === '' || text.endsWith('\n') ? '' : '\n'}[stderr]\n${err.text}`;
+    }
+    // Only the streams that lost bytes matter: their spill files are where the missing part is.
+    const spillPaths: string[] = [];
+    if (out.lost && process.stdout.spillPath !== undefined) spillPaths.push(process.stdout.spillPath);
+    if (err.lost && process.stderr.spillPath !== undefined) spillPaths.push(process.stderr.spillPath);
+    return { text, lost: out.lost || err.lost, spillPaths };
+  }
+
+  async kill(): Promise<boolean> {
+    if (this.isFinished || this.process === undefined) return false;
+    this.process.stop('kill');
+    await this.done;
+    return true;
+  }
+}

@@ -1,0 +1,146 @@
+import { inject, injectable, optional, preDestroy } from 'inversify';
+import { checkCommand, checkTimeout, resolveExecSpec } from './exec-spec-resolver.js';
+import { resolveExecutorConfig } from './executor-config.js';
+import { LocalBackgroundProcess } from './local-background-process.js';
+import { ProgressReporter } from './progress-reporter.js';
+import {
+  ExecutorConfig,
+  type BackgroundProcess,
+  type ExecRequest,
+  type ExecSpec,
+  type RunOptions,
+  type RunResult,
+  type ShellExecutor,
+} from './shell-executor.js';
+import { ShellProcess } from './shell-process.js';
+import { SpillDirectory } from './spill-directory.js';
+
+/**
+ * The default executor: runs each command as a fresh non-login `bash -c` on
+ * this machine, in its own session and process group, with bounded output
+ * (see `OutputCapture`) and the child env of `buildChildEnv`.
+ *
+ * Obligations: `run` resolves for every command outcome (non-zero exit,
+ * signal, timeout, caller abort) and rejects only when the command could not
+ * start (pre-aborted signal, unusable workdir, missing shell). No process
+ * group outlives its command, and `dispose()` stops every group still running
+ * and deletes the spill directory. Spill files of finished commands stay
+ * readable until `dispose()`. A run cut short by `dispose()` resolves with
+ * neither `timedOut` nor `aborted`: only its signal says it was stopped.
+ */
+@injectable()
+export class LocalShellExecutor implements ShellExecutor {
+  readonly config: ExecutorConfig;
+  private readonly spills = new SpillDirectory();
+  private readonly live = new Set<ShellProcess>();
+  private disposing: Promise<void> | undefined;
+
+  /** Throws `invalid executor config: ...` for a bad config. */
+  constructor(@inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>) {
+    this.config = resolveExecutorConfig(config);
+  }
+
+  /** The private spill directory, once a command has spilled (for diagnostics and tests). */
+  get spillDirectory(): string | undefined {
+    return this.spills.path;
+  }
+
+  resolve(request: ExecRequest): ExecSpec {
+    return resolveExecSpec(request, this.config);
+  }
+
+  async run(spec: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
+    this.checkOpen();
+    checkCommand(spec.command);
+    checkTimeout(spec.timeoutMs);
+    const { signal, onProgress } = options;
+    if (signal?.aborted) throw abortedBeforeStart(signal);
+
+    const timeoutMs = Math.min(spec.timeoutMs, this.config.maxTimeoutMs);
+    const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
+    const startedAt = performance.now();
+    const shell = ShellProcess.spawn({
+      spec,
+      config: this.config,
+      spills: this.spills,
+      timeoutMs,
+      ...(signal === undefined ? {} : { signal }),
+      ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
+    });
+    this.track(shell);
+    let exit;
+    try {
+      exit = await shell.exited;
+    } finally {
+      progress?.stop();
+    }
+    const stdout = shell.stdout.snapshot();
+    const stderr = shell.stderr.snapshot();
+    return {
+      stdout: stdout.text,
+      stderr: stderr.text,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      timedOut: exit.reason === 'timeout',
+      aborted: exit.reason === 'abort',
+      timeoutMs,
+      durationMs: Math.round(performance.now() - startedAt),
+      stdoutTruncated: stdout.truncated,
+      stderrTruncated: stderr.truncated,
+      ...(stdout.spillPath === undefined ? {} : { stdoutSpillPath: stdout.spillPath }),
+      ...(stderr.spillPath === undefined ? {} : { stderrSpillPath: stderr.spillPath }),
+    };
+  }
+
+  /**
+   * Starts a background command. An unusable workdir or a missing shell does
+   * not reject: the handle settles `{ error }` and its first read shows the
+   * error. Rejects only for an invalid command or a disposed executor.
+   */
+  async start(spec: ExecSpec): Promise<BackgroundProcess> {
+    this.checkOpen();
+    checkCommand(spec.command);
+    let shell: ShellProcess;
+    try {
+      shell = ShellProcess.spawn({ spec, config: this.config, spills: this.spills });
+    } catch (error) {
+      return LocalBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
+    }
+    this.track(shell);
+    return LocalBackgroundProcess.running(shell);
+  }
+
+  /**
+   * Stops every live group (TERM, then KILL after the grace), awaits them,
+   * deletes the spills. Idempotent; also runs when the container deactivates
+   * the singleton (module unload, container teardown).
+   */
+  @preDestroy()
+  dispose(): Promise<void> {
+    this.disposing ??= (async () => {
+      const running = [...this.live];
+      for (const shell of running) shell.stop('dispose');
+      await Promise.allSettled(running.map((shell) => shell.exited));
+      await this.spills.remove();
+    })();
+    return this.disposing;
+  }
+
+  private track(shell: ShellProcess): void {
+    this.live.add(shell);
+    const forget = (): void => {
+      this.live.delete(shell);
+    };
+    shell.exited.then(forget, forget);
+  }
+
+  private checkOpen(): void {
+    if (this.disposing !== undefined) throw new Error('shell executor is disposed');
+  }
+}
+
+function abortedBeforeStart(signal: AbortSignal): Error {
+  const error = new Error('command aborted before it started', { cause: signal.reason });
+  error.name = 'AbortError';
+  return error;
+}

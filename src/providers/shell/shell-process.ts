@@ -1,0 +1,245 @@
+import fs from 'node:fs';
+import { execa } from 'execa';
+import { buildChildEnv } from './child-env.js';
+import { OutputCapture } from './output-capture.js';
+import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
+import type { SpillDirectory } from './spill-directory.js';
+
+/** Why the executor itself stopped a process group. */
+export type StopReason = 'timeout' | 'abort' | 'kill' | 'dispose';
+
+/** How the group leader ended, and whether the executor made it end. */
+export interface ShellExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** Set only when the executor signalled the group while the leader was still running. */
+  readonly reason: StopReason | undefined;
+}
+
+export interface ShellProcessOptions {
+  readonly spec: ExecSpec;
+  readonly config: ExecutorConfig;
+  readonly spills: SpillDirectory;
+  /** Foreground only: stop with reason 'timeout' after this long. */
+  readonly timeoutMs?: number;
+  /** Foreground only: stop with reason 'abort' when this fires. */
+  readonly signal?: AbortSignal;
+  /** Sees every output chunk after it was captured; `stream` is 0 for stdout, 1 for stderr. */
+  readonly onOutput?: (chunk: Buffer, stream: 0 | 1) => void;
+}
+
+/**
+ * After the leader exits, how long a background child may keep our pipes
+ * open before the rest of the group is killed. Output already written is
+ * never lost by the kill (the pipe is still drained to EOF); this only bounds
+ * how long a leftover `sleep 1000 &` can hold the call open.
+ */
+export const LEFTOVER_DRAIN_MS = 100;
+/**
+ * After that kill, how long to wait for EOF before closing our ends anyway: a
+ * descendant that left the group (its own setsid) could hold them forever.
+ */
+export const ESCAPED_HOLDER_MS = 1_000;
+
+/**
+ * One `bash -c` in its own session and process group (execa `detached`:
+ * setsid, so no controlling terminal and `/dev/tty` fails at once), with
+ * bounded capture of both streams. The group never outlives the command:
+ * when the leader has exited and output has drained (or the drain window
+ * passed), whatever is left of the group gets SIGKILL. `exited` rejects only
+ * when the shell could not be started at all.
+ */
+export class ShellProcess {
+  readonly pid: number | undefined;
+  readonly stdout: OutputCapture;
+  readonly stderr: OutputCapture;
+  readonly exited: Promise<ShellExit>;
+
+  private settle!: (exit: ShellExit) => void;
+  private leader: { code: number | null; signal: string | null } | undefined;
+  private reason: StopReason | undefined;
+  private settled = false;
+  private openStreams = 2;
+  private timers: NodeJS.Timeout[] = [];
+  private readonly destroyStreams: () => void;
+  private readonly onAbort = (): void => this.stop('abort');
+
+  /** Checks the workdir, then spawns. Throws (before spawning) when the workdir is unusable. */
+  static spawn(options: ShellProcessOptions): ShellProcess {
+    checkWorkdir(options.spec.workdir);
+    return new ShellProcess(options);
+  }
+
+  private constructor(private readonly options: ShellProcessOptions) {
+    const { spec, config, spills } = options;
+    const limits = { maxOutputBytes: config.maxOutputBytes, maxSpillBytes: config.maxSpillBytes };
+    this.stdout = new OutputCapture(limits, spills, 'stdout');
+    this.stderr = new OutputCapture(limits, spills, 'stderr');
+
+    const env = buildChildEnv(process.env, { allow: config.allowEnv, env: spec.env, dshEnv: spec.dshEnv });
+    // bash -c sources $BASH_ENV (and sh-mode $ENV): that would be an rc file by the back door.
+    delete env.BASH_ENV;
+    delete env.ENV;
+
+    // Ask execa for the spawn and its error normalisation only: no buffering,
+    // no timeout, no cancelSignal, no cleanup hook — each of those acts on the
+    // leader alone, while everything here must act on the whole group.
+    const child = execa(config.shellPath, ['-c', spec.command], {
+      cwd: spec.workdir,
+      env,
+      extendEnv: false,
+      detached: true,
+      ...(spec.stdin === undefined ? { stdin: 'ignore' as const } : { input: spec.stdin }),
+      buffer: false,
+      encoding: 'buffer',
+      reject: false,
+      cleanup: false,
+      stripFinalNewline: false,
+      forceKillAfterDelay: false,
+    });
+    this.pid = child.pid;
+    this.exited = new Promise<ShellExit>((resolve) => {
+      this.settle = resolve;
+    });
+
+    const { stdout, stderr } = child;
+    this.destroyStreams = () => {
+      stdout.destroy();
+      stderr.destroy();
+    };
+
+    if (this.pid === undefined) {
+      this.settled = true;
+      this.exited = child.then((result) => {
+        throw new Error(describeSpawnFailure(config.shellPath, spec.workdir, result));
+      });
+      this.exited.catch(() => undefined);
+      return;
+    }
+    // The result promise is not used (it waits for every pipe holder), but it must not dangle.
+    child.then(noop, noop);
+
+    const onOutput = options.onOutput;
+    stdout.on('data', (chunk: Buffer) => {
+      this.stdout.write(chunk);
+      onOutput?.(chunk, 0);
+    });
+    stderr.on('data', (chunk: Buffer) => {
+      this.stderr.write(chunk);
+      onOutput?.(chunk, 1);
+    });
+    stdout.once('close', () => this.onStreamClosed());
+    stderr.once('close', () => this.onStreamClosed());
+    stdout.on('error', noop);
+    stderr.on('error', noop);
+    child.once('exit', (code, signal) => this.onLeaderExit(code, signal));
+
+    if (options.timeoutMs !== undefined) {
+      this.timers.push(setTimeout(() => this.stop('timeout'), options.timeoutMs));
+    }
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** True once the leader exited and output was drained. */
+  get finished(): boolean {
+    return this.settled;
+  }
+
+  /**
+   * Terminates the group: SIGTERM, then SIGKILL after `graceMs`. The first
+   * reason wins; after the leader exited it only hastens the leftover kill.
+   */
+  stop(reason: StopReason): void {
+    if (this.settled) return;
+    if (this.leader !== undefined) {
+      this.signalGroup('SIGKILL');
+      return;
+    }
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.signalGroup('SIGTERM');
+    this.timers.push(setTimeout(() => this.signalGroup('SIGKILL'), this.options.config.graceMs));
+  }
+
+  private onLeaderExit(code: number | null, signal: string | null): void {
+    this.leader = { code, signal };
+    if (this.openStreams === 0) {
+      this.finish();
+      return;
+    }
+    this.timers.push(
+      setTimeout(() => {
+        this.signalGroup('SIGKILL');
+        this.timers.push(
+          setTimeout(() => {
+            this.destroyStreams();
+            this.finish();
+          }, ESCAPED_HOLDER_MS),
+        );
+      }, LEFTOVER_DRAIN_MS),
+    );
+  }
+
+  private onStreamClosed(): void {
+    this.openStreams--;
+    if (this.openStreams === 0 && this.leader !== undefined) this.finish();
+  }
+
+  private finish(): void {
+    if (this.settled || this.leader === undefined) return;
+    this.settled = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers = [];
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    // Members that never held our pipes (`sleep 1000 >/dev/null &`) are still in the group.
+    this.signalGroup('SIGKILL');
+    this.stdout.close();
+    this.stderr.close();
+    this.settle({ exitCode: this.leader.code, signal: this.leader.signal, reason: this.reason });
+  }
+
+  /**
+   * Signals the whole group. Until the leader is reaped its pid pins the
+   * group id; afterwards the id can only be reused by a new group once every
+   * member is gone, and we signal within milliseconds of that.
+   */
+  private signalGroup(signal: NodeJS.Signals): void {
+    if (this.pid === undefined) return;
+    // Every finished command ends with one of these, usually hitting an empty
+    // group (ESRCH): skip capturing a stack trace for an error we discard.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // ESRCH: the group is already empty.
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
+  }
+}
+
+/** Throws a message naming the directory when `dir` cannot be a working directory. */
+export function checkWorkdir(dir: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`workdir does not exist: ${dir}`);
+    throw new Error(`workdir is not accessible: ${dir} (${code ?? String(error)})`);
+  }
+  if (!stat.isDirectory()) throw new Error(`workdir is not a directory: ${dir}`);
+}
+
+function describeSpawnFailure(shellPath: string, workdir: string, result: unknown): string {
+  const { code, originalMessage, message } = (result ?? {}) as Record<string, unknown>;
+  const detail = typeof originalMessage === 'string' && originalMessage !== '' ? originalMessage : String(message);
+  // spawn reports a failed chdir as ENOENT too: the workdir may have vanished since it was checked.
+  if (code === 'ENOENT' && !fs.existsSync(workdir)) return `workdir does not exist: ${workdir}`;
+  if (code === 'ENOENT') return `cannot start the shell: ${shellPath} was not found (${detail})`;
+  if (code === 'EACCES') return `cannot start the shell: ${shellPath} is not executable (${detail})`;
+  return `cannot start the shell ${shellPath}: ${detail}`;
+}
+
+function noop(): void {}

@@ -1,0 +1,80 @@
+import { ExecutorPool, runCommand } from './shell-test-kit.js';
+
+/** Runs `env -0` in the child and parses it. */
+async function childEnv(pool: ExecutorPool, config = {}, request = {}): Promise<Record<string, string>> {
+  const result = await runCommand(pool.make(config), { command: 'env -0', ...request });
+  const env: Record<string, string> = {};
+  for (const entry of result.stdout.split('\0')) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return env;
+}
+
+describe('LocalShellExecutor: child environment', () => {
+  const pool = new ExecutorPool();
+  const saved: Record<string, string | undefined> = {};
+  const setParent = (name: string, value: string): void => {
+    if (!(name in saved)) saved[name] = process.env[name];
+    process.env[name] = value;
+  };
+
+  afterEach(async () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+      delete saved[name];
+    }
+    await pool.disposeAll();
+  });
+
+  it('scrubs credential-shaped names but keeps allow-listed ones and ordinary variables', async () => {
+    setParent('MY_API_TOKEN', 'secret-1');
+    setParent('DB_PASSWORD', 'secret-2');
+    setParent('ALLOWED_KEY', 'kept');
+    setParent('PLAIN_SETTING', 'plain');
+    const env = await childEnv(pool, { allowEnv: ['ALLOWED_KEY'] });
+    expect(env.MY_API_TOKEN).toBeUndefined();
+    expect(env.DB_PASSWORD).toBeUndefined();
+    expect(env.ALLOWED_KEY).toBe('kept');
+    expect(env.PLAIN_SETTING).toBe('plain');
+    expect(process.env.MY_API_TOKEN).toBe('secret-1');
+  });
+
+  it('drops inherited DSH_* and applies the managed overlay last', async () => {
+    setParent('DSH_SESSION_ID', 'stale-session');
+    setParent('DSH_OTHER', 'stale');
+    const env = await childEnv(pool, {}, {
+      env: { DSH_SESSION_ID: 'from-caller', CALLER_VAR: 'c', NO_COLOR: '0' },
+      dshEnv: { DSH_SESSION_ID: 'fresh-session' },
+    });
+    expect(env.DSH_SESSION_ID).toBe('fresh-session');
+    expect(env.DSH_OTHER).toBeUndefined();
+    expect(env.CALLER_VAR).toBe('c');
+    // The trusted caller env may override a model-friendly default.
+    expect(env.NO_COLOR).toBe('0');
+  });
+
+  it('sets the model-friendly variables', async () => {
+    setParent('TERM', 'xterm-256color');
+    setParent('PAGER', 'less');
+    const env = await childEnv(pool);
+    expect(env).toMatchObject({
+      NO_COLOR: '1',
+      TERM: 'dumb',
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+      GH_PAGER: 'cat',
+      GIT_TERMINAL_PROMPT: '0',
+      DEBIAN_FRONTEND: 'noninteractive',
+    });
+  });
+
+  it('never passes BASH_ENV or ENV, even from the parent', async () => {
+    setParent('BASH_ENV', '/nonexistent/rc');
+    setParent('ENV', '/nonexistent/rc');
+    const env = await childEnv(pool);
+    expect(env.BASH_ENV).toBeUndefined();
+    expect(env.ENV).toBeUndefined();
+  });
+});
