@@ -14,7 +14,7 @@ const program = new Command('dsh-tools')
     new Option('--sandbox <mode>', 'sandbox mode for commands').choices(['read-only', 'workspace-write', 'danger-full-access']),
   )
   .option('--workspace <dir>', 'working directory of the session (default: the current directory)')
-  .showHelpAfterError()
+  .showHelpAfterError('(add --help for details)')
   .enablePositionalOptions(false);
 
 registerServeCommand(program);

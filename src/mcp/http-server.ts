@@ -1,0 +1,170 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DshHost } from '../container/dsh-host.js';
+import type { Logger } from '../providers/logging/logger.js';
+import type { McpElicitationAnswerer } from './elicitation-answerer.js';
+import { McpConnection } from './mcp-connection.js';
+import type { RunningServer } from './stdio-server.js';
+
+export interface HttpServeOptions {
+  readonly workspace: string;
+  /** TCP port on 127.0.0.1; 0 picks a free one (read it from `url`). */
+  readonly port: number;
+  readonly logger?: Logger;
+  readonly approvals?: McpElicitationAnswerer;
+}
+
+export interface RunningHttpServer extends RunningServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
+  readonly url: string;
+}
+
+/** The one endpoint path; everything else is 404. */
+export const MCP_PATH = '/mcp';
+const MAX_INIT_BODY_BYTES = 1024 * 1024;
+const LOCAL_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+interface HttpSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly connection: McpConnection;
+}
+
+/**
+ * Serves MCP over Streamable HTTP on 127.0.0.1 only. Each MCP session (an
+ * initialize request without a session id) gets its own MCP server and host
+ * session, whose id is the `Mcp-Session-Id`; a DELETE or `close()` disposes
+ * it. Host and Origin headers must name the loopback interface, which keeps
+ * web pages from reaching the server through DNS rebinding.
+ */
+export async function serveHttp(host: DshHost, options: HttpServeOptions): Promise<RunningHttpServer> {
+  const sessions = new Map<string, HttpSession>();
+  const log = options.logger;
+
+  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const id = randomUUID();
+    const connection = new McpConnection(host, {
+      cwd: options.workspace,
+      sessionId: id,
+      logger: log,
+      approvals: options.approvals,
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: () => void sessions.set(id, { transport, connection }),
+    });
+    const previousOnClose = connection.server.onclose;
+    connection.server.onclose = () => {
+      sessions.delete(id);
+      previousOnClose?.();
+      log?.debug(`mcp http: session ${id} closed`);
+    };
+    await connection.connect(transport);
+    await transport.handleRequest(req, res, body);
+    // An initialize that failed validation never registers: drop its session.
+    if (!sessions.has(id)) await connection.close();
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== MCP_PATH) return reply(res, 404, 'not found: the MCP endpoint is ' + MCP_PATH);
+    const refusal = checkLocalOrigin(req);
+    if (refusal) return reply(res, 403, refusal);
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) return replyJsonRpc(res, 404, -32001, 'session not found (expired or closed): initialize again');
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header');
+    const body = await readJson(req);
+    if (body === undefined) return replyJsonRpc(res, 400, -32700, 'request body is not valid JSON (or too large)');
+    const initializing = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+    if (!initializing) return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header: send initialize first');
+    return openSession(req, res, body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log?.error(`mcp http: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) replyJsonRpc(res, 500, -32603, 'internal server error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}${MCP_PATH}`,
+    closed,
+    close: () => {
+      closing ??= (async () => {
+        const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await Promise.allSettled([...sessions.values()].map((session) => session.connection.close()));
+        sessions.clear();
+        // SSE streams are long-lived responses: cut them so the listener can close.
+        server.closeAllConnections();
+        await listenerClosed;
+        markClosed();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Refuses requests whose Host or Origin is not the loopback interface. */
+function checkLocalOrigin(req: IncomingMessage): string | undefined {
+  const hostHeader = req.headers.host;
+  if (!hostHeader || !LOCAL_HOSTNAMES.has(hostnameOf(`http://${hostHeader}`))) {
+    return `forbidden: Host "${hostHeader ?? ''}" is not a loopback address`;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !LOCAL_HOSTNAMES.has(hostnameOf(origin))) {
+    return `forbidden: Origin "${origin}" is not a loopback address`;
+  }
+  return undefined;
+}
+
+function hostnameOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_INIT_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+}
+
+function replyJsonRpc(res: ServerResponse, status: number, code: number, message: string): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

@@ -1,0 +1,121 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type ProgressToken,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { DshHost } from '../container/dsh-host.js';
+import type { HostSession } from '../container/host-session.js';
+import { renderPrompt } from '../container/prompt-assembler.js';
+import type { ToolProgress } from '../container/tool-contract.js';
+import type { Logger } from '../providers/logging/logger.js';
+import { toCallToolResult, toMcpTool } from './call-result.js';
+import type { McpElicitationAnswerer } from './elicitation-answerer.js';
+import { SERVER_INFO } from './server-info.js';
+
+export interface McpConnectionOptions {
+  /** Working directory of the connection's host session (the workspace). */
+  readonly cwd: string;
+  /** Host session id; also the MCP session id in HTTP mode. Default: a random UUID. */
+  readonly sessionId?: string;
+  readonly logger?: Logger;
+  /** When given, escalation approvals of this session are asked through MCP elicitation. */
+  readonly approvals?: McpElicitationAnswerer;
+}
+
+type SendNotification = (notification: ServerNotification) => Promise<void>;
+
+/**
+ * One MCP connection = one MCP `Server` = one host session. The server lists
+ * the host's active tools, runs calls as the session, forwards progress and
+ * session notices, and is closed together with its session: `close()` (or
+ * the transport closing) disposes the session, which kills its background
+ * tasks and closes its persistent shell.
+ */
+export class McpConnection {
+  readonly server: Server;
+  readonly session: HostSession;
+  private closing?: Promise<void>;
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(
+    private readonly host: DshHost,
+    private readonly options: McpConnectionOptions,
+  ) {
+    this.session = host.openSession({ id: options.sessionId, cwd: options.cwd });
+    const instructions = renderPrompt(host.prompt());
+    this.server = new Server(SERVER_INFO, {
+      capabilities: { tools: {}, logging: {} },
+      ...(instructions ? { instructions } : {}),
+    });
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.host.tools().map(toMcpTool) }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args, _meta } = request.params;
+      const token = _meta?.progressToken;
+      const started = performance.now();
+      const result = await this.session.call(name, args ?? {}, {
+        signal: extra.signal,
+        onProgress: token === undefined ? undefined : progressForwarder(token, extra.sendNotification),
+      });
+      // A cancelled call's reply is never sent: keep the notices for the next one.
+      const notices = extra.signal.aborted ? [] : this.session.takeNotices();
+      const outcome = extra.signal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
+      this.options.logger?.debug(`mcp ${this.session.id}: ${name} → ${outcome} in ${Math.round(performance.now() - started)} ms`);
+      return toCallToolResult(result, notices);
+    });
+    this.unsubscribe.push(this.session.onNotice((notice) => this.log(notice)));
+    if (options.approvals) this.unsubscribe.push(options.approvals.register(this.session.id, this.server));
+    // The transport closing (client gone, HTTP DELETE) ends the session.
+    this.server.onclose = () => void this.close();
+    this.server.onerror = (error) => this.options.logger?.debug(`mcp: ${error.message}`);
+    options.logger?.info(`mcp: session ${this.session.id} opened (cwd ${this.session.cwd})`);
+  }
+
+  get sessionId(): string {
+    return this.session.id;
+  }
+
+  connect(transport: Transport): Promise<void> {
+    return this.server.connect(transport);
+  }
+
+  /** Closes the transport and disposes the session; idempotent, awaits both. */
+  close(): Promise<void> {
+    // Deferred a tick: closing the transport calls back into close() synchronously.
+    this.closing ??= Promise.resolve().then(async () => {
+      for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
+      await Promise.allSettled([this.server.close(), this.session.dispose()]);
+      this.options.logger?.info(`mcp: session ${this.session.id} closed`);
+    });
+    return this.closing;
+  }
+
+  /** Each notice also goes out at once as a logging message, for clients that show them. */
+  private log(notice: string): void {
+    this.server
+      .sendLoggingMessage({ level: 'info', logger: 'dsh-tools', data: notice }, this.server.transport?.sessionId)
+      .catch((error: unknown) => this.options.logger?.debug(`mcp: notice not delivered: ${String(error)}`));
+  }
+}
+
+/**
+ * Progress as MCP wants it: `progress` must grow, so a report without new
+ * bytes is dropped. The tools throttle their reports already.
+ */
+function progressForwarder(token: ProgressToken, send: SendNotification): (progress: ToolProgress) => void {
+  let last = 0;
+  return (progress) => {
+    if (!(progress.bytes > last)) return;
+    last = progress.bytes;
+    send({
+      method: 'notifications/progress',
+      params: {
+        progressToken: token,
+        progress: progress.bytes,
+        ...(progress.lastLine ? { message: progress.lastLine } : {}),
+      },
+    }).catch(() => undefined);
+  };
+}

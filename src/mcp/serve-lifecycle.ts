@@ -1,0 +1,69 @@
+import type { DshHost } from '../container/dsh-host.js';
+import type { Logger } from '../providers/logging/logger.js';
+import type { RunningServer } from './stdio-server.js';
+
+/** How long disposal may take before the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/**
+ * Runs `server` until its clients are gone (stdio: stdin closed) or the
+ * process gets SIGINT/SIGTERM, then closes every connection, disposes the
+ * host (no child process survives) and resolves with the exit code.
+ *
+ * While it runs, an uncaught exception shuts down the same way (exit code 1)
+ * and an unhandled rejection is logged instead of crashing the process:
+ * a crash would orphan every child the sessions started. A second signal
+ * exits at once.
+ */
+export async function runUntilStopped(server: RunningServer, host: DshHost, logger: Logger): Promise<number> {
+  let requestStop!: (reason: { why: string; code: number }) => void;
+  const stopRequested = new Promise<{ why: string; code: number }>((resolve) => (requestStop = resolve));
+  let signals = 0;
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A client that closed stdin may follow up with SIGTERM while cleanup
+    // runs (the SDK's stdio client does after 2 s): only a second signal
+    // means "stop waiting".
+    if (++signals > 1) {
+      logger.warn(`${signal} again: exiting without waiting for cleanup`);
+      process.exit(1);
+    }
+    requestStop({ why: signal, code: 0 });
+  };
+  const onException = (error: Error) => {
+    logger.error(`uncaught exception: ${error.stack ?? error.message}`);
+    requestStop({ why: 'uncaught exception', code: 1 });
+  };
+  const onRejection = (reason: unknown) => {
+    logger.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+
+  try {
+    const { why, code } = await Promise.race([
+      server.closed.then(() => ({ why: 'client disconnected', code: 0 })),
+      stopRequested,
+    ]);
+    logger.info(`shutting down (${why})`);
+    const deadline = setTimeout(() => {
+      logger.error(`cleanup did not finish within ${SHUTDOWN_DEADLINE_MS} ms; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    try {
+      await server.close();
+    } finally {
+      await host.dispose();
+      clearTimeout(deadline);
+    }
+    return code;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    process.off('uncaughtException', onException);
+    process.off('unhandledRejection', onRejection);
+  }
+}

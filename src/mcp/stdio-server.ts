@@ -1,0 +1,68 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Readable, Writable } from 'node:stream';
+import type { DshHost } from '../container/dsh-host.js';
+import type { Logger } from '../providers/logging/logger.js';
+import type { McpElicitationAnswerer } from './elicitation-answerer.js';
+import { McpConnection } from './mcp-connection.js';
+
+/** A running MCP server: `closed` settles when its clients are gone; `close()` ends it. */
+export interface RunningServer {
+  /** Settles when the server stops by itself (stdio: the client closed the pipe). */
+  readonly closed: Promise<void>;
+  /** Closes every connection and disposes their sessions. Does not dispose the host. */
+  close(): Promise<void>;
+}
+
+export interface StdioServeOptions {
+  readonly workspace: string;
+  readonly logger?: Logger;
+  readonly approvals?: McpElicitationAnswerer;
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+}
+
+/**
+ * Serves one MCP connection over stdin/stdout: one host session with cwd =
+ * workspace. The connection ends when stdin ends, stdout breaks (the client
+ * went away) or the transport closes; the session is disposed then.
+ * Nothing but protocol may be written to stdout: logs go to stderr.
+ */
+export async function serveStdio(host: DshHost, options: StdioServeOptions): Promise<RunningServer> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const connection = new McpConnection(host, { cwd: options.workspace, logger: options.logger, approvals: options.approvals });
+  const transport = new StdioServerTransport(stdin, stdout);
+
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+  const end = (why: string) => {
+    options.logger?.debug(`mcp stdio: ${why}`);
+    markClosed();
+  };
+  const onEnd = () => end('stdin ended');
+  // EPIPE on stdout means the client is gone; unhandled, it would crash the
+  // process and orphan every child the session started.
+  const onBrokenPipe = (error: Error) => end(`stdout failed: ${error.message}`);
+  stdin.once('end', onEnd);
+  stdin.once('close', onEnd);
+  stdout.on('error', onBrokenPipe);
+  const previousOnClose = connection.server.onclose;
+  connection.server.onclose = () => {
+    previousOnClose?.();
+    end('transport closed');
+  };
+
+  await connection.connect(transport);
+  return {
+    closed,
+    close: async () => {
+      stdin.off('end', onEnd);
+      stdin.off('close', onEnd);
+      await connection.close();
+      markClosed();
+      // Keep swallowing late EPIPEs from writes that were already queued.
+      stdout.off('error', onBrokenPipe);
+      stdout.on('error', () => undefined);
+    },
+  };
+}

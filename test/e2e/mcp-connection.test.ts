@@ -1,0 +1,88 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { createHost } from '../../src/container/create-host.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/elicitation-answerer.js';
+import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import { toCallToolResult, toStructuredContent } from '../../src/mcp/call-result.js';
+import { ApprovalAnswerer } from '../../src/providers/approval/approval-service.js';
+import { waitUntil } from './support/mcp-clients.js';
+
+// In-process: the connection over a linked in-memory transport pair (no spawn).
+let host: DshHost;
+const answerer = new McpElicitationAnswerer();
+
+beforeAll(async () => {
+  host = await createHost(mcpApprovalModule(answerer));
+});
+
+afterAll(() => host.dispose());
+
+async function connect(answer?: ElicitResult): Promise<{ connection: McpConnection; client: Client; asked: string[] }> {
+  const connection = new McpConnection(host, { cwd: '/', approvals: answerer });
+  const client = new Client({ name: 'in-process', version: '1' }, { capabilities: answer ? { elicitation: {} } : {} });
+  const asked: string[] = [];
+  if (answer) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return answer;
+    });
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await connection.connect(serverSide);
+  await client.connect(clientSide);
+  return { connection, client, asked };
+}
+
+const approval = (connection: McpConnection) =>
+  answerer.answer({ session: connection.session, tool: 'bash', reason: 'rm -rf build (workspace-write)', callId: 'c1' });
+
+test('the answerer is contributed to the host as an ApprovalAnswerer', () => {
+  expect(host.get(ApprovalAnswerer)).toBe(answerer);
+});
+
+test('escalation approvals go to the calling session\'s client through elicitation', async () => {
+  const accepting = await connect({ action: 'accept', content: {} });
+  const declining = await connect({ action: 'decline' });
+  try {
+    expect(await approval(accepting.connection)).toBe('allowed-once');
+    expect(accepting.asked).toHaveLength(1);
+    expect(accepting.asked[0]).toContain('rm -rf build (workspace-write)');
+    expect(await approval(declining.connection)).toBe('rejected');
+    expect(declining.asked).toHaveLength(1);
+  } finally {
+    await Promise.all([accepting.connection.close(), declining.connection.close()]);
+  }
+});
+
+test('a client without elicitation, or a closed connection, passes (the service then fails closed)', async () => {
+  const plain = await connect();
+  expect(await approval(plain.connection)).toBeUndefined();
+  const accepting = await connect({ action: 'accept', content: {} });
+  await accepting.connection.close();
+  expect(accepting.connection.session.disposed).toBe(true);
+  expect(await approval(accepting.connection)).toBeUndefined();
+  await plain.connection.close();
+});
+
+test('closing the client side disposes the host session', async () => {
+  const { connection, client } = await connect();
+  expect(connection.session.disposed).toBe(false);
+  await client.close();
+  // The transport's close reached the server side: the connection closes its session by itself.
+  await waitUntil(() => connection.session.disposed, 'the host session is disposed');
+});
+
+test('results: notices follow one blank line; non-object values are wrapped for structuredContent', () => {
+  const result = toCallToolResult({ content: [{ type: 'text', text: 'done' }], value: 7 }, ['n1', 'n2']);
+  expect(result).toEqual({ content: [{ type: 'text', text: 'done\n\nn1\nn2' }], structuredContent: { value: 7 } });
+  const trailing = toCallToolResult({ content: [{ type: 'text', text: 'line\n' }], isError: true }, ['n']);
+  expect(trailing).toEqual({ content: [{ type: 'text', text: 'line\n\nn' }], isError: true });
+  expect(toStructuredContent(['a'])).toEqual({ value: ['a'] });
+  expect(toStructuredContent({ kind: 'background', taskId: 'bash-1', gone: undefined })).toEqual({ kind: 'background', taskId: 'bash-1' });
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  expect(toStructuredContent(cyclic)).toBeUndefined();
+  expect(toStructuredContent(undefined)).toBeUndefined();
+});

@@ -1,0 +1,189 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureBuilt, MAIN_JS } from './built-server.js';
+
+/** A fresh temp directory; `cleanup()` removes it. */
+export function tempDir(prefix = 'dsh-e2e-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A marker that makes a test's processes findable: `sleep 1000.<marker>`. */
+export function uniqueMarker(): string {
+  return `${process.pid}${Math.floor(Math.random() * 1e6)}`;
+}
+
+/** Environment of a spawned server: the SDK's safe defaults, plus a private DSH_HOME. */
+function serverEnv(dshHome: string): Record<string, string> {
+  return { ...getDefaultEnvironment(), DSH_HOME: dshHome };
+}
+
+/** Collects the session notices a server sends as MCP logging messages. */
+class NoticeLog {
+  readonly notices: string[] = [];
+  private readonly events = new EventEmitter();
+
+  attach(client: Client): void {
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (message) => {
+      this.notices.push(String(message.params.data));
+      this.events.emit('notice');
+    });
+  }
+
+  /** Resolves with the first notice (seen or future) that contains `text`. */
+  waitFor(text: string, timeoutMs = 20_000): Promise<string> {
+    const found = () => this.notices.find((notice) => notice.includes(text));
+    return new Promise((resolve, reject) => {
+      const hit = found();
+      if (hit) return resolve(hit);
+      const onNotice = () => {
+        const now = found();
+        if (!now) return;
+        clearTimeout(timer);
+        this.events.off('notice', onNotice);
+        resolve(now);
+      };
+      const timer = setTimeout(() => {
+        this.events.off('notice', onNotice);
+        reject(new Error(`no notice containing "${text}" within ${timeoutMs} ms (got: ${JSON.stringify(this.notices)})`));
+      }, timeoutMs);
+      this.events.on('notice', onNotice);
+    });
+  }
+}
+
+export interface StdioServer {
+  readonly client: Client;
+  readonly transport: StdioClientTransport;
+  readonly pid: number;
+  readonly notices: NoticeLog;
+  /** Transport/protocol errors the client saw (e.g. a non-JSON line on the server's stdout). */
+  readonly errors: Error[];
+  stderr(): string;
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** Spawns `node dist/cli/main.js serve --workspace <workspace> ...args` behind a real MCP client. */
+export async function startStdioServer(options: { workspace: string; dshHome: string; args?: string[] }): Promise<StdioServer> {
+  ensureBuilt();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN_JS, 'serve', '--workspace', options.workspace, ...(options.args ?? [])],
+    env: serverEnv(options.dshHome),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'dsh-e2e', version: '1.0.0' });
+  const notices = new NoticeLog();
+  notices.attach(client);
+  const errors: Error[] = [];
+  client.onerror = (error) => errors.push(error);
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    pid: transport.pid!,
+    notices,
+    errors,
+    stderr: () => stderr,
+    call: (name, args) => callTool(client, name, args),
+    close: () => client.close(),
+  };
+}
+
+export interface HttpServer {
+  readonly url: URL;
+  readonly process: ChildProcess;
+  readonly exited: Promise<number | null>;
+  stderr(): string;
+  connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport; notices: NoticeLog }>;
+}
+
+/** Spawns `serve --http 0` and reads the chosen address from its stderr. */
+export async function startHttpServer(options: { workspace: string; dshHome: string }): Promise<HttpServer> {
+  ensureBuilt();
+  const child = spawn(process.execPath, [MAIN_JS, 'serve', '--http', '0', '--workspace', options.workspace], {
+    env: serverEnv(options.dshHome),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  const url = await new Promise<URL>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (match) resolve(new URL(match[1]!));
+    });
+    void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${stderr}`)));
+  });
+  return {
+    url,
+    process: child,
+    exited,
+    stderr: () => stderr,
+    connect: async () => {
+      const transport = new StreamableHTTPClientTransport(url);
+      const client = new Client({ name: 'dsh-e2e-http', version: '1.0.0' });
+      const notices = new NoticeLog();
+      notices.attach(client);
+      await client.connect(transport);
+      return { client, transport, notices };
+    },
+  };
+}
+
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult;
+}
+
+/** The single text block of a result. */
+export function textOf(result: CallToolResult): string {
+  expect(result.content).toHaveLength(1);
+  const block = result.content[0]!;
+  if (block.type !== 'text') throw new Error(`expected a text block, got ${block.type}`);
+  return block.text;
+}
+
+/** Pids of live (non-zombie) processes whose command line contains `marker`. */
+export function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!cmdline.includes(marker)) continue;
+      const state = /^State:\s+(\S)/m.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
+      if (state !== 'Z') pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    const state = /^State:\s+(\S)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return state !== undefined && state !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `check` until it holds; fails with `what` after `timeoutMs` (generous: the machine is shared). */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
