@@ -41,3 +41,10 @@ export { persistentBashModule } from './tools/persistent-bash/persistent-bash.mo
 
 // Environment modules.
 export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';
+
+// The MCP server, for embedding in your own process.
+export { McpConnection } from './mcp/mcp-connection.js';
+export { serveStdio } from './mcp/stdio-server.js';
+export { serveHttp } from './mcp/http-server.js';
+export { McpElicitationAnswerer, mcpApprovalModule } from './mcp/elicitation-answerer.js';
+export { toCallToolResult } from './mcp/call-result.js';

@@ -8,6 +8,11 @@ export interface TerminalOpenOptions {
   readonly dshEnv?: Readonly<Record<string, string>>;
   readonly cols?: number;
   readonly rows?: number;
+  /**
+   * Characters of one send's output kept in memory (the beginning); later
+   * output is only counted in `SendResult.droppedChars`. Backend default when absent.
+   */
+  readonly scrollbackChars?: number;
 }
 
 /** How a send ended. */
@@ -22,20 +27,45 @@ export interface SendResult {
   readonly end: SendEnd;
   /** Output between the markers: ANSI/OSC stripped, CRLF normalized. */
   readonly output: string;
-  /** True when the terminal's bounded scrollback already dropped the beginning. */
+  /**
+   * True when the terminal's bounded scrollback already dropped the beginning,
+   * so `output` is a tail. (The bash backend keeps the beginning and counts
+   * the rest in `droppedChars` instead, so it never sets this.)
+   */
   readonly lostPrefix: boolean;
+  /** Characters produced after the retained output (not kept in memory); 0 or absent when nothing was dropped. */
+  readonly droppedChars?: number;
+  /**
+   * Present when this send continued a command that was waiting for input.
+   * `inputDelivered: false` means that command had already finished, so the
+   * text was neither delivered nor run; `output` and `end` are its remainder.
+   */
+  readonly continuation?: { readonly inputDelivered: boolean };
 }
 
 export interface SendOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /**
+   * Variables to export in the shell before the command runs (an empty value
+   * unsets); used to refresh the managed `DSH_*` overlay. Ignored when the
+   * send continues a command waiting for input.
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** One live PTY process kept by a backend. */
 export interface PtySession {
   readonly pid: number;
   readonly alive: boolean;
-  /** Runs one command to completion (or timeout / abort / shell death / stdin wait). */
+  /**
+   * Runs one command to completion (or timeout / abort / shell death / stdin
+   * wait). On timeout or abort the session closes itself (process tree
+   * killed) before the send settles. While an earlier command waits for
+   * input, `command` is delivered to it as one line of input instead (the
+   * exact texts `^C` and `^D` send interrupt and end-of-file), and the send
+   * settles when that command does.
+   */
   send(command: string, options: SendOptions): Promise<SendResult>;
   /** Kills the process tree and resolves when it is gone. */
   close(): Promise<void>;

@@ -1,0 +1,54 @@
+import { statSync } from 'node:fs';
+import { inject, injectable, optional } from 'inversify';
+import { buildChildEnv } from '../shell/child-env.js';
+import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
+import { BashPtySession } from './bash-pty-session.js';
+import type { PtySession, TerminalBackend, TerminalOpenOptions } from './terminal-service.js';
+
+/** Prompt and history settings that keep the PTY stream to what commands print. */
+const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
+  PS1: '',
+  PS2: '',
+  PROMPT_COMMAND: '',
+  HISTFILE: '/dev/null',
+});
+
+/**
+ * The `shell` backend: `bash --noprofile --norc -i` (readline off) on a
+ * node-pty PTY, its environment built by the shared child-env rules (scrub,
+ * model-friendly settings, then the session's `DSH_*` overlay).
+ */
+@injectable()
+export class BashPtyBackend implements TerminalBackend {
+  readonly type = 'shell';
+  private readonly config: BashPtyConfig;
+
+  constructor(@inject(BashPtyConfig) @optional() config?: Partial<BashPtyConfig>) {
+    this.config = resolveBashPtyConfig(config);
+  }
+
+  async open(options: TerminalOpenOptions): Promise<PtySession> {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(options.cwd).isDirectory();
+    } catch {
+      // reported below
+    }
+    if (!isDirectory) throw new Error(`working directory does not exist: ${options.cwd}`);
+    const env = buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV });
+    return BashPtySession.start(
+      {
+        cwd: options.cwd,
+        env,
+        scrollbackChars: positiveOr(options.scrollbackChars, this.config.scrollbackChars),
+        cols: positiveOr(options.cols, this.config.cols),
+        rows: positiveOr(options.rows, this.config.rows),
+      },
+      this.config,
+    );
+  }
+}
+
+function positiveOr(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
+}

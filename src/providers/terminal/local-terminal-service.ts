@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { injectable, multiInject, optional } from 'inversify';
+import type { SessionContext } from '../../container/tool-contract.js';
+import {
+  TerminalBackend,
+  type PtySession,
+  type SendOptions,
+  type SendResult,
+  type TerminalOpenOptions,
+  type TerminalService,
+} from './terminal-service.js';
+
+interface Entry {
+  readonly ownerId: string;
+  readonly pty: PtySession;
+  /** Settles when the last queued send has; sends of one PTY run one at a time, in call order. */
+  tail: Promise<unknown>;
+}
+
+/**
+ * Owner-scoped PTY sessions over the multi-bound backends. Ids are random
+ * UUIDs and every operation checks the owner, so another session's id reads
+ * exactly like an unknown one. Owners are cleaned up through `onDispose`.
+ */
+@injectable()
+export class LocalTerminalService implements TerminalService {
+  private readonly backends = new Map<string, TerminalBackend>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly hookedOwners = new Set<string>();
+  /** Opens in flight (settled after any cleanup), by owner id. */
+  private readonly opening = new Map<Promise<unknown>, string>();
+  private disposing?: Promise<void>;
+
+  constructor(@multiInject(TerminalBackend) @optional() backends: TerminalBackend[] | undefined) {
+    for (const backend of backends ?? []) {
+      if (this.backends.has(backend.type)) throw new Error(`two PTY backends registered for "${backend.type}"`);
+      this.backends.set(backend.type, backend);
+    }
+  }
+
+  open(owner: SessionContext, type: string, options: TerminalOpenOptions): Promise<string> {
+    const opening = this.openFor(owner, type, options);
+    const tracked = opening.catch(() => undefined);
+    this.opening.set(tracked, owner.id);
+    void tracked.then(() => this.opening.delete(tracked));
+    return opening;
+  }
+
+  private async openFor(owner: SessionContext, type: string, options: TerminalOpenOptions): Promise<string> {
+    if (this.disposing) throw new Error('the terminal service is disposed');
+    if (owner.disposed) throw new Error(`session ${owner.id} is disposed`);
+    const backend = this.backends.get(type);
+    if (!backend) throw new Error(`no PTY backend registered for "${type}"`);
+    if (!this.hookedOwners.has(owner.id)) {
+      this.hookedOwners.add(owner.id);
+      owner.onDispose(() => this.disposeOwner(owner.id));
+    }
+    const pty = await backend.open(options);
+    // The owner or the service may have gone away while bash was starting.
+    if (this.disposing || owner.disposed) {
+      await pty.close();
+      throw new Error(this.disposing ? 'the terminal service is disposed' : `session ${owner.id} is disposed`);
+    }
+    const id = randomUUID();
+    this.entries.set(id, { ownerId: owner.id, pty, tail: Promise.resolve() });
+    return id;
+  }
+
+  send(owner: SessionContext, id: string, command: string, options: SendOptions): Promise<SendResult> {
+    let entry: Entry;
+    try {
+      entry = this.lookup(owner, id);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const run = entry.tail.then(() => entry.pty.send(command, options));
+    entry.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  isAlive(owner: SessionContext, id: string): boolean {
+    const entry = this.entries.get(id);
+    return entry !== undefined && entry.ownerId === owner.id && entry.pty.alive;
+  }
+
+  async close(owner: SessionContext, id: string): Promise<void> {
+    const entry = this.lookup(owner, id);
+    this.entries.delete(id);
+    await entry.pty.close();
+  }
+
+  async disposeOwner(ownerId: string): Promise<void> {
+    const mine = [...this.entries].filter(([, entry]) => entry.ownerId === ownerId);
+    for (const [id] of mine) this.entries.delete(id);
+    this.hookedOwners.delete(ownerId);
+    const opening = [...this.opening].filter(([, owner]) => owner === ownerId).map(([promise]) => promise);
+    await Promise.all([...mine.map(([, entry]) => entry.pty.close()), ...opening]);
+  }
+
+  dispose(): Promise<void> {
+    this.disposing ??= (async () => {
+      // Opens in flight close their PTY themselves once they see the disposal; wait for that too.
+      await Promise.all(this.opening.keys());
+      const all = [...this.entries.values()];
+      this.entries.clear();
+      await Promise.all(all.map((entry) => entry.pty.close()));
+    })();
+    return this.disposing;
+  }
+
+  private lookup(owner: SessionContext, id: string): Entry {
+    const entry = this.entries.get(id);
+    if (!entry || entry.ownerId !== owner.id) throw new Error(`unknown terminal session "${id}"`);
+    return entry;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Decides (Linux /proc) whether the foreground job of a PTY is blocked
+ * reading the terminal: `read x`, `cat` with no input, a REPL at its prompt.
+ * Used only after a quiet period of a running command, never on the hot path.
+ */
+import { readFileSync, readlinkSync } from 'node:fs';
+import { hasProcFs, processTree, readStat, type ProcStat } from './process-tree.js';
+
+interface SyscallTable {
+  /** read-like calls whose first argument is the fd. */
+  readonly reads: ReadonlySet<number>;
+  /** select-like calls whose first argument is nfds. */
+  readonly selects: ReadonlySet<number>;
+}
+
+const SYSCALLS: Readonly<Record<string, SyscallTable>> = {
+  x64: { reads: new Set([0, 19]), selects: new Set([23, 270]) },
+  arm64: { reads: new Set([63, 65]), selects: new Set([72]) },
+};
+
+const table: SyscallTable | undefined = SYSCALLS[process.arch];
+
+/** Kernel wait channels that only a terminal read sleeps in (older kernels name it directly). */
+const TTY_WCHANS = new Set(['n_tty_read']);
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'latin1').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function fdTarget(pid: number, fd: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The PTY itself, or `/dev/tty` opened by a program that prompts there (passwords, pagers). */
+function isTerminal(target: string | undefined, tty: string): boolean {
+  return target === tty || target === '/dev/tty';
+}
+
+/** True when `pid` sleeps in a read of `tty`, or in a select over descriptors that are all `tty`. */
+export function readsTerminal(pid: number, tty: string): boolean {
+  const wchan = readText(`/proc/${pid}/wchan`);
+  if (wchan !== undefined && TTY_WCHANS.has(wchan)) return true;
+  const syscall = readText(`/proc/${pid}/syscall`);
+  if (syscall === undefined || table === undefined) return false;
+  const [nr, first] = syscall.split(' ');
+  const number = Number(nr);
+  const arg = Number.parseInt(first ?? '', 16);
+  if (!Number.isInteger(number) || !Number.isInteger(arg)) return false;
+  if (table.reads.has(number)) return isTerminal(fdTarget(pid, arg), tty);
+  if (table.selects.has(number) && arg > 0 && arg <= 16) {
+    // The fd sets are in the process's memory; only when every open fd below
+    // nfds is the terminal can the select be waiting for nothing but it.
+    let sawTty = false;
+    for (let fd = 0; fd < arg; fd++) {
+      const target = fdTarget(pid, fd);
+      if (target === undefined) continue;
+      if (!isTerminal(target, tty)) return false;
+      sawTty = true;
+    }
+    return sawTty;
+  }
+  return false;
+}
+
+export type StdinWait = 'waiting' | 'busy';
+
+/**
+ * Inspects the PTY's foreground process group (from the shell's tpgid). It
+ * waits for input when none of its members is runnable and at least one is
+ * blocked reading the terminal. The shell itself counts (the `read`
+ * builtin); callers rule out the shell's own prompt by other means.
+ */
+export function probeStdinWait(shellPid: number, tty: string): StdinWait {
+  if (!hasProcFs || tty === '') return 'busy';
+  const shell = readStat(shellPid);
+  if (!shell || shell.tpgid <= 0) return 'busy';
+  const members: ProcStat[] = processTree(shellPid).filter((p) => p.pgrp === shell.tpgid);
+  if (members.length === 0) return 'busy';
+  if (members.some((p) => p.state === 'R' || p.state === 'D')) return 'busy';
+  return members.some((p) => p.state === 'S' && readsTerminal(p.pid, tty)) ? 'waiting' : 'busy';
+}
+
+/** The terminal device the shell's stdin is attached to ('' when unknown). */
+export function shellTty(shellPid: number): string {
+  return fdTarget(shellPid, 0) ?? '';
+}

@@ -1,0 +1,42 @@
+import type { ServiceIdentifier } from 'inversify';
+
+/** Settings of the persistent `bash` tool; every field optional in config. */
+export interface PersistentBashConfig {
+  /** The terminal backend type to open (`shell`: the bash PTY backend). */
+  readonly backendType: string;
+  /** Per-call limit; a command still running then is killed with its shell. */
+  readonly timeoutMs: number;
+  /** Characters of one call's output shown to the model (the beginning). */
+  readonly maxOutputChars: number;
+  /** The tool description the model sees. */
+  readonly description: string;
+}
+
+export const PersistentBashConfig: ServiceIdentifier<Partial<PersistentBashConfig>> =
+  Symbol.for('dsh.PersistentBashConfig');
+
+export function defaultPersistentBashDescription(maxOutputChars: number): string {
+  return (
+    'Runs a command in your persistent bash shell (one per session): the working directory, exported variables, ' +
+    'functions and background jobs carry over between calls, and calls run one at a time in order. ' +
+    `Output beyond ${maxOutputChars} characters is clipped (the beginning is kept). ` +
+    "A command that waits for terminal input returns early; your next call's text is then sent to it as input."
+  );
+}
+
+/** Fills defaults (the description follows `maxOutputChars`) and rejects nonsense at composition time. */
+export function resolvePersistentBashConfig(config: Partial<PersistentBashConfig> = {}): PersistentBashConfig {
+  const backendType = config.backendType ?? 'shell';
+  const timeoutMs = config.timeoutMs ?? 300_000;
+  const maxOutputChars = config.maxOutputChars ?? 16_000;
+  for (const [key, value] of [['timeoutMs', timeoutMs], ['maxOutputChars', maxOutputChars]] as const) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      throw new Error(`invalid persistent bash config ${key}: expected a positive number, got ${String(value)}`);
+    }
+  }
+  if (typeof backendType !== 'string' || backendType === '') {
+    throw new Error('invalid persistent bash config backendType: expected a non-empty string');
+  }
+  const description = config.description ?? defaultPersistentBashDescription(maxOutputChars);
+  return Object.freeze({ backendType, timeoutMs, maxOutputChars: Math.floor(maxOutputChars), description });
+}

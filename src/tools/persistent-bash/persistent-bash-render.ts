@@ -1,0 +1,130 @@
+import type { ResultPresentation, ToolResult } from '../../container/tool-contract.js';
+import type { SendResult } from '../../providers/terminal/terminal-service.js';
+
+/** Model-visible notices of the persistent tool (stable text). */
+export const RESET_NOTICE = '[shell reset: the next call starts a fresh shell in the workspace]';
+export const FRESH_SHELL_NOTICE = '[the previous shell had exited; this call ran in a fresh shell in the workspace]';
+export const WAITING_NOTICE =
+  "[waiting for input: the command is still running and reading the terminal; your next bash call's text is sent to it as one line of input (^C interrupts it, ^D sends end-of-file)]";
+export const NOT_DELIVERED_NOTICE =
+  '[input not delivered: the waiting command had already finished (its remaining output is above); your text was not run]';
+export const LOST_PREFIX_NOTICE = "[earlier output lost: the terminal kept only the end of this command's output]";
+
+export const clipNotice = (chars: number): string => `[output clipped: ${chars} more characters not shown]`;
+
+/** The typed value of a persistent `bash` result. */
+export interface PersistentBashValue {
+  readonly kind: 'foreground';
+  /** The output as shown (after clipping), without notices. */
+  readonly output: string;
+  /** The command's status; for a dead shell, the shell's exit code. Null when unknown (timeout, stdin wait, signal). */
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly timeoutMs: number;
+  readonly waitingForInput: boolean;
+  /** True when this call's text went to a waiting command as input. */
+  readonly deliveredAsInput: boolean;
+  readonly shellExited: boolean;
+  /** True when the shell was closed: the next call starts fresh in the workspace. */
+  readonly shellReset: boolean;
+  readonly clippedChars: number;
+  readonly lostPrefix: boolean;
+  readonly durationMs: number;
+}
+
+export interface RenderContext {
+  readonly maxOutputChars: number;
+  readonly timeoutMs: number;
+  readonly durationMs: number;
+  /** The shell of the previous call had died and this call opened a fresh one. */
+  readonly freshShell: boolean;
+}
+
+/** The timeout / exit / reset lines that end a result, in order; the renderer and the presenter share this. */
+function trailer(value: PersistentBashValue): string[] {
+  const lines: string[] = [];
+  if (value.timedOut) lines.push(`[timed out after ${value.timeoutMs}ms]`);
+  if (value.shellExited) {
+    if (value.signal) lines.push(`[shell killed by signal: ${value.signal}]`);
+    else if (value.exitCode !== null) lines.push(`[shell exited: code ${value.exitCode}]`);
+    else lines.push('[shell exited]');
+  } else if (value.exitCode !== null && value.exitCode !== 0) {
+    lines.push(`[exit code: ${value.exitCode}]`);
+  }
+  if (value.shellReset) lines.push(RESET_NOTICE);
+  return lines;
+}
+
+/** Text and typed value of one send, for an end other than `aborted`. */
+export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<PersistentBashValue> {
+  const end = result.end;
+  let output = result.output;
+  let clippedChars = result.droppedChars ?? 0;
+  if (output.length > ctx.maxOutputChars) {
+    clippedChars += output.length - ctx.maxOutputChars;
+    output = output.slice(0, ctx.maxOutputChars);
+  }
+  const shellExited = end.kind === 'shell-exited';
+  const value: PersistentBashValue = {
+    kind: 'foreground',
+    output,
+    exitCode: end.kind === 'completed' ? end.exitCode : end.kind === 'shell-exited' ? end.exitCode : null,
+    signal: end.kind === 'shell-exited' ? end.signal : null,
+    timedOut: end.kind === 'timeout',
+    timeoutMs: ctx.timeoutMs,
+    waitingForInput: end.kind === 'waiting-for-input',
+    deliveredAsInput: result.continuation?.inputDelivered === true,
+    shellExited,
+    shellReset: shellExited || end.kind === 'timeout' || end.kind === 'aborted',
+    clippedChars,
+    lostPrefix: result.lostPrefix,
+    durationMs: ctx.durationMs,
+  };
+  const blocks: string[] = [];
+  if (ctx.freshShell) blocks.push(FRESH_SHELL_NOTICE);
+  if (result.lostPrefix) blocks.push(LOST_PREFIX_NOTICE);
+  const body = output.endsWith('\n') ? output.slice(0, -1) : output;
+  if (body !== '') blocks.push(body);
+  else if (clippedChars === 0 && !value.waitingForInput) blocks.push('(no output)');
+  if (clippedChars > 0) blocks.push(clipNotice(clippedChars));
+  if (result.continuation?.inputDelivered === false) blocks.push(NOT_DELIVERED_NOTICE);
+  if (value.waitingForInput) blocks.push(WAITING_NOTICE);
+  blocks.push(...trailer(value));
+  return { content: [{ type: 'text', text: blocks.join('\n') }], value };
+}
+
+function isValue(value: unknown): value is PersistentBashValue {
+  const v = value as Partial<PersistentBashValue> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.kind === 'foreground' &&
+    typeof v.output === 'string' &&
+    typeof v.shellExited === 'boolean' &&
+    typeof v.shellReset === 'boolean'
+  );
+}
+
+/** A terminal card for a finished call: markers the renderer wrote leave the body. Never throws. */
+export function presentPersistentResult(result: ToolResult): ResultPresentation | undefined {
+  try {
+    const block = result?.content?.[0];
+    if (!block || typeof block.text !== 'string') return undefined;
+    const isError = result.isError === true;
+    if (isError || !isValue(result.value)) return { body: block.text, isError };
+    const value = result.value;
+    const suffix = trailer(value).join('\n');
+    let body = block.text;
+    if (suffix !== '' && body.endsWith(suffix)) body = body.slice(0, -suffix.length).replace(/\n$/, '');
+    return {
+      body,
+      exitCode: value.exitCode ?? undefined,
+      signal: value.signal ?? undefined,
+      timedOut: value.timedOut,
+      isError,
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,165 @@
+import { inject, optional } from 'inversify';
+import { HostConfig } from '../../container/host-config.js';
+import { Tool } from '../../container/tool.decorator.js';
+import {
+  ToolError,
+  errorResult,
+  type CallContext,
+  type CallPresentation,
+  type ResultPresentation,
+  type SessionContext,
+  type ToolInstance,
+  type ToolResult,
+} from '../../container/tool-contract.js';
+import { EnvRegistry } from '../../providers/env/env-registry.js';
+import { TerminalService } from '../../providers/terminal/terminal-service.js';
+import { PersistentBashArgs } from './persistent-bash-args.js';
+import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-bash-config.js';
+import { presentPersistentResult, renderSend } from './persistent-bash-render.js';
+
+/** One session's shell: opened lazily, replaced after it dies or is closed. */
+interface ShellSlot {
+  readonly session: SessionContext;
+  id?: string;
+  /** The `DSH_*` overlay the shell currently has. */
+  overlay: Record<string, string>;
+  /** Settles when the session's previous call has; calls run one at a time, in order. */
+  queue: Promise<unknown>;
+}
+
+/**
+ * The `bash` tool over a persistent PTY shell: one shell per session, so
+ * cwd, exports, functions and jobs carry over. A dead, timed-out or aborted
+ * shell is closed and the next call opens a fresh one in the workspace.
+ */
+@Tool({
+  name: 'bash',
+  description: resolvePersistentBashConfig().description,
+  args: PersistentBashArgs,
+  requires: [TerminalService, EnvRegistry],
+  optional: [PersistentBashConfig, HostConfig],
+})
+export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
+  private readonly config: PersistentBashConfig;
+  private readonly slots = new Map<string, ShellSlot>();
+
+  constructor(
+    @inject(TerminalService) private readonly terminals: TerminalService,
+    @inject(EnvRegistry) private readonly env: EnvRegistry,
+    @inject(PersistentBashConfig) @optional() config?: Partial<PersistentBashConfig>,
+    @inject(HostConfig) @optional() private readonly host?: HostConfig,
+  ) {
+    this.config = resolvePersistentBashConfig(config);
+  }
+
+  description(): string {
+    return this.config.description;
+  }
+
+  run(args: PersistentBashArgs, ctx: CallContext): Promise<ToolResult> {
+    const session = ctx.session;
+    if (!session) return Promise.reject(new ToolError('bash requires an owning agent session'));
+    const slot = this.slotFor(session);
+    const turn = slot.queue.then(() => this.runInShell(slot, args.command, ctx));
+    slot.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  presentCall(args: unknown): CallPresentation | undefined {
+    try {
+      const a = args as Partial<PersistentBashArgs> | null;
+      if (typeof a !== 'object' || a === null || typeof a.command !== 'string' || a.command.trim() === '') return undefined;
+      const description = typeof a.description === 'string' && a.description.trim() !== '' ? a.description : undefined;
+      return { title: description ?? 'bash', command: a.command, ...(description ? { description } : {}) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  presentResult(result: ToolResult): ResultPresentation | undefined {
+    return presentPersistentResult(result);
+  }
+
+  /** Closes every shell this tool opened (tool deactivation or host disposal). */
+  async dispose(): Promise<void> {
+    const slots = [...this.slots.values()];
+    this.slots.clear();
+    await Promise.all(slots.map((slot) => this.reset(slot)));
+  }
+
+  private slotFor(session: SessionContext): ShellSlot {
+    let slot = this.slots.get(session.id);
+    if (!slot) {
+      slot = { session, overlay: {}, queue: Promise.resolve() };
+      this.slots.set(session.id, slot);
+      session.onDispose(() => void this.slots.delete(session.id));
+    }
+    return slot;
+  }
+
+  private async runInShell(slot: ShellSlot, command: string, ctx: CallContext): Promise<ToolResult> {
+    const started = Date.now();
+    // Aborted while queued: nothing ran, so the shell and its state stay as they are.
+    if (ctx.signal.aborted) return errorResult('tool call aborted');
+    const { session } = slot;
+    let freshShell = false;
+    if (slot.id !== undefined && !this.terminals.isAlive(session, slot.id)) {
+      await this.reset(slot);
+      freshShell = true;
+    }
+    const workdir = session.cwd ?? this.host?.workspace ?? process.cwd();
+    const overlay = this.env.collect({ session, mode: 'persistent', workdir });
+    if (slot.id === undefined) {
+      slot.id = await this.terminals.open(session, this.config.backendType, {
+        cwd: workdir,
+        dshEnv: overlay,
+        // Raw terminal text shrinks when normalized; keep enough to fill the clip window.
+        scrollbackChars: this.config.maxOutputChars * 2 + 1024,
+      });
+      slot.overlay = overlay;
+    }
+    const previous = slot.overlay;
+    const env = overlayDelta(previous, overlay);
+    slot.overlay = overlay;
+    const result = await this.terminals.send(session, slot.id, command, {
+      timeoutMs: this.config.timeoutMs,
+      signal: ctx.signal,
+      ...(env ? { env } : {}),
+    });
+    // Input to a waiting command carries no exports: the shell still has the previous overlay.
+    if (result.continuation) slot.overlay = previous;
+    const end = result.end.kind;
+    if (end === 'shell-exited' || end === 'timeout' || end === 'aborted') await this.reset(slot);
+    if (end === 'aborted') return errorResult('tool call aborted');
+    return renderSend(result, {
+      maxOutputChars: this.config.maxOutputChars,
+      timeoutMs: this.config.timeoutMs,
+      durationMs: Date.now() - started,
+      freshShell,
+    });
+  }
+
+  /** Forgets the slot's shell (closing it if it is still open); the next call opens a fresh one. */
+  private async reset(slot: ShellSlot): Promise<void> {
+    const id = slot.id;
+    slot.id = undefined;
+    slot.overlay = {};
+    if (id === undefined) return;
+    try {
+      await this.terminals.close(slot.session, id);
+    } catch {
+      // Already closed by the session's disposal.
+    }
+  }
+}
+
+/** Changed or new keys with their values, removed keys as '' (unset); undefined when nothing changed. */
+function overlayDelta(
+  before: Readonly<Record<string, string>>,
+  after: Readonly<Record<string, string>>,
+): Record<string, string> | undefined {
+  const delta: Record<string, string> = {};
+  for (const [key, value] of Object.entries(after)) if (before[key] !== value) delta[key] = value;
+  for (const key of Object.keys(before)) if (!(key in after)) delta[key] = '';
+  return Object.keys(delta).length > 0 ? delta : undefined;
+}

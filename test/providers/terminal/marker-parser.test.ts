@@ -1,0 +1,115 @@
+import fc from 'fast-check';
+import { MarkerParser } from '../../../src/providers/terminal/marker-parser.js';
+import { endPrefix, promptPrefix, startMarker } from '../../../src/providers/terminal/marker-protocol.js';
+
+const NONCE = '0123456789abcdef';
+const SECRET = 'fedcba9876543210';
+const END = (code: number) => `${endPrefix(NONCE)}${code}\x1f`;
+const PROMPT = (code: number) => `${promptPrefix(SECRET)}${code}\x1f`;
+
+/** Feeds `stream` in the given chunks; returns the released output and the end. */
+function feed(chunks: string[]) {
+  const parser = new MarkerParser(NONCE, SECRET);
+  let output = '';
+  let end: ReturnType<MarkerParser['push']>['end'];
+  for (const chunk of chunks) {
+    const step = parser.push(chunk);
+    output += step.output;
+    if (step.end) {
+      expect(end).toBeUndefined();
+      end = step.end;
+    }
+  }
+  return { output, end, parser };
+}
+
+function cut(stream: string, points: number[]): string[] {
+  const sorted = [...new Set(points.map((p) => p % (stream.length + 1)))].sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let from = 0;
+  for (const p of sorted) {
+    chunks.push(stream.slice(from, p));
+    from = p;
+  }
+  chunks.push(stream.slice(from));
+  return chunks;
+}
+
+// Pieces that look like markers: other nonces, our prefixes without a terminator, stray separators.
+const lookalikes = fc.constantFrom(
+  '\x1f',
+  '\x1fE',
+  endPrefix('ffffffffffffffff'),
+  `${endPrefix('ffffffffffffffff')}0\x1f`,
+  `${promptPrefix('0000000000000000')}1\x1f`,
+  endPrefix(NONCE),
+  `${endPrefix(NONCE)}x`,
+  `${endPrefix(NONCE)}1234\x1f`,
+  promptPrefix(SECRET),
+  `${promptPrefix(SECRET)}\x1f`,
+  startMarker(NONCE),
+  'E',
+  ':',
+  '7',
+  '\r\n',
+  'plain text',
+);
+const outputText = fc
+  .array(fc.oneof(fc.string({ maxLength: 8 }), lookalikes), { maxLength: 12 })
+  .map((parts) => parts.join(''));
+
+/** Where the first real marker of this call starts in `stream` (-1 when none). */
+const firstMarker = (stream: string) => stream.search(/\x1f(E0123456789abcdef|Pfedcba9876543210):\d{1,3}\x1f/);
+
+describe('MarkerParser', () => {
+  it('releases exactly the text between the markers under any chunking', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 20 }).filter((s) => !s.includes(startMarker(NONCE))),
+        outputText,
+        fc.integer({ min: 0, max: 255 }),
+        fc.boolean(),
+        fc.string({ maxLength: 10 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (junk, output, code, viaPrompt, trailing, points) => {
+          const marker = viaPrompt ? PROMPT(code) : END(code);
+          // Output that forms a real marker with what follows would (correctly) end the command there.
+          fc.pre(firstMarker(output + marker) === output.length);
+          const stream = junk + startMarker(NONCE) + output + marker + trailing;
+          const result = feed(cut(stream, points));
+          expect(result.output).toBe(output);
+          expect(result.end).toEqual({ exitCode: code, via: viaPrompt ? 'prompt' : 'end' });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('ignores everything before the start marker, including stale markers of earlier calls', () => {
+    const result = feed([`echo typed\r\n${END(0)}${PROMPT(0)}`, startMarker(NONCE), 'hi\r\n', END(3)]);
+    expect(result.output).toBe('hi\r\n');
+    expect(result.end).toEqual({ exitCode: 3, via: 'end' });
+  });
+
+  it('holds back a marker split byte by byte and releases nothing of it', () => {
+    const stream = `${startMarker(NONCE)}abc${END(42)}`;
+    const result = feed([...stream]);
+    expect(result.output).toBe('abc');
+    expect(result.end?.exitCode).toBe(42);
+  });
+
+  it('does not end on an imitation and keeps it as output', () => {
+    const fake = `${endPrefix('aaaaaaaaaaaaaaaa')}0\x1f`;
+    const result = feed([startMarker(NONCE), fake, 'more']);
+    expect(result.end).toBeUndefined();
+    expect(result.output).toBe(`${fake}more`);
+    expect(result.parser.started).toBe(true);
+  });
+
+  it('ignores data after the end', () => {
+    const parser = new MarkerParser(NONCE, SECRET);
+    parser.push(`${startMarker(NONCE)}x${END(0)}`);
+    expect(parser.done).toBe(true);
+    expect(parser.push('late')).toEqual({ output: '' });
+  });
+});

@@ -1,0 +1,77 @@
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CallContext, ToolResult } from '../../../src/container/tool-contract.js';
+import type { EnvExecution, EnvRegistry } from '../../../src/providers/env/env-registry.js';
+import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
+import { LocalTerminalService } from '../../../src/providers/terminal/local-terminal-service.js';
+import type { PersistentBashConfig } from '../../../src/tools/persistent-bash/persistent-bash-config.js';
+import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
+import { fakeSession, type FakeSession } from '../../support/fake-session.js';
+
+/** A tiny EnvRegistry: `DSH_SESSION_ID` of the calling session, recording what it was asked. */
+export class RecordingEnvRegistry implements EnvRegistry {
+  readonly executions: EnvExecution[] = [];
+  list() {
+    return [{ name: 'test', keys: [{ key: 'DSH_SESSION_ID', description: 'calling session' }] }];
+  }
+  collect(execution: EnvExecution): Record<string, string> {
+    this.executions.push(execution);
+    return execution.session ? { DSH_SESSION_ID: execution.session.id } : {};
+  }
+}
+
+/** The real service, remembering the ids it handed out (in order). */
+export class RecordingTerminalService extends LocalTerminalService {
+  readonly ids: string[] = [];
+  override async open(...args: Parameters<LocalTerminalService['open']>): Promise<string> {
+    const id = await super.open(...args);
+    this.ids.push(id);
+    return id;
+  }
+}
+
+export interface Harness {
+  readonly tool: PersistentBashTool;
+  readonly terminals: RecordingTerminalService;
+  readonly env: RecordingEnvRegistry;
+  readonly workspace: string;
+  session(id: string): FakeSession;
+  call(session: FakeSession | undefined, command: string, signal?: AbortSignal): Promise<ToolResult>;
+  text(session: FakeSession, command: string): Promise<string>;
+  dispose(): Promise<void>;
+}
+
+export function harness(config: Partial<PersistentBashConfig> = {}): Harness {
+  const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'dsh-pbash-')));
+  const terminals = new RecordingTerminalService([new BashPtyBackend()]);
+  const env = new RecordingEnvRegistry();
+  const tool = new PersistentBashTool(terminals, env, config);
+  const sessions: FakeSession[] = [];
+  let calls = 0;
+  const call = (session: FakeSession | undefined, command: string, signal = new AbortController().signal) => {
+    const ctx: CallContext = { session, signal, callId: `call-${++calls}` };
+    return tool.run({ command }, ctx);
+  };
+  return {
+    tool,
+    terminals,
+    env,
+    workspace,
+    session(id) {
+      const session = fakeSession(id, { cwd: workspace });
+      sessions.push(session);
+      return session;
+    },
+    call,
+    async text(session, command) {
+      const result = await call(session, command);
+      return result.content[0]!.text;
+    },
+    async dispose() {
+      await Promise.all(sessions.map((s) => s.dispose()));
+      await tool.dispose();
+      await terminals.dispose();
+    },
+  };
+}
