@@ -27,7 +27,11 @@ export function registerCallCommand(program: Command): void {
       }
       // Loaded on demand so `--help` and other commands stay quick.
       const { hostFromOptions } = await import('./host-from-options.js');
-      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>());
+      // The process ends right after the call: keep spill files so the printed paths stay readable.
+      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), (environment) => ({
+        ...environment,
+        executor: { ...environment.executor, keepSpills: true },
+      }));
       const controller = new AbortController();
       const abort = () => controller.abort();
       process.once('SIGINT', abort);

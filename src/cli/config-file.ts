@@ -28,6 +28,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     maxSpillBytes: positiveInt,
     graceMs: positiveInt,
     allowEnv: stringList,
+    keepSpills: boolean,
   },
   tasks: { maxConcurrentTasksPerOwner: positiveInt },
   bash: { enableRunInBackground: boolean },

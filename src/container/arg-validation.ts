@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import { validateSync, type ValidationError } from 'class-validator';
 import { ToolError } from './tool-contract.js';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -10,10 +10,11 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * given as a string fails its constraint. Throws `ToolError` with the first
  * failing constraint's message.
  */
-export async function validateArgs<A extends object>(argsClass: new () => A, raw: unknown): Promise<A> {
+export function validateArgs<A extends object>(argsClass: new () => A, raw: unknown): A {
   const plain = toPlainObject(raw);
   const instance = plainToInstance(argsClass, plain, { enableImplicitConversion: false });
-  const errors = await validate(instance, {
+  // Synchronous: no argument class uses async constraints, and this runs on every call.
+  const errors = validateSync(instance, {
     whitelist: true,
     forbidUnknownValues: false,
     validationError: { target: false, value: true },
@@ -43,15 +44,4 @@ function firstMessage(errors: ValidationError[]): string | undefined {
     if (nested) return nested;
   }
   return undefined;
-}
-
-/** How a rejected value is shown in a message: strings quoted, the rest as JSON. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'number') return String(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }

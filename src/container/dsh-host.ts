@@ -152,7 +152,7 @@ export class DshHost {
       const tool = this.active.get(name);
       if (!tool) return this.missingTool(name);
       if (ctx.session?.disposed) return errorResult(`session "${ctx.session.id}" is disposed`);
-      const args = await validateArgs(tool.meta.args, rawArgs);
+      const args = validateArgs(tool.meta.args, rawArgs);
       if (ctx.signal.aborted) return errorResult('tool call aborted');
       return await tool.instance.run(args, ctx);
     } catch (error) {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { describeValue } from '../../container/describe-value.js';
 import { DEFAULT_EXECUTOR_CONFIG, type ExecutorConfig } from './shell-executor.js';
 
 /** Node timers cannot wait longer than this (2^31 - 1 ms); a longer delay fires at once. */
@@ -13,6 +14,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'graceMs',
   'allowEnv',
   'shellPath',
+  'keepSpills',
 ]);
 
 /**
@@ -54,6 +56,9 @@ export function resolveExecutorConfig(partial: Partial<ExecutorConfig> | undefin
   if (typeof shellPath !== 'string' || shellPath === '' || shellPath.includes('\0')) {
     throw configError('shellPath', `must be a non-empty string, got ${describeValue(shellPath)}`);
   }
+  if (typeof merged.keepSpills !== 'boolean') {
+    throw configError('keepSpills', `must be true or false, got ${describeValue(merged.keepSpills)}`);
+  }
   const cwd = merged.cwd;
   if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '' || cwd.includes('\0'))) {
     throw configError('cwd', `must be a non-empty string, got ${describeValue(cwd)}`);
@@ -68,6 +73,7 @@ export function resolveExecutorConfig(partial: Partial<ExecutorConfig> | undefin
     graceMs,
     allowEnv: Object.freeze([...allowEnv]),
     shellPath,
+    keepSpills: merged.keepSpills,
   });
 }
 
@@ -82,20 +88,4 @@ function integer(values: Record<string, unknown>, key: string, min: number, max:
 
 function configError(key: string, problem: string): Error {
   return new Error(`invalid executor config: ${key} ${problem}`);
-}
-
-/**
- * Renders a bad value for an error message: strings quoted, numbers as
- * written (`NaN`, `-1`), everything else as JSON where possible.
- */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined) return String(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'function' || typeof value === 'symbol') return typeof value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
 }

@@ -121,7 +121,7 @@ export class LocalShellExecutor implements ShellExecutor {
       const running = [...this.live];
       for (const shell of running) shell.stop('dispose');
       await Promise.allSettled(running.map((shell) => shell.exited));
-      await this.spills.remove();
+      if (!this.config.keepSpills) await this.spills.remove();
     })();
     return this.disposing;
   }

@@ -133,6 +133,8 @@ export interface ExecutorConfig {
   /** Env names kept even though they look like credentials. */
   readonly allowEnv: readonly string[];
   readonly shellPath: string;
+  /** Leave spill files on disk at dispose (one-off CLI calls print their paths). */
+  readonly keepSpills: boolean;
 }
 
 export const DEFAULT_EXECUTOR_CONFIG: ExecutorConfig = Object.freeze({
@@ -143,6 +145,7 @@ export const DEFAULT_EXECUTOR_CONFIG: ExecutorConfig = Object.freeze({
   graceMs: 3_000,
   allowEnv: [],
   shellPath: 'bash',
+  keepSpills: false,
 });
 
 export const ExecutorConfig: ServiceIdentifier<Partial<ExecutorConfig>> = Symbol.for('dsh.ExecutorConfig');

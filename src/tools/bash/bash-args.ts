@@ -1,6 +1,6 @@
 import { IsBoolean, IsIn, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
-import { describeValue } from '../../container/arg-validation.js';
+import { describeValue } from '../../container/describe-value.js';
 
 const NON_BLANK = /\S/;
 

@@ -26,6 +26,7 @@ describe('executor config', () => {
     [{ allowEnv: 'MY_TOKEN' as unknown as string[] }, 'invalid executor config: allowEnv must be an array of non-empty strings'],
     [{ shellPath: '' }, 'invalid executor config: shellPath must be a non-empty string, got ""'],
     [{ cwd: '' }, 'invalid executor config: cwd must be a non-empty string'],
+    [{ keepSpills: 'yes' as unknown as boolean }, 'invalid executor config: keepSpills must be true or false, got "yes"'],
     [{ maxOutputByte: 5 } as unknown as Partial<ExecutorConfig>, 'invalid executor config: maxOutputByte is not a known key'],
   ])('rejects %p', (partial, message) => {
     expect(() => resolveExecutorConfig(partial)).toThrow(message);

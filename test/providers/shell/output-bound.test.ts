@@ -91,4 +91,15 @@ describe('LocalShellExecutor.run: bounded output', () => {
     await executor.dispose();
     expect(fs.existsSync(dir)).toBe(false);
   });
+
+  it('keeps the spill files after dispose when keepSpills is set', async () => {
+    const executor = pool.make({ maxOutputBytes: 100, keepSpills: true });
+    const result = await runCommand(executor, 'seq 1 1000');
+    await executor.dispose();
+    try {
+      expect(fs.readFileSync(result.stdoutSpillPath!, 'utf8')).toBe(seqText(1000));
+    } finally {
+      fs.rmSync(path.dirname(result.stdoutSpillPath!), { recursive: true, force: true });
+    }
+  });
 });

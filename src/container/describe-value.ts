@@ -1,0 +1,15 @@
+/**
+ * Renders a rejected value for an error message: strings quoted, numbers as
+ * written (`NaN`, `-1`), everything else as JSON where possible.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === undefined) return String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function' || typeof value === 'symbol') return typeof value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}

@@ -1,0 +1,90 @@
+// The programs as a user runs them: the built `dsh-tools` binary.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function dsh(args: string[], cwd = os.tmpdir()): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN_JS, ...args], { cwd, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('dsh-tools CLI', () => {
+  let dir: string;
+  beforeAll(() => {
+    ensureBuilt();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('call prints the exact model-visible text and exits 0 for a failing command', async () => {
+    const run = await dsh([
+      'call',
+      'bash',
+      '{"command":"echo out; echo err >&2; exit 3","description":"Print and fail"}',
+    ]);
+    expect(run).toEqual({ code: 0, stdout: 'out\n[stderr]\nerr\n[exit code: 3]\n', stderr: '' });
+  });
+
+  it('call exits 1 for an error result and for arguments that are not JSON', async () => {
+    expect(await dsh(['call', 'bash', '{"command":"ls"}'])).toMatchObject({
+      code: 1,
+      stdout: 'Error: invalid description: expected a non-empty string\n',
+    });
+    const bad = await dsh(['call', 'bash', '{oops']);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/^Error: invalid arguments: not valid JSON/);
+  });
+
+  it('call runs in --workspace', async () => {
+    const run = await dsh(['call', 'bash', '{"command":"pwd","description":"Show the directory"}', '--workspace', dir]);
+    expect(run.stdout).toBe(`${dir}\n`);
+  });
+
+  it('--shell persistent mounts the persistent bash', async () => {
+    const run = await dsh(['--shell', 'persistent', 'call', 'bash', '{"command":"cd /tmp && pwd"}']);
+    expect(run).toMatchObject({ code: 0, stdout: '/tmp\n' });
+  });
+
+  it('prompt --json prints sections and tool schemas', async () => {
+    const run = await dsh(['prompt', '--json']);
+    expect(run.code).toBe(0);
+    const prompt = JSON.parse(run.stdout) as { sections: { name: string }[]; tools: { name: string }[] };
+    expect(prompt.sections.map((s) => s.name)).toEqual(['tool:bash', 'tool:tasks']);
+    expect(prompt.tools.map((t) => t.name)).toEqual(['bash', 'task_kill', 'task_list', 'task_output']);
+  });
+
+  it('doctor prints one line per capability', async () => {
+    const run = await dsh(['doctor']);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines.map((line) => line.slice(8).split(/\s{2,}/)[0])).toEqual(['bash', 'node-pty', 'bwrap', 'user namespaces']);
+    expect(lines[0]).toMatch(/^ok\s+bash\s+GNU bash/);
+  });
+
+  it('rejects a bad composition file naming the file, the key and the reason', async () => {
+    const file = path.join(dir, 'bad.yaml');
+    writeFileSync(file, 'executor:\n  timeoutMs: -1\n');
+    const run = await dsh(['--config', file, 'prompt']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`dsh-tools: ${file}: executor.timeoutMs: expected a positive integer\n`);
+  });
+
+  it('applies a composition file', async () => {
+    const file = path.join(dir, 'dsh.json');
+    writeFileSync(file, JSON.stringify({ shell: 'persistent', env: { deploy: { DSH_DEPLOY_ENV: 'staging' } } }));
+    const run = await dsh(['--config', file, 'call', 'bash', '{"command":"echo $DSH_DEPLOY_ENV; export A=1"}']);
+    expect(run).toMatchObject({ code: 0, stdout: 'staging\n' });
+  });
+});

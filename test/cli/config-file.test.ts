@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfigFile, validateConfig } from '../../src/cli/config-file.js';
+
+describe('composition files', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-config-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads YAML and resolves the workspace against the file', async () => {
+    const file = path.join(dir, 'dsh.yaml');
+    writeFileSync(file, 'workspace: repo\nshell: persistent\nexecutor:\n  timeoutMs: 5000\n  allowEnv: [GH_TOKEN]\n');
+    expect(await loadConfigFile(file)).toEqual({
+      workspace: path.join(dir, 'repo'),
+      shell: 'persistent',
+      executor: { timeoutMs: 5000, allowEnv: ['GH_TOKEN'] },
+    });
+  });
+
+  it.each([
+    [{ shel: 'oneshot' }, 'shel: unknown key'],
+    [{ shell: 'zsh' }, 'shell: expected one of oneshot, persistent'],
+    [{ executor: { maxOutputByte: 1 } }, 'executor.maxOutputByte: unknown key'],
+    [{ executor: { timeoutMs: '5' } }, 'executor.timeoutMs: expected a positive integer'],
+    [{ bash: { enableRunInBackground: 'no' } }, 'bash.enableRunInBackground: expected true or false'],
+    [{ env: { deploy: { STAGE: 'x' } } }, 'env.deploy.STAGE: names must match DSH_[A-Z0-9_]+'],
+    [{ env: { deploy: { DSH_STAGE: 1 } } }, 'env.deploy.DSH_STAGE: expected a string value'],
+    [[1, 2], '(top level): expected a mapping of keys'],
+  ])('rejects %j', (data, message) => {
+    expect(() => validateConfig(data, '/etc/dsh.yaml')).toThrow(`/etc/dsh.yaml: ${message}`);
+  });
+
+  it('names the file when it cannot be read or parsed', async () => {
+    await expect(loadConfigFile(path.join(dir, 'missing.yaml'))).rejects.toThrow(/missing\.yaml: cannot read the config file \(ENOENT\)/);
+    const broken = path.join(dir, 'broken.json');
+    writeFileSync(broken, '{"shell": ');
+    await expect(loadConfigFile(broken)).rejects.toThrow(/broken\.json: not valid JSON/);
+  });
+});
