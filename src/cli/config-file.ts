@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { EnvironmentOptions } from '../plugins/local.environment.js';
 
 type Check = (value: unknown) => string | undefined;
@@ -49,7 +48,7 @@ export async function loadConfigFile(file: string): Promise<EnvironmentOptions> 
   }
   let data: unknown;
   try {
-    data = /\.json$/i.test(absolute) ? JSON.parse(text) : parseYaml(text);
+    data = /\.json$/i.test(absolute) ? JSON.parse(text) : (await import('yaml')).parse(text);
   } catch (error) {
     throw new Error(`${absolute}: not valid ${/\.json$/i.test(absolute) ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
   }

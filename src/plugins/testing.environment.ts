@@ -4,11 +4,19 @@ import { envModule } from '../providers/env/env.module.js';
 import { ShellExecutor } from '../providers/shell/shell-executor.js';
 import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
 import { ScriptedExecutor } from '../testing/scripted-executor.js';
+import { InMemoryTerminal } from '../testing/in-memory-terminal.js';
+import { LocalTerminalService } from '../providers/terminal/local-terminal-service.js';
+import { TerminalBackend, TerminalService } from '../providers/terminal/terminal-service.js';
+import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.module.js';
 import { bashToolModule } from '../tools/bash/bash.module.js';
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
 import { coreModule, type CoreOptions } from './core.module.js';
 
 export interface TestingEnvironmentOptions extends CoreOptions {
+  /** `persistent` mounts the persistent bash over the in-memory terminal. Default `oneshot`. */
+  readonly shell?: 'oneshot' | 'persistent';
+  /** The terminal backend for `shell: 'persistent'`; a fresh `InMemoryTerminal` by default. */
+  readonly terminal?: TerminalBackend;
   /** The executor every call goes to; a fresh `ScriptedExecutor` answering a clean exit by default. */
   readonly executor?: ShellExecutor;
   /** Approval answerers, consulted in order. */
@@ -21,7 +29,17 @@ export interface TestingEnvironmentOptions extends CoreOptions {
  * and `replace` one binding.
  */
 export function testingEnvironment(options: TestingEnvironmentOptions = {}): PluginModule[] {
-  const { executor = new ScriptedExecutor(), answerers = [], ...core } = options;
+  const { executor = new ScriptedExecutor(), answerers = [], shell = 'oneshot', terminal, ...core } = options;
+  const bashModules =
+    shell === 'persistent'
+      ? [
+          new PluginModule('terminal:in-memory', ({ bind }) => {
+            bind(TerminalBackend).toConstantValue(terminal ?? new InMemoryTerminal());
+            bind(TerminalService).to(LocalTerminalService).inSingletonScope();
+          }),
+          persistentBashModule(),
+        ]
+      : [bashToolModule()];
   return [
     coreModule(core),
     envModule(),
@@ -33,6 +51,6 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
     }),
     taskRuntimeModule(),
     taskToolsModule(),
-    bashToolModule(),
+    ...bashModules,
   ];
 }
