@@ -5,7 +5,8 @@ import { spawn, type IPty } from 'node-pty';
 import type { BashPtyConfig } from './bash-pty-config.js';
 import { MarkerParser } from './marker-parser.js';
 import { MAX_INLINE_BYTES, commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
-import { OutputCollector } from './output-collector.js';
+import { OutputCollector, normalizeTerminalText } from './output-collector.js';
+import { ProgressReporter } from '../shell/progress-reporter.js';
 import { killShellTree } from './process-tree.js';
 import { probeStdinWait, shellTty } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
@@ -30,6 +31,8 @@ interface Running {
 /** The send waiting for `running` to settle. */
 interface Attached {
   readonly resolve: (result: SendResult) => void;
+  /** Present only when the caller listens for progress. */
+  readonly progress?: ProgressReporter;
   readonly continuation?: { readonly inputDelivered: boolean };
   readonly dispose: () => void;
 }
@@ -178,10 +181,13 @@ export class BashPtySession implements PtySession {
     const timeout = setTimeout(() => void this.interrupt('timeout'), options.timeoutMs);
     const onAbort = () => void this.interrupt('aborted');
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    const progress = options.onProgress ? new ProgressReporter(options.onProgress) : undefined;
     this.attached = {
       resolve,
+      progress,
       continuation,
       dispose: () => {
+        progress?.stop();
         clearTimeout(timeout);
         this.watcher.stop();
         options.signal?.removeEventListener('abort', onAbort);
@@ -202,6 +208,7 @@ export class BashPtySession implements PtySession {
     if (!running || running.exitCode !== undefined) return;
     const step = running.parser.push(chunk);
     running.collector.append(step.output);
+    if (step.output !== '') this.attached?.progress?.feed(Buffer.from(normalizeTerminalText(step.output)));
     if (!step.end) return;
     running.exitCode = step.end.exitCode;
     if (this.attached) this.settle(this.finish({ kind: 'completed', exitCode: step.end.exitCode }));

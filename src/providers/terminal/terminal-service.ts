@@ -52,6 +52,8 @@ export interface SendOptions {
    * send continues a command waiting for input.
    */
   readonly env?: Readonly<Record<string, string>>;
+  /** Called (throttled) as the command prints: characters so far and the last complete line. */
+  readonly onProgress?: (progress: { readonly bytes: number; readonly lastLine?: string }) => void;
 }
 
 /** One live PTY process kept by a backend. */

@@ -28,9 +28,6 @@ export type BashResultValue =
   | ({ readonly kind: 'foreground' } & RunResult)
   | { readonly kind: 'background'; readonly taskId: string };
 
-/** Minimum gap between two progress reports to the caller. */
-const PROGRESS_INTERVAL_MS = 250;
-
 @Tool({
   name: 'bash',
   description:
@@ -104,7 +101,7 @@ export class BashTool implements ToolInstance<BashArgs> {
   private async runForeground(spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
     const result = await this.executor.run(spec, {
       signal: ctx.signal,
-      onProgress: ctx.onProgress ? throttledProgress(ctx.onProgress) : undefined,
+      onProgress: ctx.onProgress ? withElapsed(ctx.onProgress) : undefined,
     });
     if (result.aborted) return errorResult('tool call aborted');
     const escalationAdvertised = this.executor.sandboxMode !== undefined && this.approval !== undefined;
@@ -132,13 +129,8 @@ export class BashTool implements ToolInstance<BashArgs> {
   }
 }
 
-function throttledProgress(report: NonNullable<CallContext['onProgress']>) {
+/** The executor throttles its reports; the tool adds the elapsed time callers show. */
+function withElapsed(report: NonNullable<CallContext['onProgress']>) {
   const started = Date.now();
-  let last = 0;
-  return (progress: { bytes: number; lastLine?: string }) => {
-    const now = Date.now();
-    if (now - last < PROGRESS_INTERVAL_MS) return;
-    last = now;
-    report({ ...progress, elapsedMs: now - started });
-  };
+  return (progress: { bytes: number; lastLine?: string }) => report({ ...progress, elapsedMs: Date.now() - started });
 }

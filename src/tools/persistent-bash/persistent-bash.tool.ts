@@ -121,9 +121,11 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const previous = slot.overlay;
     const env = overlayDelta(previous, overlay);
     slot.overlay = overlay;
+    const onProgress = ctx.onProgress;
     const result = await this.terminals.send(session, slot.id, command, {
       timeoutMs: this.config.timeoutMs,
       signal: ctx.signal,
+      ...(onProgress ? { onProgress: (p: { bytes: number; lastLine?: string }) => onProgress({ ...p, elapsedMs: Date.now() - started }) } : {}),
       ...(env ? { env } : {}),
     });
     // Input to a waiting command carries no exports: the shell still has the previous overlay.

@@ -187,3 +187,18 @@ describe('PersistentBashTool (real PTY)', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('PersistentBashTool progress (real PTY)', () => {
+  it('reports output progress with the last line while a command runs', async () => {
+    const s = h.session('s');
+    const seen: { bytes: number; lastLine?: string; elapsedMs: number }[] = [];
+    const result = await h.tool.run(
+      { command: 'for i in 1 2 3 4; do echo tick-$i; sleep 0.2; done' },
+      { session: s, signal: new AbortController().signal, callId: 'progress', onProgress: (p) => seen.push(p) },
+    );
+    expect(result.content[0]!.text).toBe('tick-1\ntick-2\ntick-3\ntick-4');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)!.lastLine).toMatch(/^tick-\d$/);
+    expect(seen.map((p) => p.bytes)).toEqual([...seen.map((p) => p.bytes)].sort((a, b) => a - b));
+  });
+});
