@@ -11,12 +11,16 @@ interface SyscallTable {
   readonly reads: ReadonlySet<number>;
   /** select-like calls whose first argument is nfds. */
   readonly selects: ReadonlySet<number>;
+  /** epoll waits whose first argument is the epoll fd (event-loop programs: node, many REPLs). */
+  readonly epolls: ReadonlySet<number>;
 }
 
 const SYSCALLS: Readonly<Record<string, SyscallTable>> = {
-  x64: { reads: new Set([0, 19]), selects: new Set([23, 270]) },
-  arm64: { reads: new Set([63, 65]), selects: new Set([72]) },
+  x64: { reads: new Set([0, 19]), selects: new Set([23, 270]), epolls: new Set([232, 281, 441]) },
+  arm64: { reads: new Set([63, 65]), selects: new Set([72]), epolls: new Set([22, 441]) },
 };
+
+const EPOLLIN = 0x1;
 
 const table: SyscallTable | undefined = SYSCALLS[process.arch];
 
@@ -55,6 +59,7 @@ export function readsTerminal(pid: number, tty: string): boolean {
   const arg = Number.parseInt(first ?? '', 16);
   if (!Number.isInteger(number) || !Number.isInteger(arg)) return false;
   if (table.reads.has(number)) return isTerminal(fdTarget(pid, arg), tty);
+  if (table.epolls.has(number)) return epollWatchesTerminal(pid, arg, tty);
   if (table.selects.has(number) && arg > 0 && arg <= 16) {
     // The fd sets are in the process's memory; only when every open fd below
     // nfds is the terminal can the select be waiting for nothing but it.
@@ -66,6 +71,21 @@ export function readsTerminal(pid: number, tty: string): boolean {
       sawTty = true;
     }
     return sawTty;
+  }
+  return false;
+}
+
+/**
+ * True when the epoll set `epfd` of `pid` waits for input on the terminal.
+ * An event loop blocked there is idle until the terminal (or something else
+ * it watches) becomes readable; a loop that does not watch the terminal
+ * (a server, a timer) is not waiting for the user.
+ */
+function epollWatchesTerminal(pid: number, epfd: number, tty: string): boolean {
+  const info = readText(`/proc/${pid}/fdinfo/${epfd}`);
+  if (info === undefined) return false;
+  for (const match of info.matchAll(/^tfd:\s+(\d+)\s+events:\s+([0-9a-f]+)/gm)) {
+    if ((Number.parseInt(match[2]!, 16) & EPOLLIN) !== 0 && isTerminal(fdTarget(pid, Number(match[1])), tty)) return true;
   }
   return false;
 }

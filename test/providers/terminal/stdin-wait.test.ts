@@ -49,6 +49,20 @@ describe('interactive stdin detection (real PTY)', () => {
     expect((await send('^D')).end).toEqual({ kind: 'completed', exitCode: 0 });
   });
 
+  it('returns early from an event-loop REPL (node) waiting on the terminal', async () => {
+    const started = await send('node');
+    expect(started.end).toEqual({ kind: 'waiting-for-input' });
+    const answer = await send('6 * 7');
+    expect(answer.end).toEqual({ kind: 'waiting-for-input' });
+    expect(answer.output).toContain('42');
+    expect((await send('.exit')).end).toEqual({ kind: 'completed', exitCode: 0 });
+  });
+
+  it('does not return early from an event loop that does not read the terminal', async () => {
+    const result = await send('node -e "setTimeout(() => console.log(\'timer done\'), 1500)"');
+    expect(result).toMatchObject({ output: 'timer done\n', end: { kind: 'completed', exitCode: 0 } });
+  });
+
   it('does not return early from a quiet command that is not reading', async () => {
     const result = await send('sleep 2; echo slept');
     expect(result).toMatchObject({ output: 'slept\n', end: { kind: 'completed', exitCode: 0 } });
