@@ -31,6 +31,14 @@ export { LocalTaskRuntime } from './providers/tasks/local-task-runtime.js';
 export { taskRuntimeModule } from './providers/tasks/tasks.module.js';
 export { terminalModule } from './providers/terminal/terminal.module.js';
 export { coreModule } from './plugins/core.module.js';
+export { DEFAULT_SANDBOX_CONFIG, SANDBOX_MODES, isSandboxMode, resolveSandboxConfig } from './providers/sandbox/sandbox-config.js';
+export { LocalSandboxPolicy } from './providers/sandbox/local-sandbox-policy.js';
+export { BwrapSandboxProvider } from './providers/sandbox/bwrap-sandbox-provider.js';
+export { SandboxedShellExecutor, SandboxUnavailableError, SANDBOX_UNAVAILABLE } from './providers/sandbox/sandboxed-shell-executor.js';
+export { sandboxModule, sandboxedShellModule } from './providers/sandbox/sandbox.module.js';
+export { LocalApprovalService, ApprovalAnswerers } from './providers/approval/local-approval-service.js';
+export { DEFAULT_APPROVAL_CONFIG, APPROVAL_POLICIES } from './providers/approval/approval-config.js';
+export { approvalModule, approvalAnswerersModule } from './providers/approval/approval.module.js';
 
 // Tools.
 export { BashTool } from './tools/bash/bash.tool.js';
@@ -41,6 +49,7 @@ export { persistentBashModule } from './tools/persistent-bash/persistent-bash.mo
 
 // Environment modules.
 export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';
+export { sandboxedEnvironment, type SandboxedEnvironmentOptions } from './plugins/sandboxed.environment.js';
 
 // The MCP server, for embedding in your own process.
 export { McpConnection } from './mcp/mcp-connection.js';

@@ -1,5 +1,7 @@
 import path from 'node:path';
-import type { EnvironmentOptions, ShellChoice } from '../plugins/local.environment.js';
+import type { ShellChoice } from '../plugins/local.environment.js';
+import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
+import { isSandboxMode } from '../providers/sandbox/sandbox-config.js';
 import { loadConfigFile } from './config-file.js';
 
 /** Options every command shares. */
@@ -14,23 +16,22 @@ const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
 
 /**
  * The composition a command runs: the config file (if any), then command-line
- * flags over it. Throws a clear message for bad values.
+ * flags over it. A sandbox setting (flag or file) selects the sandboxed
+ * environment. Throws a clear message for bad values.
  */
-export async function resolveEnvironment(options: GlobalOptions): Promise<EnvironmentOptions> {
+export async function resolveEnvironment(options: GlobalOptions): Promise<SandboxedEnvironmentOptions> {
   const fromFile = options.config ? await loadConfigFile(options.config) : {};
   if (options.shell !== undefined && !SHELLS.includes(options.shell as ShellChoice)) {
     throw new Error(`invalid --shell "${options.shell}": expected oneshot or persistent`);
   }
-  if (options.sandbox !== undefined && options.sandbox !== 'danger-full-access') {
-    throw new Error(
-      `--sandbox ${options.sandbox} needs the sandboxed environment, which this build does not include yet; ` +
-        'use --sandbox danger-full-access or omit the flag',
-    );
+  if (options.sandbox !== undefined && !isSandboxMode(options.sandbox)) {
+    throw new Error(`invalid --sandbox "${options.sandbox}": expected read-only, workspace-write or danger-full-access`);
   }
   const workspace = path.resolve(options.workspace ?? fromFile.workspace ?? process.cwd());
   return {
     ...fromFile,
     workspace,
     shell: (options.shell as ShellChoice | undefined) ?? fromFile.shell,
+    ...(options.sandbox !== undefined ? { sandbox: { ...fromFile.sandbox, mode: options.sandbox } } : {}),
   };
 }

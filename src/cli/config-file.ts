@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { EnvironmentOptions } from '../plugins/local.environment.js';
+import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -32,13 +32,20 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   tasks: { maxConcurrentTasksPerOwner: positiveInt },
   bash: { enableRunInBackground: boolean },
   persistent: { backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string },
+  sandbox: {
+    mode: oneOf('read-only', 'workspace-write', 'danger-full-access'),
+    network: boolean,
+    fallbackRoot: string,
+    bwrapPath: string,
+  },
+  approval: { policy: oneOf('ask', 'never'), maxAuditRecords: positiveInt },
 };
 
 /**
  * Reads a YAML or JSON composition file. Every problem names the file, the
  * key and the reason; unknown keys are errors (a typo must not be ignored).
  */
-export async function loadConfigFile(file: string): Promise<EnvironmentOptions> {
+export async function loadConfigFile(file: string): Promise<SandboxedEnvironmentOptions> {
   const absolute = path.resolve(file);
   let text: string;
   try {
@@ -55,7 +62,7 @@ export async function loadConfigFile(file: string): Promise<EnvironmentOptions> 
   return validateConfig(data ?? {}, absolute);
 }
 
-export function validateConfig(data: unknown, source: string): EnvironmentOptions {
+export function validateConfig(data: unknown, source: string): SandboxedEnvironmentOptions {
   const fail = (key: string, reason: string): never => {
     throw new Error(`${source}: ${key}: ${reason}`);
   };
@@ -82,7 +89,7 @@ export function validateConfig(data: unknown, source: string): EnvironmentOption
     }
   }
   if (typeof config.workspace === 'string') config.workspace = path.resolve(path.dirname(source), config.workspace);
-  return config as EnvironmentOptions;
+  return config as SandboxedEnvironmentOptions;
 }
 
 function checkEnv(value: unknown, fail: (key: string, reason: string) => never): void {

@@ -37,7 +37,9 @@ export class HostSession implements SessionContext {
     private readonly invoke: Invoke,
     private readonly onClosed: (session: HostSession) => void,
   ) {
-    this.cwd = options.cwd === undefined ? undefined : path.resolve(options.cwd);
+    // An absolute cwd is kept as given: the sandbox policy resolves symlinks
+    // before `..`, which a lexical path.resolve would already have folded.
+    this.cwd = options.cwd === undefined || path.isAbsolute(options.cwd) ? options.cwd : path.resolve(options.cwd);
     this.jsonlPath = options.jsonlPath === undefined ? undefined : path.resolve(options.jsonlPath);
   }
 

@@ -9,6 +9,8 @@ export { TaskRuntime, TaskRuntimeConfig } from '../providers/tasks/task-runtime.
 export { TerminalService, TerminalBackend } from '../providers/terminal/terminal-service.js';
 export { ApprovalService, ApprovalAnswerer } from '../providers/approval/approval-service.js';
 export { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
+export { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
+export { ApprovalConfig } from '../providers/approval/approval-config.js';
 export { Logger, Clock } from '../providers/logging/logger.js';
 export { HostConfig } from './host-config.js';
 export { PromptSection } from './prompt-section.js';

@@ -1,6 +1,7 @@
 import { PluginModule } from '../container/plugin-module.js';
 import { ApprovalAnswerer } from '../providers/approval/approval-service.js';
 import { envModule } from '../providers/env/env.module.js';
+import { approvalModule } from '../providers/approval/approval.module.js';
 import { ShellExecutor } from '../providers/shell/shell-executor.js';
 import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
 import { ScriptedExecutor } from '../testing/scripted-executor.js';
@@ -46,6 +47,7 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
     new PluginModule('shell:scripted', ({ bind }) => {
       bind(ShellExecutor).toConstantValue(executor);
     }),
+    approvalModule(),
     new PluginModule('approval:answerers', ({ bind }) => {
       for (const answerer of answerers) bind(ApprovalAnswerer).toConstantValue(answerer);
     }),

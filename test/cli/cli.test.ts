@@ -87,4 +87,18 @@ describe('dsh-tools CLI', () => {
     const run = await dsh(['--config', file, 'call', 'bash', '{"command":"echo $DSH_DEPLOY_ENV; export A=1"}']);
     expect(run).toMatchObject({ code: 0, stdout: 'staging\n' });
   });
+
+  it('--sandbox read-only confines commands and reports a denial with the escalation hint', async () => {
+    const run = await dsh(['--sandbox', 'read-only', 'call', 'bash', '{"command":"touch x","description":"Create a file"}', '--workspace', dir]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toContain('[sandbox: file access denied under read-only mode]');
+    expect(lines.at(-1)).toBe('[exit code: 1]');
+  });
+
+  it('rejects an unknown --sandbox mode', async () => {
+    const run = await dsh(['--sandbox', 'none', 'prompt']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('none');
+  });
 });

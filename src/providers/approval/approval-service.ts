@@ -25,7 +25,10 @@ export interface ApprovalRecord {
   readonly request: Omit<ApprovalRequest, 'signal' | 'session'> & { readonly sessionId?: string };
   readonly decision: ApprovalDecision;
   readonly answeredBy?: string;
+  /** When the decision was made. */
   readonly at: number;
+  /** When the request arrived (set by `LocalApprovalService`). */
+  readonly requestedAt?: number;
 }
 
 /**
@@ -39,3 +42,6 @@ export interface ApprovalService {
 }
 
 export const ApprovalService: ServiceIdentifier<ApprovalService> = Symbol.for('dsh.ApprovalService');
+
+/** A session's approval policy: `ask` consults the answerers; `never` rejects without asking. */
+export type ApprovalPolicy = 'ask' | 'never';

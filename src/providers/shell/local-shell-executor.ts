@@ -63,6 +63,7 @@ export class LocalShellExecutor implements ShellExecutor {
       spec,
       config: this.config,
       spills: this.spills,
+      wrapArgv: this.wrapArgv,
       timeoutMs,
       ...(signal === undefined ? {} : { signal }),
       ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
@@ -102,7 +103,7 @@ export class LocalShellExecutor implements ShellExecutor {
     checkCommand(spec.command);
     let shell: ShellProcess;
     try {
-      shell = ShellProcess.spawn({ spec, config: this.config, spills: this.spills });
+      shell = ShellProcess.spawn({ spec, config: this.config, spills: this.spills, wrapArgv: this.wrapArgv });
     } catch (error) {
       return LocalBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }
@@ -125,6 +126,16 @@ export class LocalShellExecutor implements ShellExecutor {
     })();
     return this.disposing;
   }
+
+  /**
+   * Subclass hook for confining executors: the argv spawned for `spec` in
+   * place of `[shellPath, '-c', command]`. Identity here (nothing is wrapped).
+   */
+  protected commandLine(argv: string[], _spec: ExecSpec): string[] {
+    return argv;
+  }
+
+  private readonly wrapArgv = (argv: string[], spec: ExecSpec): string[] => this.commandLine(argv, spec);
 
   private track(shell: ShellProcess): void {
     this.live.add(shell);

@@ -26,6 +26,12 @@ export interface ShellProcessOptions {
   readonly signal?: AbortSignal;
   /** Sees every output chunk after it was captured; `stream` is 0 for stdout, 1 for stderr. */
   readonly onOutput?: (chunk: Buffer, stream: 0 | 1) => void;
+  /**
+   * Confining executors: the argv actually spawned in place of
+   * `[shellPath, '-c', command]` (e.g. under bwrap). The wrapper must keep the
+   * command in the spawned process group so group signals still reach it.
+   */
+  readonly wrapArgv?: (argv: string[], spec: ExecSpec) => string[];
 }
 
 /**
@@ -84,7 +90,9 @@ export class ShellProcess {
     // Ask execa for the spawn and its error normalisation only: no buffering,
     // no timeout, no cancelSignal, no cleanup hook — each of those acts on the
     // leader alone, while everything here must act on the whole group.
-    const child = execa(config.shellPath, ['-c', spec.command], {
+    const argv = [config.shellPath, '-c', spec.command];
+    const [file, ...args] = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
+    const child = execa(file!, args, {
       cwd: spec.workdir,
       env,
       extendEnv: false,
@@ -111,7 +119,7 @@ export class ShellProcess {
     if (this.pid === undefined) {
       this.settled = true;
       this.exited = child.then((result) => {
-        throw new Error(describeSpawnFailure(config.shellPath, spec.workdir, result));
+        throw new Error(describeSpawnFailure(file!, spec.workdir, result));
       });
       this.exited.catch(() => undefined);
       return;

@@ -154,24 +154,47 @@ describe('bash tool escalation (sandboxing executor)', () => {
     }
   });
 
-  it('fails closed without an approval service and runs nothing', async () => {
-    const { host, executor } = await sandboxedHost(['allowed-once']);
+  it('runs an approved escalation under the requested mode, for that call only', async () => {
+    const { host, executor, answerer } = await sandboxedHost(['allowed-once']);
+    try {
+      const session = host.openSession({ id: 'esc', cwd: '/repo' });
+      const result = await session.call('bash', escalate);
+      expect(result.isError).toBeUndefined();
+      expect(answerer.requests).toHaveLength(1);
+      expect(answerer.requests[0]).toMatchObject({ tool: 'bash' });
+      await session.call('bash', { command: 'touch b', description: 'Create a file' });
+      expect(executor.runs.map((spec) => spec.sandboxMode)).toEqual(['workspace-write', 'read-only']);
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it.each([
+    ['rejected', 'Error: escalation rejected by the user'],
+    ['cancelled', 'Error: escalation cancelled'],
+    [undefined, 'Error: escalation unavailable: no approval answerer is configured'],
+  ] as const)('answers a %s escalation with a stable error and runs nothing', async (decision, message) => {
+    const { host, executor } = await sandboxedHost([decision]);
     try {
       const result = await host.call('bash', escalate);
-      expect(text(result)).toBe('Error: escalation unavailable: no approval answerer is configured');
+      expect(result).toEqual({ content: [{ type: 'text', text: message }], isError: true });
       expect(executor.runs).toEqual([]);
     } finally {
       await host.dispose();
     }
   });
 
-  it('refuses a mode that is not strictly wider', async () => {
-    const { host, executor } = await sandboxedHost([]);
+  it('refuses a mode that is not strictly wider than the current one', async () => {
+    const executor = new ScriptedExecutor({}, {}, 'workspace-write');
+    const host = await createHost(...testingEnvironment(), replace(ShellExecutor, executor));
     try {
-      const result = await host.call('bash', { ...escalate, sandbox_permissions: 'workspace-write' }).then(() =>
-        host.call('bash', { command: 'ls', description: 'List files', sandbox_permissions: 'workspace-write', justification: 'x' }),
-      );
-      expect(result.isError).toBe(true);
+      const result = await host.call('bash', escalate);
+      expect(result).toEqual({
+        content: [
+          { type: 'text', text: 'Error: sandbox escalation to "workspace-write" is not strictly wider than this call\'s current "workspace-write" mode' },
+        ],
+        isError: true,
+      });
       expect(executor.runs).toEqual([]);
     } finally {
       await host.dispose();

@@ -1,0 +1,40 @@
+import type { ServiceIdentifier } from 'inversify';
+import { describeValue } from '../../container/describe-value.js';
+import type { ApprovalPolicy } from './approval-service.js';
+
+/** Approval settings; every field optional in config. */
+export interface ApprovalConfig {
+  /** Policy of sessions without their own (`setPolicy`), and of calls without a session. Default `ask`. */
+  readonly policy: ApprovalPolicy;
+  /** The audit log keeps this many most recent records. Default 1000. */
+  readonly maxAuditRecords: number;
+}
+
+export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({ policy: 'ask', maxAuditRecords: 1000 });
+
+export const ApprovalConfig: ServiceIdentifier<Partial<ApprovalConfig>> = Symbol.for('dsh.ApprovalConfig');
+
+export const APPROVAL_POLICIES: readonly ApprovalPolicy[] = Object.freeze(['ask', 'never']);
+
+export function isApprovalPolicy(value: unknown): value is ApprovalPolicy {
+  return typeof value === 'string' && (APPROVAL_POLICIES as readonly string[]).includes(value);
+}
+
+/** Merges over the defaults and checks; throws `invalid approval config: …` (unknown keys included). */
+export function resolveApprovalConfig(partial: Partial<ApprovalConfig> | undefined = {}): ApprovalConfig {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw new Error(`invalid approval config: expected an object, got ${describeValue(partial)}`);
+  }
+  for (const key of Object.keys(partial)) {
+    if (!(key in DEFAULT_APPROVAL_CONFIG)) throw new Error(`invalid approval config: ${key} is not a known key`);
+  }
+  const policy = partial.policy ?? DEFAULT_APPROVAL_CONFIG.policy;
+  const maxAuditRecords = partial.maxAuditRecords ?? DEFAULT_APPROVAL_CONFIG.maxAuditRecords;
+  if (!isApprovalPolicy(policy)) {
+    throw new Error(`invalid approval config: policy must be ask or never, got ${describeValue(policy)}`);
+  }
+  if (!Number.isSafeInteger(maxAuditRecords) || maxAuditRecords < 1) {
+    throw new Error(`invalid approval config: maxAuditRecords must be a positive integer, got ${describeValue(maxAuditRecords)}`);
+  }
+  return Object.freeze({ policy, maxAuditRecords });
+}

@@ -1,0 +1,30 @@
+import { bindProvider } from '../../container/contributions.js';
+import { PluginModule } from '../../container/plugin-module.js';
+import { ApprovalConfig, resolveApprovalConfig } from './approval-config.js';
+import { ApprovalAnswerer, ApprovalService } from './approval-service.js';
+import { ApprovalAnswerers, LocalApprovalService } from './local-approval-service.js';
+
+/**
+ * The approval service (`ApprovalService` → `LocalApprovalService`,
+ * singleton) with its config, and the collector that hands it the bound
+ * `ApprovalAnswerer`s at request time. Answerers come from other plugins
+ * (`mcpApprovalModule`, `approvalAnswerersModule`); without any, every
+ * escalation is `unavailable`. A bad config fails the load.
+ */
+export function approvalModule(config: Partial<ApprovalConfig> = {}): PluginModule {
+  return new PluginModule('approval:local', ({ bind }) => {
+    resolveApprovalConfig(config);
+    bind(ApprovalConfig).toConstantValue(Object.freeze({ ...config }));
+    bind(ApprovalAnswerers).toDynamicValue(
+      (context) => () => context.getAll(ApprovalAnswerer, { optional: true }) ?? [],
+    );
+    bindProvider(bind, ApprovalService, LocalApprovalService);
+  });
+}
+
+/** Contributes `answerers` (consulted in this order, after any bound earlier). */
+export function approvalAnswerersModule(answerers: readonly ApprovalAnswerer[], name = 'approval:answerers'): PluginModule {
+  return new PluginModule(name, ({ bind }) => {
+    for (const answerer of answerers) bind(ApprovalAnswerer).toConstantValue(answerer);
+  });
+}

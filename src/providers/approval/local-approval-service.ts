@@ -1,0 +1,173 @@
+import { inject, injectable, optional, type ServiceIdentifier } from 'inversify';
+import { describeValue } from '../../container/describe-value.js';
+import { Clock, Logger } from '../logging/logger.js';
+import { isApprovalPolicy, resolveApprovalConfig, ApprovalConfig } from './approval-config.js';
+import type {
+  ApprovalAnswerer,
+  ApprovalDecision,
+  ApprovalPolicy,
+  ApprovalRecord,
+  ApprovalRequest,
+  ApprovalService,
+} from './approval-service.js';
+
+/**
+ * The bound answerers, read when a request arrives (not at construction), so
+ * an answerer plugin loaded after the service was built — the MCP server's
+ * elicitation answerer is — is still consulted.
+ */
+export type ApprovalAnswerers = () => readonly ApprovalAnswerer[];
+
+export const ApprovalAnswerers: ServiceIdentifier<ApprovalAnswerers> = Symbol.for('dsh.ApprovalAnswerers');
+
+const DECISIONS: ReadonlySet<string> = new Set<ApprovalDecision>(['allowed-once', 'rejected', 'cancelled', 'unavailable']);
+
+interface Outcome {
+  readonly decision: ApprovalDecision;
+  readonly answeredBy?: string;
+}
+
+/**
+ * The default approval service. Answerers are consulted in binding order;
+ * each answers or passes (undefined). Fail closed: no answerer, all passing,
+ * an answerer that throws or returns something that is not a decision —
+ * `unavailable`. An aborted signal (before or while an answerer works) is
+ * `cancelled`. A session whose policy is `never` is rejected without asking
+ * anyone. Every request is recorded with its decision in the audit log
+ * (bounded to the most recent `maxAuditRecords`).
+ */
+@injectable()
+export class LocalApprovalService implements ApprovalService {
+  private readonly answerers: ApprovalAnswerers;
+  private readonly config: ApprovalConfig;
+  private readonly policies = new Map<string, ApprovalPolicy>();
+  private readonly records: ApprovalRecord[] = [];
+
+  /** `answerers` may also be a plain list (direct construction in tests and embedders). */
+  constructor(
+    @inject(ApprovalAnswerers) @optional() answerers?: ApprovalAnswerers | readonly ApprovalAnswerer[],
+    @inject(ApprovalConfig) @optional() config?: Partial<ApprovalConfig>,
+    @inject(Logger) @optional() private readonly logger?: Logger,
+    @inject(Clock) @optional() private readonly clock?: Clock,
+  ) {
+    const list = answerers === undefined || typeof answerers === 'function' ? undefined : [...answerers];
+    this.answerers = typeof answerers === 'function' ? answerers : () => list ?? [];
+    this.config = resolveApprovalConfig(config);
+  }
+
+  async request(request: ApprovalRequest): Promise<ApprovalDecision> {
+    checkRequest(request);
+    const requestedAt = this.now();
+    const outcome = await this.decide(request);
+    this.record(request, outcome, requestedAt);
+    return outcome.decision;
+  }
+
+  setPolicy(sessionId: string, policy: ApprovalPolicy): void {
+    if (typeof sessionId !== 'string' || sessionId === '') {
+      throw new Error(`invalid session id: expected a non-empty string, got ${describeValue(sessionId)}`);
+    }
+    if (!isApprovalPolicy(policy)) throw new Error(`invalid approval policy: expected ask or never, got ${describeValue(policy)}`);
+    this.policies.set(sessionId, policy);
+  }
+
+  /** The policy that applies to `sessionId` (the configured default when it has none). */
+  policyOf(sessionId: string | undefined): ApprovalPolicy {
+    return (sessionId === undefined ? undefined : this.policies.get(sessionId)) ?? this.config.policy;
+  }
+
+  audit(): readonly ApprovalRecord[] {
+    return [...this.records];
+  }
+
+  private async decide(request: ApprovalRequest): Promise<Outcome> {
+    const { signal } = request;
+    if (signal?.aborted) return { decision: 'cancelled' };
+    if (this.policyOf(request.session?.id) === 'never') return { decision: 'rejected', answeredBy: 'policy:never' };
+    let answerers: readonly ApprovalAnswerer[];
+    try {
+      answerers = this.answerers();
+    } catch (error) {
+      this.logger?.warn(`approval: cannot list the answerers (${messageOf(error)}); failing closed`);
+      return { decision: 'unavailable' };
+    }
+    for (const answerer of answerers) {
+      const name = typeof answerer?.name === 'string' ? answerer.name : 'unnamed answerer';
+      let answer: ApprovalDecision | undefined | typeof ABORTED;
+      try {
+        answer = await untilAborted(() => answerer.answer(request), signal);
+      } catch (error) {
+        if (signal?.aborted) return { decision: 'cancelled' };
+        this.logger?.warn(`approval: answerer "${name}" failed (${messageOf(error)}); failing closed`);
+        return { decision: 'unavailable', answeredBy: name };
+      }
+      if (answer === ABORTED) return { decision: 'cancelled' };
+      if (answer === undefined) continue;
+      if (!DECISIONS.has(answer as string)) {
+        this.logger?.warn(`approval: answerer "${name}" returned ${describeValue(answer)}; failing closed`);
+        return { decision: 'unavailable', answeredBy: name };
+      }
+      return { decision: answer, answeredBy: name };
+    }
+    return { decision: 'unavailable' };
+  }
+
+  private record(request: ApprovalRequest, outcome: Outcome, requestedAt: number): void {
+    const sessionId = request.session?.id;
+    const entry: ApprovalRecord = Object.freeze({
+      request: Object.freeze({
+        tool: request.tool,
+        reason: request.reason,
+        callId: request.callId,
+        ...(sessionId === undefined ? {} : { sessionId }),
+      }),
+      decision: outcome.decision,
+      ...(outcome.answeredBy === undefined ? {} : { answeredBy: outcome.answeredBy }),
+      at: this.now(),
+      requestedAt,
+    });
+    this.records.push(entry);
+    if (this.records.length > this.config.maxAuditRecords) this.records.splice(0, this.records.length - this.config.maxAuditRecords);
+    this.logger?.info(
+      `approval: ${request.tool} call ${request.callId}${sessionId === undefined ? '' : ` (session ${sessionId})`}: ` +
+        `${outcome.decision}${outcome.answeredBy === undefined ? '' : ` by ${outcome.answeredBy}`}`,
+    );
+  }
+
+  private now(): number {
+    return this.clock?.now() ?? Date.now();
+  }
+}
+
+const ABORTED = Symbol('aborted');
+
+/** Runs `answer`, settling early with ABORTED when `signal` fires first. Sync throws reject. */
+async function untilAborted<T>(answer: () => Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  const pending = Promise.resolve().then(answer);
+  if (signal === undefined) return pending;
+  // The answer may still settle (or fail) after we stopped waiting: never leave it unhandled.
+  pending.catch(() => undefined);
+  let onAbort!: () => void;
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([pending, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function checkRequest(request: unknown): asserts request is ApprovalRequest {
+  const r = request as Partial<ApprovalRequest> | null;
+  if (r === null || typeof r !== 'object') throw new Error(`invalid approval request: expected an object, got ${describeValue(request)}`);
+  for (const key of ['tool', 'reason', 'callId'] as const) {
+    if (typeof r[key] !== 'string') throw new Error(`invalid approval request: ${key} must be a string, got ${describeValue(r[key])}`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,73 @@
+import path from 'node:path';
+import type { ServiceIdentifier } from 'inversify';
+import { describeValue } from '../../container/describe-value.js';
+import type { SandboxMode } from '../shell/shell-executor.js';
+
+/** Every sandbox mode, narrowest first. */
+export const SANDBOX_MODES: readonly SandboxMode[] = Object.freeze(['read-only', 'workspace-write', 'danger-full-access']);
+
+export function isSandboxMode(value: unknown): value is SandboxMode {
+  return typeof value === 'string' && (SANDBOX_MODES as readonly string[]).includes(value);
+}
+
+/** Deployment settings of the sandboxed composition; every field optional in config. */
+export interface SandboxConfig {
+  /** Deployment default mode (the executor's `sandboxMode`). Default `read-only`. */
+  readonly mode: SandboxMode;
+  /** False adds `--unshare-net`: confined commands get no network. Default true. */
+  readonly network: boolean;
+  /** Workspace root for calls without a session cwd; default the process cwd. */
+  readonly fallbackRoot?: string;
+  /** The bwrap binary (looked up on PATH when not absolute). Default `bwrap`. */
+  readonly bwrapPath: string;
+}
+
+export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = Object.freeze({
+  mode: 'read-only',
+  network: true,
+  bwrapPath: 'bwrap',
+});
+
+export const SandboxConfig: ServiceIdentifier<Partial<SandboxConfig>> = Symbol.for('dsh.SandboxConfig');
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set(['mode', 'network', 'fallbackRoot', 'bwrapPath']);
+
+/**
+ * Merges a partial config over `DEFAULT_SANDBOX_CONFIG` and checks it, so a
+ * bad value fails when the plugin loads. Keys set to undefined count as
+ * absent; `fallbackRoot` comes back absolute. Throws `invalid sandbox config: …`.
+ */
+export function resolveSandboxConfig(partial: Partial<SandboxConfig> | undefined = {}): SandboxConfig {
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw configError('config', `must be an object, got ${describeValue(partial)}`);
+  }
+  const given: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(partial)) {
+    if (!KNOWN_KEYS.has(key)) throw configError(key, 'is not a known key');
+    if (value !== undefined) given[key] = value;
+  }
+  const merged = { ...DEFAULT_SANDBOX_CONFIG, ...given } as Record<string, unknown>;
+  if (!isSandboxMode(merged.mode)) {
+    throw configError('mode', `must be one of ${SANDBOX_MODES.join(', ')}, got ${describeValue(merged.mode)}`);
+  }
+  if (typeof merged.network !== 'boolean') {
+    throw configError('network', `must be true or false, got ${describeValue(merged.network)}`);
+  }
+  const { bwrapPath, fallbackRoot } = merged;
+  if (typeof bwrapPath !== 'string' || bwrapPath === '' || bwrapPath.includes('\0')) {
+    throw configError('bwrapPath', `must be a non-empty string, got ${describeValue(bwrapPath)}`);
+  }
+  if (fallbackRoot !== undefined && (typeof fallbackRoot !== 'string' || fallbackRoot === '' || fallbackRoot.includes('\0'))) {
+    throw configError('fallbackRoot', `must be a non-empty path, got ${describeValue(fallbackRoot)}`);
+  }
+  return Object.freeze({
+    mode: merged.mode,
+    network: merged.network,
+    bwrapPath,
+    ...(fallbackRoot === undefined ? {} : { fallbackRoot: path.resolve(fallbackRoot) }),
+  });
+}
+
+function configError(key: string, problem: string): Error {
+  return new Error(`invalid sandbox config: ${key} ${problem}`);
+}

@@ -1,0 +1,140 @@
+import { LocalApprovalService } from '../../../src/providers/approval/local-approval-service.js';
+import type { ApprovalAnswerer, ApprovalRequest } from '../../../src/providers/approval/approval-service.js';
+import type { Logger } from '../../../src/providers/logging/logger.js';
+import { ScriptedApprovalAnswerer } from '../../../src/testing/scripted-approval-answerer.js';
+import { fakeSession } from '../../support/fake-session.js';
+
+const session = fakeSession('s1');
+const ask = (extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
+  session,
+  tool: 'bash',
+  reason: 'run `make` under workspace-write: builds need to write',
+  callId: 'call-1',
+  ...extra,
+});
+
+class RecordingLogger implements Logger {
+  readonly warnings: string[] = [];
+  debug(): void {}
+  info(): void {}
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+  error(message: string): void {
+    this.warnings.push(message);
+  }
+}
+
+describe('LocalApprovalService', () => {
+  it('is unavailable with no answerer, and when every answerer passes', async () => {
+    expect(await new LocalApprovalService().request(ask())).toBe('unavailable');
+    const passing = [new ScriptedApprovalAnswerer([undefined], 'a'), new ScriptedApprovalAnswerer([undefined], 'b')];
+    expect(await new LocalApprovalService(passing).request(ask())).toBe('unavailable');
+    expect(passing.map((answerer) => answerer.requests.length)).toEqual([1, 1]);
+  });
+
+  it('consults answerers in order; the first that answers decides', async () => {
+    const first = new ScriptedApprovalAnswerer([undefined], 'first');
+    const second = new ScriptedApprovalAnswerer(['allowed-once'], 'second');
+    const third = new ScriptedApprovalAnswerer(['rejected'], 'third');
+    const service = new LocalApprovalService([first, second, third]);
+    expect(await service.request(ask())).toBe('allowed-once');
+    expect(third.requests).toEqual([]);
+    expect(service.audit()[0]).toMatchObject({ decision: 'allowed-once', answeredBy: 'second' });
+  });
+
+  it('fails closed when an answerer throws (sync or async) or returns a non-decision, and logs why', async () => {
+    const logger = new RecordingLogger();
+    const after = new ScriptedApprovalAnswerer(['allowed-once'], 'after');
+    const throwing: ApprovalAnswerer = {
+      name: 'broken',
+      answer: () => {
+        throw new Error('dialog crashed');
+      },
+    };
+    const rejecting: ApprovalAnswerer = { name: 'async', answer: async () => Promise.reject(new Error('socket closed')) };
+    const bogus: ApprovalAnswerer = { name: 'bogus', answer: async () => 'yes' as never };
+    for (const answerer of [throwing, rejecting, bogus]) {
+      expect(await new LocalApprovalService([answerer, after], {}, logger).request(ask())).toBe('unavailable');
+    }
+    expect(after.requests).toEqual([]);
+    expect(logger.warnings).toEqual([
+      expect.stringContaining('"broken" failed (dialog crashed)'),
+      expect.stringContaining('"async" failed (socket closed)'),
+      expect.stringContaining('"bogus" returned "yes"'),
+    ]);
+  });
+
+  it('is cancelled for an aborted signal without asking, and when the signal fires while an answerer waits', async () => {
+    const answerer = new ScriptedApprovalAnswerer(['allowed-once']);
+    const service = new LocalApprovalService([answerer]);
+    expect(await service.request(ask({ signal: AbortSignal.abort() }))).toBe('cancelled');
+    expect(answerer.requests).toEqual([]);
+
+    const controller = new AbortController();
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    const forever: ApprovalAnswerer = {
+      name: 'human',
+      answer: () => {
+        asked();
+        return new Promise(() => undefined);
+      },
+    };
+    const pending = new LocalApprovalService([forever]).request(ask({ signal: controller.signal }));
+    await waiting;
+    controller.abort();
+    expect(await pending).toBe('cancelled');
+  });
+
+  it('rejects without asking under policy never; per session, and as the configured default', async () => {
+    const answerer = new ScriptedApprovalAnswerer([], 'scripted', 'allowed-once');
+    const service = new LocalApprovalService([answerer]);
+    service.setPolicy('s1', 'never');
+    expect(await service.request(ask())).toBe('rejected');
+    expect(answerer.requests).toEqual([]);
+    expect(await service.request(ask({ session: fakeSession('s2') }))).toBe('allowed-once');
+    service.setPolicy('s1', 'ask');
+    expect(await service.request(ask())).toBe('allowed-once');
+
+    const strict = new LocalApprovalService([answerer], { policy: 'never' });
+    expect(await strict.request(ask({ session: undefined }))).toBe('rejected');
+    expect(strict.audit()[0]).toMatchObject({ decision: 'rejected', answeredBy: 'policy:never' });
+  });
+
+  it('records every request with its decision; audit() returns a copy', async () => {
+    let now = 1000;
+    const clock = { now: () => now++ };
+    const service = new LocalApprovalService([new ScriptedApprovalAnswerer(['rejected'], 'user')], {}, undefined, clock);
+    await service.request(ask({ callId: 'c1', signal: new AbortController().signal }));
+    await service.request(ask({ callId: 'c2', session: undefined }));
+    const records = service.audit();
+    expect(records).toEqual([
+      {
+        request: { tool: 'bash', reason: ask().reason, callId: 'c1', sessionId: 's1' },
+        decision: 'rejected',
+        answeredBy: 'user',
+        requestedAt: 1000,
+        at: 1001,
+      },
+      { request: { tool: 'bash', reason: ask().reason, callId: 'c2' }, decision: 'unavailable', requestedAt: 1002, at: 1003 },
+    ]);
+    (records as unknown[]).length = 0;
+    expect(service.audit()).toHaveLength(2);
+  });
+
+  it('keeps only the most recent maxAuditRecords', async () => {
+    const service = new LocalApprovalService([], { maxAuditRecords: 2 });
+    for (const callId of ['a', 'b', 'c']) await service.request(ask({ callId }));
+    expect(service.audit().map((record) => record.request.callId)).toEqual(['b', 'c']);
+  });
+
+  it('rejects bad input with clear errors', async () => {
+    const service = new LocalApprovalService();
+    expect(() => service.setPolicy('s1', 'sometimes' as never)).toThrow('invalid approval policy: expected ask or never, got "sometimes"');
+    expect(() => service.setPolicy('', 'ask')).toThrow(/^invalid session id/);
+    await expect(service.request(null as never)).rejects.toThrow(/^invalid approval request/);
+    await expect(service.request({ ...ask(), tool: 3 } as never)).rejects.toThrow('invalid approval request: tool must be a string, got 3');
+    expect(() => new LocalApprovalService([], { maxAuditRecords: 0 })).toThrow(/^invalid approval config: maxAuditRecords/);
+  });
+});

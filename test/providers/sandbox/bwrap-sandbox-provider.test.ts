@@ -1,0 +1,95 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandbox-provider.js';
+import { resolveSandboxConfig } from '../../../src/providers/sandbox/sandbox-config.js';
+import { tempWorkspace } from './sandbox-test-kit.js';
+
+const ARGV = ['bash', '-c', 'echo hi'];
+
+/** The flag pairs/triples that follow `flag` in `argv`. */
+function operands(argv: string[], flag: string, arity: number): string[][] {
+  const found: string[][] = [];
+  argv.forEach((arg, i) => {
+    if (arg === flag) found.push(argv.slice(i + 1, i + 1 + arity));
+  });
+  return found;
+}
+
+describe('BwrapSandboxProvider.wrap', () => {
+  const provider = new BwrapSandboxProvider();
+
+  it('read-only: read-only root, read-only /dev (only device nodes writable), private /proc, no write binds', () => {
+    const argv = provider.wrap(ARGV, { mode: 'read-only', workspaceRoot: '/work/ws' });
+    expect(argv[0]).toBe('bwrap');
+    expect(argv.slice(-4)).toEqual(['--', ...ARGV]);
+    expect(argv).toEqual(expect.arrayContaining(['--die-with-parent', '--unshare-pid']));
+    expect(operands(argv, '--ro-bind', 2)).toEqual([['/', '/']]);
+    expect(operands(argv, '--bind', 2)).toEqual([]);
+    expect(operands(argv, '--remount-ro', 1)).toEqual([['/dev']]);
+    // No --new-session: the command must stay in the executor's process group.
+    expect(argv).not.toContain('--new-session');
+    expect(argv).not.toContain('--unshare-net');
+  });
+
+  it('workspace-write: binds /tmp and the root writable, before /dev and /proc are mounted', () => {
+    const argv = provider.wrap(ARGV, { mode: 'workspace-write', workspaceRoot: '/work/ws' });
+    expect(operands(argv, '--bind', 2)).toEqual([
+      ['/tmp', '/tmp'],
+      ['/work/ws', '/work/ws'],
+    ]);
+    expect(argv.lastIndexOf('--bind')).toBeLessThan(argv.indexOf('--dev'));
+    expect(() => provider.wrap(ARGV, { mode: 'workspace-write', workspaceRoot: 'relative' })).toThrow(/absolute path/);
+  });
+
+  it('danger-full-access: the argv unchanged', () => {
+    expect(provider.wrap(ARGV, { mode: 'danger-full-access', workspaceRoot: '/' })).toEqual(ARGV);
+  });
+
+  it('network: false unshares the network namespace', () => {
+    const argv = new BwrapSandboxProvider({ network: false }).wrap(ARGV, { mode: 'read-only', workspaceRoot: '/' });
+    expect(argv).toContain('--unshare-net');
+  });
+
+  it('recognises the EROFS denial signature only', () => {
+    expect(provider.isDenial("touch: cannot touch '/x': Read-only file system\n")).toBe(true);
+    expect(provider.isDenial('touch: cannot touch /x: Permission denied\n')).toBe(false);
+  });
+});
+
+describe('BwrapSandboxProvider.unavailableReason', () => {
+  it('is null where bwrap works (here)', () => {
+    expect(new BwrapSandboxProvider().unavailableReason()).toBeNull();
+  });
+
+  it('tells to install bubblewrap when the binary is missing', () => {
+    const reason = new BwrapSandboxProvider({ bwrapPath: '/nonexistent/bwrap' }).unavailableReason();
+    expect(reason).toBe('/nonexistent/bwrap was not found; install the bubblewrap package');
+  });
+
+  it('gives the stderr of a failing trial run, and probes only once', () => {
+    const dir = tempWorkspace('dsh-fake-bwrap-');
+    try {
+      const count = path.join(dir.dir, 'count');
+      const fake = path.join(dir.dir, 'bwrap');
+      writeFileSync(fake, `#!/bin/sh\necho probe >> ${count}\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n`);
+      chmodSync(fake, 0o755);
+      const provider = new BwrapSandboxProvider({ bwrapPath: fake });
+      const reason = provider.unavailableReason();
+      expect(reason).toContain('bwrap: No permissions to create new namespace');
+      expect(provider.unavailableReason()).toBe(reason);
+      expect(readFileSync(count, 'utf8')).toBe('probe\n');
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+describe('resolveSandboxConfig', () => {
+  it('fills defaults and rejects bad values and unknown keys', () => {
+    expect(resolveSandboxConfig()).toEqual({ mode: 'read-only', network: true, bwrapPath: 'bwrap' });
+    expect(resolveSandboxConfig({ fallbackRoot: 'rel' }).fallbackRoot).toBe(path.resolve('rel'));
+    expect(() => resolveSandboxConfig({ mode: 'none' as never })).toThrow('invalid sandbox config: mode must be one of');
+    expect(() => resolveSandboxConfig({ network: 'no' as never })).toThrow('invalid sandbox config: network');
+    expect(() => resolveSandboxConfig({ modes: 'x' } as never)).toThrow('invalid sandbox config: modes is not a known key');
+  });
+});
