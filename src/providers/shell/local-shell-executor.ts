@@ -14,6 +14,7 @@ import {
 } from './shell-executor.js';
 import { ShellProcess } from './shell-process.js';
 import { SpillDirectory } from './spill-directory.js';
+import { loadExeca } from './execa-loader.js';
 
 /**
  * The default executor: runs each command as a fresh non-login `bash -c` on
@@ -56,10 +57,15 @@ export class LocalShellExecutor implements ShellExecutor {
     const { signal, onProgress } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
 
+    const execa = await loadExeca();
+    // The load may have yielded: the executor or the call may have ended meanwhile.
+    this.checkOpen();
+    if (signal?.aborted) throw abortedBeforeStart(signal);
     const timeoutMs = Math.min(spec.timeoutMs, this.config.maxTimeoutMs);
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
     const startedAt = performance.now();
     const shell = ShellProcess.spawn({
+      execa,
       spec,
       config: this.config,
       spills: this.spills,
@@ -101,9 +107,11 @@ export class LocalShellExecutor implements ShellExecutor {
   async start(spec: ExecSpec): Promise<BackgroundProcess> {
     this.checkOpen();
     checkCommand(spec.command);
+    const execa = await loadExeca();
+    this.checkOpen();
     let shell: ShellProcess;
     try {
-      shell = ShellProcess.spawn({ spec, config: this.config, spills: this.spills, wrapArgv: this.wrapArgv });
+      shell = ShellProcess.spawn({ execa, spec, config: this.config, spills: this.spills, wrapArgv: this.wrapArgv });
     } catch (error) {
       return LocalBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }

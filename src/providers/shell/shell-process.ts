@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { execa } from 'execa';
+import type { Execa } from './execa-loader.js';
 import { buildChildEnv } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
 import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
@@ -32,6 +32,8 @@ export interface ShellProcessOptions {
    * command in the spawned process group so group signals still reach it.
    */
   readonly wrapArgv?: (argv: string[], spec: ExecSpec) => string[];
+  /** The loaded execa (see execa-loader.ts). */
+  readonly execa: Execa;
 }
 
 /**
@@ -92,7 +94,7 @@ export class ShellProcess {
     // leader alone, while everything here must act on the whole group.
     const argv = [config.shellPath, '-c', spec.command];
     const [file, ...args] = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
-    const child = execa(file!, args, {
+    const child = options.execa(file!, args, {
       cwd: spec.workdir,
       env,
       extendEnv: false,
