@@ -25,6 +25,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     maxTimeoutMs: positiveInt,
     maxOutputBytes: positiveInt,
     maxSpillBytes: positiveInt,
+    maxRetainedSpillBytes: positiveInt,
     graceMs: positiveInt,
     allowEnv: stringList,
     keepSpills: boolean,

@@ -19,11 +19,14 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   shell: oneshot             or persistent (one PTY shell per session)
   logLevel: warn             debug | info | warn | error (stderr)
   dshHome: ~/.dsh            exported to commands as DSH_HOME
-  executor: { timeoutMs, maxTimeoutMs, maxOutputBytes, maxSpillBytes, graceMs, allowEnv }
+  executor: { timeoutMs, maxTimeoutMs, maxOutputBytes, maxSpillBytes,
+              maxRetainedSpillBytes, graceMs, allowEnv, keepSpills }
   tasks: { maxConcurrentTasksPerOwner }
   bash: { enableRunInBackground }
   persistent: { backendType, timeoutMs, maxOutputChars, description }
   env: { <contributor>: { DSH_NAME: value } }
+  sandbox: { mode, network, fallbackRoot, bwrapPath }   (selects the bwrap sandbox)
+  approval: { policy: ask | never, maxAuditRecords }
 Flags override the file. Every key and default is in the README
 ("Configuration"), with how to register this server with an MCP client.
 

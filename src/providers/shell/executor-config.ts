@@ -11,6 +11,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'maxTimeoutMs',
   'maxOutputBytes',
   'maxSpillBytes',
+  'maxRetainedSpillBytes',
   'graceMs',
   'allowEnv',
   'shellPath',
@@ -39,6 +40,7 @@ export function resolveExecutorConfig(partial: Partial<ExecutorConfig> | undefin
   const maxTimeoutMs = integer(merged, 'maxTimeoutMs', 1, MAX_TIMER_MS);
   const maxOutputBytes = integer(merged, 'maxOutputBytes', 1, Number.MAX_SAFE_INTEGER);
   const maxSpillBytes = integer(merged, 'maxSpillBytes', 1, Number.MAX_SAFE_INTEGER);
+  const maxRetainedSpillBytes = integer(merged, 'maxRetainedSpillBytes', 1, Number.MAX_SAFE_INTEGER);
   // 0 is allowed: escalate to SIGKILL immediately.
   const graceMs = integer(merged, 'graceMs', 0, MAX_TIMER_MS);
   if (timeoutMs > maxTimeoutMs) {
@@ -70,6 +72,7 @@ export function resolveExecutorConfig(partial: Partial<ExecutorConfig> | undefin
     maxTimeoutMs,
     maxOutputBytes,
     maxSpillBytes,
+    maxRetainedSpillBytes,
     graceMs,
     allowEnv: Object.freeze([...allowEnv]),
     shellPath,

@@ -32,13 +32,14 @@ import { loadExeca } from './execa-loader.js';
 @injectable()
 export class LocalShellExecutor implements ShellExecutor {
   readonly config: ExecutorConfig;
-  private readonly spills = new SpillDirectory();
+  private readonly spills: SpillDirectory;
   private readonly live = new Set<ShellProcess>();
   private disposing: Promise<void> | undefined;
 
   /** Throws `invalid executor config: ...` for a bad config. */
   constructor(@inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>) {
     this.config = resolveExecutorConfig(config);
+    this.spills = new SpillDirectory('dsh-shell-', this.config.maxRetainedSpillBytes);
   }
 
   /** The private spill directory, once a command has spilled (for diagnostics and tests). */

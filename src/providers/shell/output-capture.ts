@@ -126,6 +126,7 @@ export class OutputCapture {
     if (this.closed) return;
     this.closed = true;
     this.closeFd();
+    if (this.spill !== undefined && !this.spillLost) this.spills.retire(this.spill.path, this.total);
   }
 
   private startSpill(head: Buffer): void {

@@ -129,6 +129,8 @@ export interface ExecutorConfig {
   readonly maxTimeoutMs: number;
   readonly maxOutputBytes: number;
   readonly maxSpillBytes: number;
+  /** Finished spill files kept on disk at most (oldest deleted first; the newest always stays). */
+  readonly maxRetainedSpillBytes: number;
   readonly graceMs: number;
   /** Env names kept even though they look like credentials. */
   readonly allowEnv: readonly string[];
@@ -142,6 +144,7 @@ export const DEFAULT_EXECUTOR_CONFIG: ExecutorConfig = Object.freeze({
   maxTimeoutMs: 600_000,
   maxOutputBytes: 64_000,
   maxSpillBytes: 64 * 1024 * 1024,
+  maxRetainedSpillBytes: 1024 * 1024 * 1024,
   graceMs: 3_000,
   allowEnv: [],
   shellPath: 'bash',

@@ -18,8 +18,14 @@ export class SpillDirectory {
   private dir: string | undefined;
   private sequence = 0;
   private removed = false;
+  /** Finished spills, oldest first, and their total size. */
+  private readonly finished: Array<{ path: string; bytes: number }> = [];
+  private finishedBytes = 0;
 
-  constructor(private readonly prefix = 'dsh-shell-') {}
+  constructor(
+    private readonly prefix = 'dsh-shell-',
+    private readonly maxRetainedBytes = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** The directory, if it was created. */
   get path(): string | undefined {
@@ -37,6 +43,22 @@ export class SpillDirectory {
     // 'wx': never follow or reuse an existing path; 0600 before any byte is written.
     const fd = fs.openSync(file, 'wx', 0o600);
     return { path: file, fd };
+  }
+
+  /**
+   * Records a spill that is complete. A long-lived executor would otherwise
+   * fill the disk: past `maxRetainedBytes` the oldest finished spills are
+   * deleted (their paths, already shown, then read as missing). The newest
+   * always stays, so the result that names it can be followed up.
+   */
+  retire(file: string, bytes: number): void {
+    this.finished.push({ path: file, bytes });
+    this.finishedBytes += bytes;
+    while (this.finishedBytes > this.maxRetainedBytes && this.finished.length > 1) {
+      const oldest = this.finished.shift()!;
+      this.finishedBytes -= oldest.bytes;
+      fs.rmSync(oldest.path, { force: true });
+    }
   }
 
   /** Deletes the directory and every spill in it; later `create` calls throw. */

@@ -102,4 +102,12 @@ describe('LocalShellExecutor.run: bounded output', () => {
       fs.rmSync(path.dirname(result.stdoutSpillPath!), { recursive: true, force: true });
     }
   });
+
+  it('deletes the oldest finished spills past maxRetainedSpillBytes, keeping the newest', async () => {
+    const executor = pool.make({ maxOutputBytes: 100, maxSpillBytes: 100_000, maxRetainedSpillBytes: 10_000 });
+    const first = await runCommand(executor, 'seq 1 1500');
+    const second = await runCommand(executor, 'seq 1 1500');
+    expect(fs.existsSync(first.stdoutSpillPath!)).toBe(false);
+    expect(fs.readFileSync(second.stdoutSpillPath!, 'utf8')).toBe(seqText(1500));
+  });
 });
