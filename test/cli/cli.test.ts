@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
+import { bwrapUsable, NEEDS_BWRAP } from '../support/bwrap.js';
 
 interface Run {
   code: number;
@@ -88,7 +89,7 @@ describe('dsh-tools CLI', () => {
     expect(run).toMatchObject({ code: 0, stdout: 'staging\n' });
   });
 
-  it('--sandbox read-only confines commands and reports a denial with the escalation hint', async () => {
+  (bwrapUsable ? it : it.skip)(`--sandbox read-only confines commands and reports a denial${NEEDS_BWRAP}`, async () => {
     const run = await dsh(['--sandbox', 'read-only', 'call', 'bash', '{"command":"touch x","description":"Create a file"}', '--workspace', dir]);
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');

@@ -20,11 +20,12 @@ import { ESCALATION_HINT } from '../../src/tools/bash/bash-render.js';
 import { tempWorkspace, UnavailableProvider, uniqueName } from '../providers/sandbox/sandbox-test-kit.js';
 import { survivors } from '../providers/shell/shell-test-kit.js';
 import { uniqueSleep, waitUntilGone, waitUntilRunning } from '../support/process-table.js';
+import { bwrapUsable, describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 const escalate = { sandbox_permissions: 'workspace-write', justification: 'The build writes its output here.' };
 
-describe('sandboxedEnvironment', () => {
+describeWithBwrap(`sandboxedEnvironment${NEEDS_BWRAP}`, () => {
   let ws: ReturnType<typeof tempWorkspace>;
   let host: DshHost;
   let session: HostSession;
@@ -196,7 +197,7 @@ describe('sandboxedEnvironment without answerers or backend', () => {
     }
   });
 
-  it('leaves no process behind after a sandboxed timeout, nor after host disposal', async () => {
+  (bwrapUsable ? it : it.skip)(`leaves no process behind after a sandboxed timeout, nor after host disposal${NEEDS_BWRAP}`, async () => {
     const host = await createHost(...sandboxedEnvironment({ workspace: ws.dir, executor: { graceMs: 200 } }));
     const sleep = uniqueSleep();
     const lingering = uniqueSleep();

@@ -12,8 +12,9 @@ import {
 import type { ExecRequest, ExecutorConfig } from '../../../src/providers/shell/shell-executor.js';
 import { pollUntil, processesWith, survivors, uniqueSleep } from '../shell/shell-test-kit.js';
 import { tempWorkspace, UnavailableProvider, uniqueName } from './sandbox-test-kit.js';
+import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 
-describe('SandboxedShellExecutor on bwrap', () => {
+describeWithBwrap(`SandboxedShellExecutor on bwrap${NEEDS_BWRAP}`, () => {
   const made: SandboxedShellExecutor[] = [];
   let ws: ReturnType<typeof tempWorkspace>;
   beforeEach(() => {
