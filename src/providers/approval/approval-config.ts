@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import { mergeConfig } from '../../container/config-merge.js';
 import { describeValue } from '../../container/describe-value.js';
 import type { ApprovalPolicy } from './approval-service.js';
 
@@ -22,18 +23,13 @@ export function isApprovalPolicy(value: unknown): value is ApprovalPolicy {
 
 /** Merges over the defaults and checks; throws `invalid approval config: …` (unknown keys included). */
 export function resolveApprovalConfig(partial: Partial<ApprovalConfig> | undefined = {}): ApprovalConfig {
-  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
-    throw new Error(`invalid approval config: expected an object, got ${describeValue(partial)}`);
-  }
-  for (const key of Object.keys(partial)) {
-    if (!(key in DEFAULT_APPROVAL_CONFIG)) throw new Error(`invalid approval config: ${key} is not a known key`);
-  }
-  const policy = partial.policy ?? DEFAULT_APPROVAL_CONFIG.policy;
-  const maxAuditRecords = partial.maxAuditRecords ?? DEFAULT_APPROVAL_CONFIG.maxAuditRecords;
+  const merged = mergeConfig('approval', DEFAULT_APPROVAL_CONFIG, partial);
+  const policy = merged.policy;
+  const maxAuditRecords = merged.maxAuditRecords;
   if (!isApprovalPolicy(policy)) {
     throw new Error(`invalid approval config: policy must be ask or never, got ${describeValue(policy)}`);
   }
-  if (!Number.isSafeInteger(maxAuditRecords) || maxAuditRecords < 1) {
+  if (typeof maxAuditRecords !== 'number' || !Number.isSafeInteger(maxAuditRecords) || maxAuditRecords < 1) {
     throw new Error(`invalid approval config: maxAuditRecords must be a positive integer, got ${describeValue(maxAuditRecords)}`);
   }
   return Object.freeze({ policy, maxAuditRecords });

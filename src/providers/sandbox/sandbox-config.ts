@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
+import { configError as sharedConfigError, mergeConfig } from '../../container/config-merge.js';
 import { describeValue } from '../../container/describe-value.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
 
@@ -38,15 +39,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set(['mode', 'network', 'fallbackRoo
  * absent; `fallbackRoot` comes back absolute. Throws `invalid sandbox config: …`.
  */
 export function resolveSandboxConfig(partial: Partial<SandboxConfig> | undefined = {}): SandboxConfig {
-  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
-    throw configError('config', `must be an object, got ${describeValue(partial)}`);
-  }
-  const given: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(partial)) {
-    if (!KNOWN_KEYS.has(key)) throw configError(key, 'is not a known key');
-    if (value !== undefined) given[key] = value;
-  }
-  const merged = { ...DEFAULT_SANDBOX_CONFIG, ...given } as Record<string, unknown>;
+  const merged = mergeConfig('sandbox', DEFAULT_SANDBOX_CONFIG, partial, KNOWN_KEYS);
   if (!isSandboxMode(merged.mode)) {
     throw configError('mode', `must be one of ${SANDBOX_MODES.join(', ')}, got ${describeValue(merged.mode)}`);
   }
@@ -69,5 +62,5 @@ export function resolveSandboxConfig(partial: Partial<SandboxConfig> | undefined
 }
 
 function configError(key: string, problem: string): Error {
-  return new Error(`invalid sandbox config: ${key} ${problem}`);
+  return sharedConfigError('sandbox', key, problem);
 }

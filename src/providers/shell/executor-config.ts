@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { configError as sharedConfigError, mergeConfig } from '../../container/config-merge.js';
 import { describeValue } from '../../container/describe-value.js';
 import { DEFAULT_EXECUTOR_CONFIG, type ExecutorConfig } from './shell-executor.js';
 
@@ -25,16 +26,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
  * Throws `invalid executor config: <key> ...` on the first problem.
  */
 export function resolveExecutorConfig(partial: Partial<ExecutorConfig> | undefined = {}): ExecutorConfig {
-  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
-    throw configError('config', `must be an object, got ${describeValue(partial)}`);
-  }
-  const given: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(partial)) {
-    // A misspelt limit silently falling back to its default is worse than a loud failure.
-    if (!KNOWN_KEYS.has(key)) throw configError(key, 'is not a known key');
-    if (value !== undefined) given[key] = value;
-  }
-  const merged = { ...DEFAULT_EXECUTOR_CONFIG, ...given } as Record<string, unknown>;
+  const merged = mergeConfig('executor', DEFAULT_EXECUTOR_CONFIG, partial, KNOWN_KEYS);
 
   const timeoutMs = integer(merged, 'timeoutMs', 1, MAX_TIMER_MS);
   const maxTimeoutMs = integer(merged, 'maxTimeoutMs', 1, MAX_TIMER_MS);
@@ -90,5 +82,5 @@ function integer(values: Record<string, unknown>, key: string, min: number, max:
 }
 
 function configError(key: string, problem: string): Error {
-  return new Error(`invalid executor config: ${key} ${problem}`);
+  return sharedConfigError('executor', key, problem);
 }

@@ -1,6 +1,6 @@
+import { configError, mergeConfig } from '../../container/config-merge.js';
+import { describeValue } from '../../container/describe-value.js';
 import { DEFAULT_TASK_RUNTIME_CONFIG, type TaskRuntimeConfig } from './task-runtime.js';
-
-const KNOWN_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_TASK_RUNTIME_CONFIG));
 
 /**
  * Fills defaults over `DEFAULT_TASK_RUNTIME_CONFIG` (keys set to undefined
@@ -9,17 +9,10 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_TASK_RUNTIME
  * instead of silently running with the default.
  */
 export function resolveTaskRuntimeConfig(config: Partial<TaskRuntimeConfig> | undefined): TaskRuntimeConfig {
-  if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) {
-    throw new Error(`invalid task runtime config: expected an object, got ${String(config)}`);
-  }
-  for (const key of Object.keys(config ?? {})) {
-    if (!KNOWN_KEYS.has(key)) throw new Error(`invalid task runtime config: ${key} is not a known key`);
-  }
-  const limit = config?.maxConcurrentTasksPerOwner ?? DEFAULT_TASK_RUNTIME_CONFIG.maxConcurrentTasksPerOwner;
+  const merged = mergeConfig('task runtime', DEFAULT_TASK_RUNTIME_CONFIG, config);
+  const limit = merged.maxConcurrentTasksPerOwner;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-    throw new Error(
-      `invalid task runtime config: maxConcurrentTasksPerOwner must be a positive integer, got ${String(limit)}`,
-    );
+    throw configError('task runtime', 'maxConcurrentTasksPerOwner', `must be a positive integer, got ${describeValue(limit)}`);
   }
   return Object.freeze({ maxConcurrentTasksPerOwner: limit });
 }
