@@ -4,7 +4,7 @@ import { ShellExecutor } from '../../src/container/tokens.js';
 import { bindTool } from '../../src/container/contributions.js';
 import { Tool } from '../../src/container/tool.decorator.js';
 import { textResult } from '../../src/container/tool-contract.js';
-import { EchoArgs, echoToolModule, recorderModule, type Recorder } from '../support/echo-tool.js';
+import { EchoArgs, echoToolModule, Recorder, recorderModule } from '../support/echo-tool.js';
 
 describe('tool readiness', () => {
   let host: DshHost;
@@ -98,6 +98,18 @@ describe('tool readiness', () => {
     ).rejects.toThrow('two tools are named "echo" (EchoTool and SecondEcho); mount only one');
     expect(host.tools().map((tool) => tool.name)).toEqual(['echo']);
     expect((await host.call('echo', { text: 'one' })).content[0]!.text).toBe('one');
+  });
+
+  it('rebuilds an active tool when rebind() replaces a provider it requires', async () => {
+    const first: Recorder = { seen: [], disposed: 0 };
+    const second: Recorder = { seen: [], disposed: 0 };
+    await host.load(echoToolModule(), recorderModule(first));
+    await host.call('echo', { text: 'a' });
+    await host.rebind(Recorder, second);
+    await host.call('echo', { text: 'b' });
+    expect(first.seen).toEqual([{ text: 'a' }]);
+    expect(second.seen).toEqual([{ text: 'b' }]);
+    expect(first.disposed).toBe(1);
   });
 
   it('refuses a tool class bound by two plugins', async () => {
