@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { GlobalOptions } from './cli-options.js';
+import { ignoreBrokenStdout } from './broken-pipe.js';
 
 /**
  * Runs one tool call and prints the exact model-visible text. Exit status:
@@ -17,6 +18,7 @@ export function registerCallCommand(program: Command): void {
       `\nExample:\n  $ dsh-tools call bash '{"command":"ls -la","description":"List the workspace files"}' --workspace .`,
     )
     .action(async (tool: string, json: string, _options: unknown, command: Command) => {
+      ignoreBrokenStdout();
       let args: unknown;
       try {
         args = JSON.parse(json);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { runChecks } from './doctor-checks.js';
+import { ignoreBrokenStdout } from './broken-pipe.js';
 
 /** One line per capability; exit 1 only when bash itself is missing. */
 export function registerDoctorCommand(program: Command): void {
@@ -7,6 +8,7 @@ export function registerDoctorCommand(program: Command): void {
     .command('doctor')
     .description('report bash, node-pty, bwrap and user-namespace availability and what each missing piece disables')
     .action(async () => {
+      ignoreBrokenStdout();
       const checks = await runChecks();
       const width = Math.max(...checks.map((check) => check.name.length));
       for (const check of checks) {

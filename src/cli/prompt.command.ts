@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { GlobalOptions } from './cli-options.js';
+import { ignoreBrokenStdout } from './broken-pipe.js';
 
 export function registerPromptCommand(program: Command): void {
   program
@@ -7,6 +8,7 @@ export function registerPromptCommand(program: Command): void {
     .description('print the assembled prompt sections and tool schemas, as the model sees them')
     .option('--json', 'print {"sections": [...], "tools": [...]} as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
+      ignoreBrokenStdout();
       // Loaded on demand so `--help` and other commands stay quick.
       const { hostFromOptions } = await import('./host-from-options.js');
       const { renderPrompt } = await import('../container/prompt-assembler.js');
