@@ -30,7 +30,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     allowEnv: stringList,
     keepSpills: boolean,
   },
-  tasks: { maxConcurrentTasksPerOwner: positiveInt },
+  tasks: { maxConcurrentTasksPerOwner: positiveInt, maxFinishedTasksPerOwner: positiveInt },
   bash: { enableRunInBackground: boolean },
   persistent: { backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string },
   sandbox: {

@@ -21,7 +21,7 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   dshHome: ~/.dsh            exported to commands as DSH_HOME
   executor: { timeoutMs, maxTimeoutMs, maxOutputBytes, maxSpillBytes,
               maxRetainedSpillBytes, graceMs, allowEnv, keepSpills }
-  tasks: { maxConcurrentTasksPerOwner }
+  tasks: { maxConcurrentTasksPerOwner, maxFinishedTasksPerOwner }
   bash: { enableRunInBackground }
   persistent: { backendType, timeoutMs, maxOutputChars, description }
   env: { <contributor>: { DSH_NAME: value } }

@@ -129,6 +129,10 @@ export class LocalTaskRuntime implements TaskRuntime {
       }
       if (terminal) entry.process = undefined;
     }
+    if (terminal && !entry.collected) {
+      entry.collected = true;
+      this.forgetOldCollected(entry.ownerId);
+    }
     return Object.freeze({
       snapshot: entry.snapshot(),
       text: delta.text,
@@ -214,6 +218,13 @@ export class LocalTaskRuntime implements TaskRuntime {
     const n = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, n);
     return `${kind}-${n}`;
+  }
+
+  /** Keeps a long-lived owner's task list bounded: the oldest fully read tasks go first. */
+  private forgetOldCollected(ownerId: string | undefined): void {
+    const collected = [...this.tasks.values()].filter((entry) => entry.ownerId === ownerId && entry.collected);
+    const excess = collected.length - this.config.maxFinishedTasksPerOwner;
+    for (const entry of collected.slice(0, Math.max(0, excess))) this.tasks.delete(entry.id);
   }
 
   private liveCount(ownerId: string | undefined): number {

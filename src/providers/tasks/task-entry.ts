@@ -36,6 +36,8 @@ export class TaskEntry {
   outcome?: TaskOutcome;
   /** Set once the producer resolved; dropped after the final output was read, to free its buffers. */
   process?: TaskProcess;
+  /** The final output was read: the model has everything this task will ever say. */
+  collected = false;
   /** Cancellation was requested (by the model or by a disposal). */
   cancelRequested = false;
   /** The model asked for the kill, so it already knows this task's fate. */

@@ -10,9 +10,16 @@ import { DEFAULT_TASK_RUNTIME_CONFIG, type TaskRuntimeConfig } from './task-runt
  */
 export function resolveTaskRuntimeConfig(config: Partial<TaskRuntimeConfig> | undefined): TaskRuntimeConfig {
   const merged = mergeConfig('task runtime', DEFAULT_TASK_RUNTIME_CONFIG, config);
-  const limit = merged.maxConcurrentTasksPerOwner;
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-    throw configError('task runtime', 'maxConcurrentTasksPerOwner', `must be a positive integer, got ${describeValue(limit)}`);
+  return Object.freeze({
+    maxConcurrentTasksPerOwner: positiveInteger(merged, 'maxConcurrentTasksPerOwner'),
+    maxFinishedTasksPerOwner: positiveInteger(merged, 'maxFinishedTasksPerOwner'),
+  });
+}
+
+function positiveInteger(values: Record<string, unknown>, key: string): number {
+  const value = values[key];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw configError('task runtime', key, `must be a positive integer, got ${describeValue(value)}`);
   }
-  return Object.freeze({ maxConcurrentTasksPerOwner: limit });
+  return value;
 }

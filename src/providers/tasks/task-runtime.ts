@@ -69,9 +69,17 @@ export interface TaskDoneEvent {
 
 export interface TaskRuntimeConfig {
   readonly maxConcurrentTasksPerOwner: number;
+  /**
+   * Finished tasks whose final output was read, kept per owner (oldest
+   * forgotten first). Unread finished tasks are always kept.
+   */
+  readonly maxFinishedTasksPerOwner: number;
 }
 
-export const DEFAULT_TASK_RUNTIME_CONFIG: TaskRuntimeConfig = Object.freeze({ maxConcurrentTasksPerOwner: 10 });
+export const DEFAULT_TASK_RUNTIME_CONFIG: TaskRuntimeConfig = Object.freeze({
+  maxConcurrentTasksPerOwner: 10,
+  maxFinishedTasksPerOwner: 100,
+});
 
 export const TaskRuntimeConfig: ServiceIdentifier<Partial<TaskRuntimeConfig>> = Symbol.for('dsh.TaskRuntimeConfig');
 
