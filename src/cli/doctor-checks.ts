@@ -47,17 +47,19 @@ export async function checkNodePty(): Promise<CapabilityCheck> {
   }
 }
 
-export function checkBwrap(): CapabilityCheck {
+export async function checkBwrap(): Promise<CapabilityCheck> {
   const disables = 'sandboxed execution (read-only and workspace-write modes fail closed)';
   const version = run('bwrap', ['--version']);
   if (!version.ok) {
-    return { name: 'bwrap', ok: false, detail: `not found (install the bubblewrap package)`, disables };
+    return { name: 'bwrap', ok: false, detail: 'not found (install the bubblewrap package)', disables };
   }
-  const trial = run('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true']);
+  // The same trial confinement the sandboxed executor relies on, so doctor and runtime agree.
+  const { BwrapSandboxProvider } = await import('../providers/sandbox/bwrap-sandbox-provider.js');
+  const reason = new BwrapSandboxProvider().unavailableReason();
   return {
     name: 'bwrap',
-    ok: trial.ok,
-    detail: trial.ok ? `${version.out}, confines a test command` : `${version.out} but cannot confine: ${trial.out}`,
+    ok: reason === null,
+    detail: reason === null ? `${version.out}, confines a test command` : `${version.out} but cannot confine: ${reason}`,
     disables,
   };
 }
@@ -81,5 +83,5 @@ export function checkUserNamespaces(): CapabilityCheck {
 }
 
 export async function runChecks(): Promise<CapabilityCheck[]> {
-  return [checkBash(), await checkNodePty(), checkBwrap(), checkUserNamespaces()];
+  return [checkBash(), await checkNodePty(), await checkBwrap(), checkUserNamespaces()];
 }
