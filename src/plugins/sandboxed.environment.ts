@@ -31,20 +31,12 @@ export interface SandboxedEnvironmentOptions extends EnvironmentOptions {
  * list with its executor swapped for `SandboxedShellExecutor`, plus the
  * sandbox policy and bwrap provider, and the approval service that gates
  * escalation. Without a usable bwrap every confined call fails closed.
- *
- * Throws for `shell: 'persistent'` with a confining mode: the persistent
- * shell does not go through the executor, so it would run unconfined.
+ * The persistent shell is confined too: its bash runs under the same
+ * provider, in the session's mode, for the life of the shell.
  */
 export function sandboxedEnvironment(options: SandboxedEnvironmentOptions = {}): PluginModule[] {
   const { sandbox = {}, approval, answerers = [], ...local } = options;
   const config: Partial<SandboxConfig> = { fallbackRoot: local.workspace, ...sandbox };
-  const mode = config.mode ?? 'read-only';
-  if (local.shell === 'persistent' && mode !== 'danger-full-access') {
-    throw new Error(
-      `the persistent shell cannot be sandboxed (${mode} mode): use the one-shot shell with a sandbox, ` +
-        'or run the persistent shell with --sandbox danger-full-access',
-    );
-  }
   const modules = localEnvironment(local).map((module) =>
     module.name === 'shell:local' ? sandboxedShellModule({ cwd: local.workspace, ...local.executor }) : module,
   );

@@ -219,8 +219,62 @@ describe('sandboxedEnvironment without answerers or backend', () => {
     expect(await survivors(lingering, 5000)).toEqual([]);
   });
 
-  it('refuses to compose the unconfined persistent shell under a confining mode', () => {
-    expect(() => sandboxedEnvironment({ shell: 'persistent' })).toThrow(/persistent shell cannot be sandboxed \(read-only mode\)/);
-    expect(sandboxedEnvironment({ shell: 'persistent', sandbox: { mode: 'danger-full-access' } }).length).toBeGreaterThan(0);
+  it('fails closed for the persistent shell too when the backend cannot confine', async () => {
+    const host = await createHost(
+      ...sandboxedEnvironment({ workspace: ws.dir, shell: 'persistent' }),
+      replace(SandboxProvider, new UnavailableProvider()),
+    );
+    try {
+      const result = await host.openSession({ cwd: ws.dir }).call('bash', { command: 'touch ran' });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toMatch(/^Error: sandbox unavailable for read-only mode: bwrap was not found/);
+      expect(existsSync(path.join(ws.dir, 'ran'))).toBe(false);
+    } finally {
+      await host.dispose();
+    }
   });
 });
+
+describeWithBwrap(`the persistent shell under the sandbox${NEEDS_BWRAP}`, () => {
+  let ws: ReturnType<typeof tempWorkspace>;
+  beforeEach(() => {
+    ws = tempWorkspace('dsh-sandboxed-pty-');
+  });
+  afterEach(() => ws.remove());
+
+  it('keeps state between calls and denies writes under read-only, with the denial marker', async () => {
+    const host = await createHost(...sandboxedEnvironment({ workspace: ws.dir, shell: 'persistent' }));
+    try {
+      const session = host.openSession({ cwd: ws.dir });
+      expect(text(await session.call('bash', { command: 'cd /tmp && export X=kept' }))).toBe('(no output)');
+      expect(text(await session.call('bash', { command: 'echo "$PWD $X"' }))).toBe('/tmp kept');
+      const denied = await session.call('bash', { command: `touch ${ws.dir}/x` });
+      expect(text(denied).split('\n').slice(-2)).toEqual([
+        '[sandbox: file access denied under read-only mode]',
+        '[exit code: 1]',
+      ]);
+      expect(existsSync(path.join(ws.dir, 'x'))).toBe(false);
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('allows writes in the workspace under workspace-write and leaves no process behind', async () => {
+    const sleep = uniqueSleep();
+    const host = await createHost(
+      ...sandboxedEnvironment({ workspace: ws.dir, shell: 'persistent', sandbox: { mode: 'workspace-write' } }),
+    );
+    try {
+      const session = host.openSession({ cwd: ws.dir });
+      expect(text(await session.call('bash', { command: 'echo hi > made && cat made' }))).toBe('hi');
+      expect(existsSync(path.join(ws.dir, 'made'))).toBe(true);
+      await session.call('bash', { command: `sleep ${sleep} &` });
+      expect((await waitUntilRunning(sleep)).length).toBeGreaterThan(0);
+      await session.dispose();
+      expect(await waitUntilGone(sleep)).toEqual([]);
+    } finally {
+      await host.dispose();
+    }
+  });
+});
+

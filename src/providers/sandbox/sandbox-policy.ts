@@ -30,3 +30,19 @@ export interface SandboxProvider {
 }
 
 export const SandboxProvider: ServiceIdentifier<SandboxProvider> = Symbol.for('dsh.SandboxProvider');
+
+/** `code` of the error a confined spawn fails with when confinement is impossible. */
+export const SANDBOX_UNAVAILABLE = 'SANDBOX_UNAVAILABLE';
+
+/** Thrown instead of running a command unconfined (fail closed). */
+export class SandboxUnavailableError extends Error {
+  readonly code = SANDBOX_UNAVAILABLE;
+
+  constructor(
+    readonly mode: SandboxMode,
+    readonly reason: string,
+  ) {
+    super(`sandbox unavailable for ${mode} mode: ${reason}, or run with --sandbox danger-full-access`);
+    this.name = 'SandboxUnavailableError';
+  }
+}

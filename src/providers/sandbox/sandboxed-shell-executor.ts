@@ -12,23 +12,9 @@ import {
 } from '../shell/shell-executor.js';
 import { fallbackWorkspaceRoot } from './local-sandbox-policy.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
-import { SandboxProvider, type ResolvedSandbox } from './sandbox-policy.js';
+import { SandboxProvider, SandboxUnavailableError, type ResolvedSandbox } from './sandbox-policy.js';
 
-/** `code` of the error `run`/`start` reject with when confinement is impossible. */
-export const SANDBOX_UNAVAILABLE = 'SANDBOX_UNAVAILABLE';
-
-/** Thrown instead of running a command unconfined. */
-export class SandboxUnavailableError extends Error {
-  readonly code = SANDBOX_UNAVAILABLE;
-
-  constructor(
-    readonly mode: SandboxMode,
-    readonly reason: string,
-  ) {
-    super(`sandbox unavailable for ${mode} mode: ${reason}, or run with --sandbox danger-full-access`);
-    this.name = 'SandboxUnavailableError';
-  }
-}
+export { SANDBOX_UNAVAILABLE, SandboxUnavailableError } from './sandbox-policy.js';
 
 /**
  * The local executor's mechanics (process groups, bounded output, scrubbed

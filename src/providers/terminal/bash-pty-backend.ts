@@ -43,6 +43,7 @@ export class BashPtyBackend implements TerminalBackend {
         scrollbackChars: positiveOr(options.scrollbackChars, this.config.scrollbackChars),
         cols: positiveOr(options.cols, this.config.cols),
         rows: positiveOr(options.rows, this.config.rows),
+        ...(options.wrapArgv ? { wrapArgv: options.wrapArgv } : {}),
       },
       this.config,
     );

@@ -18,6 +18,8 @@ export interface BashPtySpawn {
   readonly scrollbackChars: number;
   readonly cols: number;
   readonly rows: number;
+  /** Rewrites the shell's argv (a sandbox wrapper); the PTY stays its terminal. */
+  readonly wrapArgv?: (argv: string[]) => string[];
 }
 
 /** The command currently framed in the shell; it outlives a send that returned early (stdin wait). */
@@ -88,7 +90,9 @@ export class BashPtySession implements PtySession {
 
   /** Spawns bash and resolves once it has run the setup line; kills it and throws on failure. */
   static async start(spec: BashPtySpawn, config: BashPtyConfig): Promise<BashPtySession> {
-    const pty = spawn(config.shellPath, ['--noprofile', '--norc', '--noediting', '-i'], {
+    const argv = [config.shellPath, '--noprofile', '--norc', '--noediting', '-i'];
+    const [file, ...args] = spec.wrapArgv ? spec.wrapArgv(argv) : argv;
+    const pty = spawn(file!, args, {
       cwd: spec.cwd,
       env: spec.env,
       cols: spec.cols,

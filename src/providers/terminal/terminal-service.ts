@@ -13,6 +13,11 @@ export interface TerminalOpenOptions {
    * output is only counted in `SendResult.droppedChars`. Backend default when absent.
    */
   readonly scrollbackChars?: number;
+  /**
+   * Rewrites the argv of the shell process (e.g. to run it under bwrap). The
+   * wrapper must keep the shell on the PTY as its controlling terminal.
+   */
+  readonly wrapArgv?: (argv: string[]) => string[];
 }
 
 /** How a send ended. */

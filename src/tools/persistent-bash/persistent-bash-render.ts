@@ -39,6 +39,8 @@ export interface RenderContext {
   readonly durationMs: number;
   /** The shell of the previous call had died and this call opened a fresh one. */
   readonly freshShell: boolean;
+  /** Set when a failed command hit the sandbox: the mode it was denied under. */
+  readonly deniedUnder?: string;
 }
 
 /** The timeout / exit / reset lines that end a result, in order; the renderer and the presenter share this. */
@@ -90,6 +92,7 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   if (clippedChars > 0) blocks.push(clipNotice(clippedChars));
   if (result.continuation?.inputDelivered === false) blocks.push(NOT_DELIVERED_NOTICE);
   if (value.waitingForInput) blocks.push(WAITING_NOTICE);
+  if (ctx.deniedUnder) blocks.push(`[sandbox: file access denied under ${ctx.deniedUnder} mode]`);
   blocks.push(...trailer(value));
   return { content: [{ type: 'text', text: blocks.join('\n') }], value };
 }

@@ -12,7 +12,13 @@ import {
   type ToolResult,
 } from '../../container/tool-contract.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
-import { TerminalService } from '../../providers/terminal/terminal-service.js';
+import {
+  SandboxPolicy,
+  SandboxProvider,
+  SandboxUnavailableError,
+  type ResolvedSandbox,
+} from '../../providers/sandbox/sandbox-policy.js';
+import { TerminalService, type SendResult } from '../../providers/terminal/terminal-service.js';
 import { PersistentBashArgs } from './persistent-bash-args.js';
 import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-bash-config.js';
 import { presentPersistentResult, renderSend } from './persistent-bash-render.js';
@@ -23,6 +29,8 @@ interface ShellSlot {
   id?: string;
   /** The `DSH_*` overlay the shell currently has. */
   overlay: Record<string, string>;
+  /** The confinement the current shell runs under; undefined when unconfined. */
+  sandbox?: ResolvedSandbox;
   /** Settles when the session's previous call has; calls run one at a time, in order. */
   queue: Promise<unknown>;
 }
@@ -37,7 +45,7 @@ interface ShellSlot {
   description: resolvePersistentBashConfig().description,
   args: PersistentBashArgs,
   requires: [TerminalService, EnvRegistry],
-  optional: [PersistentBashConfig, HostConfig],
+  optional: [PersistentBashConfig, HostConfig, SandboxPolicy, SandboxProvider],
 })
 export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly config: PersistentBashConfig;
@@ -48,6 +56,8 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     @inject(EnvRegistry) private readonly env: EnvRegistry,
     @inject(PersistentBashConfig) @optional() config?: Partial<PersistentBashConfig>,
     @inject(HostConfig) @optional() private readonly host?: HostConfig,
+    @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
+    @inject(SandboxProvider) @optional() private readonly sandboxProvider?: SandboxProvider,
   ) {
     this.config = resolvePersistentBashConfig(config);
   }
@@ -110,13 +120,17 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const workdir = session.cwd ?? this.host?.workspace ?? process.cwd();
     const overlay = this.env.collect({ session, mode: 'persistent', workdir });
     if (slot.id === undefined) {
+      const sandbox = this.confinement(session);
+      const provider = this.sandboxProvider;
       slot.id = await this.terminals.open(session, this.config.backendType, {
         cwd: workdir,
         dshEnv: overlay,
         // Raw terminal text shrinks when normalized; keep enough to fill the clip window.
         scrollbackChars: this.config.maxOutputChars * 2 + 1024,
+        ...(sandbox && provider ? { wrapArgv: (argv: string[]) => provider.wrap(argv, sandbox) } : {}),
       });
       slot.overlay = overlay;
+      slot.sandbox = sandbox;
     }
     const previous = slot.overlay;
     const env = overlayDelta(previous, overlay);
@@ -138,7 +152,27 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       timeoutMs: this.config.timeoutMs,
       durationMs: Date.now() - started,
       freshShell,
+      ...(this.deniedUnder(slot.sandbox, result) ? { deniedUnder: slot.sandbox!.mode } : {}),
     });
+  }
+
+  /**
+   * The shell's confinement, chosen when it opens (a shell keeps one mode for
+   * its life): the session's mode from the policy, when a sandbox is
+   * composed. Fails closed when the backend cannot confine.
+   */
+  private confinement(session: SessionContext): ResolvedSandbox | undefined {
+    if (!this.policy || !this.sandboxProvider) return undefined;
+    const sandbox = this.policy.resolve({ session });
+    if (sandbox.mode === 'danger-full-access') return undefined;
+    const reason = this.sandboxProvider.unavailableReason();
+    if (reason !== null) throw new SandboxUnavailableError(sandbox.mode, reason);
+    return sandbox;
+  }
+
+  private deniedUnder(sandbox: ResolvedSandbox | undefined, result: { end: SendResult['end']; output: string }): boolean {
+    const failed = result.end.kind === 'completed' && result.end.exitCode !== 0;
+    return sandbox !== undefined && failed && this.sandboxProvider!.isDenial(result.output);
   }
 
   /** Forgets the slot's shell (closing it if it is still open); the next call opens a fresh one. */
