@@ -61,13 +61,13 @@ export class DshHost {
         current = module;
         if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
         const tokens = new Set<ServiceIdentifier>();
-        const replaced = new Set<ServiceIdentifier>();
-        const guarded = guardedModule(module, tokens, replaced);
+        const guarded = guardedModule(module, tokens);
         await this.container.load(guarded);
         this.modules.set(module, { guarded, tokens });
         batch.push(module);
-        // A tool built on a replaced provider would keep the old one: rebuild it.
-        await this.deactivate((tool) => dependsOn(tool.meta, replaced));
+        // A tool built before this plugin would keep a replaced provider, or miss
+        // an optional one that is now bound: rebuild the tools that use its tokens.
+        await this.deactivate((tool) => dependsOn(tool.meta, tokens));
       }
       current = undefined;
       await this.refresh();

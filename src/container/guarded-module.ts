@@ -8,17 +8,16 @@ import { getToolMeta } from './tool.decorator.js';
  * seam fails loudly (naming the plugin and the seam) instead of leaving an
  * ambiguous binding that breaks later at resolve time. `rebind` stays the
  * explicit way to replace a provider. Records the tokens the plugin binds
- * in `boundHere`, so the host knows which tools an unload affects.
+ * or rebinds in `boundHere`, so the host knows which tools a load or an
+ * unload affects.
  */
 export function guardedModule(
   module: ContainerModule,
   boundHere: Set<ServiceIdentifier> = new Set(),
-  replaced: Set<ServiceIdentifier> = new Set(),
   singleTokens = SINGLE_PROVIDER_TOKENS,
 ): ContainerModule {
   return new ContainerModule((options) => {
     boundHere.clear();
-    replaced.clear();
     const bind: ContainerModuleLoadOptions['bind'] = (token) => {
       if (singleTokens.has(token) && (boundHere.has(token) || options.isBound(token))) {
         throw new Error(
@@ -34,12 +33,10 @@ export function guardedModule(
     };
     const rebind: ContainerModuleLoadOptions['rebind'] = (token) => {
       boundHere.add(token);
-      replaced.add(token);
       return options.rebind(token);
     };
     const rebindSync: ContainerModuleLoadOptions['rebindSync'] = (token) => {
       boundHere.add(token);
-      replaced.add(token);
       return options.rebindSync(token);
     };
     return module.load({ ...options, bind, rebind, rebindSync });

@@ -1,6 +1,7 @@
 import { createHost, replace, ShellExecutor, type DshHost, type HostSession } from '../../../src/index.js';
 import { ScriptedApprovalAnswerer, ScriptedExecutor, testingEnvironment } from '../../../src/testing.js';
 import { bashToolModule } from '../../../src/tools/bash/bash.module.js';
+import { taskRuntimeModule } from '../../../src/providers/tasks/tasks.module.js';
 import { BashTool } from '../../../src/tools/bash/bash.tool.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
@@ -117,6 +118,20 @@ describe('bash tool configuration', () => {
       const result = await host.call('bash', { command: 'ls', description: 'List files', run_in_background: true });
       expect(text(result)).toBe('Error: background execution is disabled for this bash tool');
       expect(executor.starts).toEqual([]);
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('picks up a task runtime loaded after it was activated', async () => {
+    const executor = new ScriptedExecutor();
+    const [core, env, shell] = testingEnvironment({ executor });
+    const host = await createHost(core!, env!, shell!, bashToolModule());
+    try {
+      const args = { command: 'make', description: 'Build it', run_in_background: true };
+      expect(text(await host.call('bash', args))).toMatch(/^Error: background tasks unavailable/);
+      await host.load(taskRuntimeModule());
+      expect(text(await host.call('bash', args))).toBe('started background task bash-1');
     } finally {
       await host.dispose();
     }
