@@ -26,7 +26,7 @@ export class HostSession implements SessionContext {
   readonly cwd?: string;
   readonly jsonlPath?: string;
   private readonly hooks: Array<() => void | Promise<void>> = [];
-  private readonly pendingNotices: string[] = [];
+  private readonly pendingNotices: Array<{ readonly text: string; readonly key?: string }> = [];
   private readonly noticeListeners = new Set<(notice: string) => void>();
   private readonly lifetime = new AbortController();
   private disposal?: Promise<void>;
@@ -66,9 +66,9 @@ export class HostSession implements SessionContext {
     this.hooks.push(hook);
   }
 
-  notify(notice: string): void {
+  notify(notice: string, key?: string): void {
     if (this.disposed) return;
-    this.pendingNotices.push(notice);
+    this.pendingNotices.push({ text: notice, key });
     for (const listener of this.noticeListeners) {
       try {
         listener(notice);
@@ -78,13 +78,19 @@ export class HostSession implements SessionContext {
     }
   }
 
+  withdraw(key: string): void {
+    for (let i = this.pendingNotices.length - 1; i >= 0; i--) {
+      if (this.pendingNotices[i]!.key === key) this.pendingNotices.splice(i, 1);
+    }
+  }
+
   /** Notices queued since the last take (e.g. to inject into the next model turn). */
   takeNotices(): string[] {
-    return this.pendingNotices.splice(0);
+    return this.pendingNotices.splice(0).map((notice) => notice.text);
   }
 
   peekNotices(): readonly string[] {
-    return [...this.pendingNotices];
+    return this.pendingNotices.map((notice) => notice.text);
   }
 
   /** Called for each notice as it arrives. Returns an unsubscribe function. */

@@ -38,8 +38,13 @@ export interface SessionContext {
   readonly disposed: boolean;
   /** Runs (and is awaited) when the session is disposed. Registering after disposal runs the hook at once. */
   onDispose(hook: () => void | Promise<void>): void;
-  /** Queues a notice for the next model turn (e.g. a finished background task). Ignored after disposal. */
-  notify(notice: string): void;
+  /**
+   * Queues a notice for the next model turn (e.g. a finished background
+   * task). Ignored after disposal. A `key` lets a later `withdraw` drop it.
+   */
+  notify(notice: string, key?: string): void;
+  /** Drops queued (not yet taken) notices with this key: the model already learned it another way. */
+  withdraw(key: string): void;
 }
 
 /** Per-call context handed to `ToolInstance.run`. */

@@ -66,6 +66,15 @@ describe('sessions', () => {
     expect(heard).toEqual(['one', 'two']);
   });
 
+  it('withdraws queued notices by key, leaving the others', () => {
+    const session = host.openSession();
+    session.notify('task one finished', 'task:1');
+    session.notify('plain notice');
+    session.notify('task two finished', 'task:2');
+    session.withdraw('task:1');
+    expect(session.takeNotices()).toEqual(['plain notice', 'task two finished']);
+  });
+
   it('answers a call on a disposed session with an error result', async () => {
     const session = host.openSession({ id: 'gone' });
     await session.dispose();

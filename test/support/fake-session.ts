@@ -2,7 +2,7 @@ import type { SessionContext } from '../../src/container/tool-contract.js';
 
 /** A SessionContext for tests: collects notices and runs dispose hooks on `dispose()`. */
 export interface FakeSession extends SessionContext {
-  /** Notices received while alive, in order. */
+  /** Notices received while alive and not withdrawn, in order. */
   readonly notices: string[];
   /** Number of `notify` calls, including ignored ones after disposal. */
   readonly notifyCalls: number;
@@ -12,14 +12,16 @@ export interface FakeSession extends SessionContext {
 
 export function fakeSession(id: string, options: { cwd?: string; jsonlPath?: string } = {}): FakeSession {
   const hooks: Array<() => void | Promise<void>> = [];
-  const notices: string[] = [];
+  const queued: Array<{ text: string; key?: string }> = [];
   let disposed = false;
   let notifyCalls = 0;
   let disposing: Promise<void> | undefined;
   return {
     id,
     ...options,
-    notices,
+    get notices() {
+      return queued.map((notice) => notice.text);
+    },
     get disposed() {
       return disposed;
     },
@@ -30,9 +32,12 @@ export function fakeSession(id: string, options: { cwd?: string; jsonlPath?: str
       if (disposed) void Promise.resolve().then(hook);
       else hooks.push(hook);
     },
-    notify(notice) {
+    notify(notice, key) {
       notifyCalls++;
-      if (!disposed) notices.push(notice);
+      if (!disposed) queued.push({ text: notice, key });
+    },
+    withdraw(key) {
+      for (let i = queued.length - 1; i >= 0; i--) if (queued[i]!.key === key) queued.splice(i, 1);
     },
     dispose() {
       disposing ??= (async () => {

@@ -33,11 +33,6 @@ export function isCredentialName(name: string): boolean {
   return CREDENTIAL_PATTERN.test(name);
 }
 
-/** Names removed from `parent` by the scrub (for redaction and diagnostics). */
-export function scrubbedNames(parent: NodeJS.ProcessEnv, allow: readonly string[] = []): string[] {
-  return Object.keys(parent).filter((name) => isScrubbed(name, allow));
-}
-
 function isScrubbed(name: string, allow: readonly string[]): boolean {
   if (name.startsWith('DSH_')) return true;
   return isCredentialName(name) && !allow.includes(name);

@@ -38,8 +38,8 @@ export class LocalBackgroundProcess implements BackgroundProcess {
   /** A handle for a process that could not be started (e.g. missing workdir). */
   static failed(error: Error): LocalBackgroundProcess {
     const handle = new LocalBackgroundProcess(undefined, Promise.reject(error));
+    // Finished at once; the error text becomes readable when `done` settles (set there only, so it is read once).
     handle.isFinished = true;
-    handle.unreadError = error.message;
     return handle;
   }
 
@@ -75,6 +75,7 @@ export class LocalBackgroundProcess implements BackgroundProcess {
     if (this.isFinished || this.process === undefined) return false;
     this.process.stop('kill');
     await this.done;
-    return true;
+    // A leader that had exited on its own (its pipes still draining) keeps its outcome: nothing was killed.
+    return this.process.stopReason !== undefined;
   }
 }

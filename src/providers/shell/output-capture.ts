@@ -46,11 +46,6 @@ export class OutputCapture {
     this.tail = new TailBuffer(limits.maxOutputBytes);
   }
 
-  /** Total bytes the stream produced so far. */
-  get bytes(): number {
-    return this.total;
-  }
-
   /** True when memory holds only the tail. */
   get truncated(): boolean {
     return this.total > this.tail.size;

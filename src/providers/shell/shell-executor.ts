@@ -96,7 +96,10 @@ export interface BackgroundProcess {
   readonly pid: number | undefined;
   /** Consuming read: consecutive reads never re-deliver bytes. */
   readOutput(): OutputDelta;
-  /** Kills the whole process group (TERM, then KILL after the grace). False once finished. */
+  /**
+   * Kills the whole process group (TERM, then KILL after the grace) and awaits the end. False once
+   * finished, and when the command had already exited on its own (only its output was still draining).
+   */
   kill(): Promise<boolean>;
   /** Settles once the process (group leader) has exited and output is drained. Never rejects. */
   readonly done: Promise<ProcessOutcome>;

@@ -150,9 +150,9 @@ export class ShellProcess {
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
-  /** True once the leader exited and output was drained. */
-  get finished(): boolean {
-    return this.settled;
+  /** Why the executor stopped the group while its leader still ran; undefined when the leader exited on its own. */
+  get stopReason(): StopReason | undefined {
+    return this.reason;
   }
 
   /**

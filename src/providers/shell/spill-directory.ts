@@ -57,7 +57,11 @@ export class SpillDirectory {
     while (this.finishedBytes > this.maxRetainedBytes && this.finished.length > 1) {
       const oldest = this.finished.shift()!;
       this.finishedBytes -= oldest.bytes;
-      fs.rmSync(oldest.path, { force: true });
+      try {
+        fs.rmSync(oldest.path, { force: true });
+      } catch {
+        // Runs from a stream's close handler: a spill that cannot be removed must not crash the host.
+      }
     }
   }
 

@@ -1,4 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
+import { configError, mergeConfig } from '../../container/config-merge.js';
+import { describeValue } from '../../container/describe-value.js';
 
 export interface BashToolConfig {
   /** When false, `run_in_background` leaves the schema and a forced call is refused. */
@@ -8,6 +10,19 @@ export interface BashToolConfig {
 export const DEFAULT_BASH_TOOL_CONFIG: BashToolConfig = Object.freeze({ enableRunInBackground: true });
 
 export const BashToolConfig: ServiceIdentifier<Partial<BashToolConfig>> = Symbol.for('dsh.BashToolConfig');
+
+/**
+ * Fills defaults and checks values, so a misspelt key or a non-boolean fails
+ * at composition rather than silently keeping the default.
+ * Throws `invalid bash tool config: <key> ...`.
+ */
+export function resolveBashToolConfig(config: Partial<BashToolConfig> | undefined): BashToolConfig {
+  const merged = mergeConfig('bash tool', DEFAULT_BASH_TOOL_CONFIG, config);
+  if (typeof merged.enableRunInBackground !== 'boolean') {
+    throw configError('bash tool', 'enableRunInBackground', `must be true or false, got ${describeValue(merged.enableRunInBackground)}`);
+  }
+  return Object.freeze({ enableRunInBackground: merged.enableRunInBackground });
+}
 
 /** The `tool:bash` prompt section text (SPEC §4.1), shared by the one-shot and persistent tools. */
 export const BASH_PROMPT_TEXT =

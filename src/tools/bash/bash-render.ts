@@ -46,14 +46,15 @@ export function exitMarker(result: Pick<RunResult, 'exitCode' | 'signal'>): stri
   return undefined;
 }
 
-/** Joins blocks so each starts on its own line; one trailing newline is dropped. */
+/** Joins blocks so each starts on its own line; one trailing newline is dropped (unless it is all there is). */
 function joinLines(blocks: string[]): string {
   let text = '';
   for (const block of blocks) {
     if (text !== '' && !text.endsWith('\n')) text += '\n';
     text += block;
   }
-  return text.endsWith('\n') ? text.slice(0, -1) : text;
+  // A lone newline (`echo`) stays: an empty text would read as no answer at all.
+  return text.endsWith('\n') && text.length > 1 ? text.slice(0, -1) : text;
 }
 
 const EXIT_LINE = /\n?\[(?:exit code: (-?\d+)|killed by signal: (SIG[A-Z0-9]+))\]$/;

@@ -19,7 +19,7 @@ import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { ShellExecutor, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';
-import { BashToolConfig, DEFAULT_BASH_TOOL_CONFIG } from './bash-config.js';
+import { BashToolConfig, resolveBashToolConfig } from './bash-config.js';
 import { resolveCallSandbox } from './bash-escalation.js';
 import { presentBashCall, presentBashResult } from './bash-present.js';
 import { renderForeground } from './bash-render.js';
@@ -39,7 +39,7 @@ export type BashResultValue =
   optional: [TaskRuntime, ApprovalService, SandboxPolicy, BashToolConfig],
 })
 export class BashTool implements ToolInstance<BashArgs> {
-  private readonly config: typeof DEFAULT_BASH_TOOL_CONFIG;
+  private readonly config: BashToolConfig;
 
   constructor(
     @inject(ShellExecutor) private readonly executor: ShellExecutor,
@@ -49,7 +49,7 @@ export class BashTool implements ToolInstance<BashArgs> {
     @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
     @inject(BashToolConfig) @optional() config?: Partial<BashToolConfig>,
   ) {
-    this.config = { ...DEFAULT_BASH_TOOL_CONFIG, ...config };
+    this.config = resolveBashToolConfig(config);
   }
 
   adjustSchema(schema: JsonSchema): JsonSchema {
@@ -69,11 +69,15 @@ export class BashTool implements ToolInstance<BashArgs> {
     if (background && !this.tasks) {
       throw new ToolError('background tasks unavailable: load a task runtime and the task tools');
     }
+    // Admission before the approval prompt: never ask the user for a start that would be refused.
+    if (background) this.tasks!.preflight(ctx.session);
     const sandbox = await resolveCallSandbox(args, ctx, {
       executor: this.executor,
       approval: this.approval,
       policy: this.policy,
     });
+    // The await above may have let an abort land: nothing has run yet, so nothing starts.
+    if (ctx.signal.aborted) return errorResult('tool call aborted');
     const resolved = this.executor.resolve({
       command: args.command,
       workdir: this.workdirFor(args, ctx, sandbox?.workspaceRoot),
@@ -99,19 +103,24 @@ export class BashTool implements ToolInstance<BashArgs> {
   }
 
   private async runForeground(spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
-    const result = await this.executor.run(spec, {
-      signal: ctx.signal,
-      onProgress: ctx.onProgress ? withElapsed(ctx.onProgress) : undefined,
-    });
+    let result: RunResult;
+    try {
+      result = await this.executor.run(spec, {
+        signal: ctx.signal,
+        onProgress: ctx.onProgress ? withElapsed(ctx.onProgress) : undefined,
+      });
+    } catch (error) {
+      // An executor refuses a signal that aborted before its spawn: that is still this call's abort.
+      if (ctx.signal.aborted) return errorResult('tool call aborted');
+      throw error;
+    }
     if (result.aborted) return errorResult('tool call aborted');
     const escalationAdvertised = this.executor.sandboxMode !== undefined && this.approval !== undefined;
     return textResult(renderForeground(result, { escalationAdvertised }), { kind: 'foreground', ...result });
   }
 
   private async startBackground(args: BashArgs, spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
-    const tasks = this.tasks!;
-    tasks.preflight(ctx.session);
-    const snapshot = await tasks.start({
+    const snapshot = await this.tasks!.start({
       owner: ctx.session,
       kind: 'bash',
       label: args.description,

@@ -1,27 +1,16 @@
 import { IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, type ValidationArguments } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
+import { describeValue } from '../../container/describe-value.js';
 
 /** `task_output`'s wait when `timeout_ms` is absent. */
 export const DEFAULT_WAIT_MS = 30_000;
 /** Longest `task_output` wait; larger `timeout_ms` values are clamped to it. */
 export const MAX_WAIT_MS = 600_000;
 
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object' && value !== null) {
-    try {
-      return JSON.stringify(value);
-    } catch {
-      return Object.prototype.toString.call(value);
-    }
-  }
-  return String(value);
-}
-
 const TASK_ID_MESSAGE = 'invalid task_id: expected a non-empty string';
-const WAIT_MESSAGE = (args: ValidationArguments): string => `invalid wait: expected a boolean, got ${shown(args.value)}`;
+const WAIT_MESSAGE = (args: ValidationArguments): string => `invalid wait: expected a boolean, got ${describeValue(args.value)}`;
 const TIMEOUT_MESSAGE = (args: ValidationArguments): string =>
-  `invalid timeout_ms: expected a positive number, got ${shown(args.value)}`;
+  `invalid timeout_ms: expected a positive number, got ${describeValue(args.value)}`;
 const REASON_MESSAGE = 'invalid reason: expected a string';
 
 export class TaskOutputArgs {

@@ -1,7 +1,7 @@
 import { inject, injectable, optional } from 'inversify';
 import { Logger } from '../../providers/logging/logger.js';
 import type { TaskDoneEvent, TaskRuntime } from '../../providers/tasks/task-runtime.js';
-import { completionNotice } from './task-format.js';
+import { completionNotice, noticeKey } from './task-format.js';
 
 /**
  * Sends the owning session one notice when a task settles and the model does
@@ -35,7 +35,7 @@ export class TaskCompletionNotifier {
     const owner = event.owner;
     if (!owner || event.reported || owner.disposed) return;
     try {
-      owner.notify(completionNotice(event.snapshot));
+      owner.notify(completionNotice(event.snapshot), noticeKey(event.snapshot.id));
     } catch (error) {
       this.logger?.warn(
         `task ${event.snapshot.id}: completion notice failed: ${error instanceof Error ? error.message : String(error)}`,

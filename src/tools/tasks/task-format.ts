@@ -33,14 +33,17 @@ export function completionNotice(snapshot: TaskSnapshot): string {
   );
 }
 
-export const LOSS_NOTICE_PREFIX = '[some output was dropped from memory; full output: ';
-
 /** Says that a read lost bytes to the memory bound and where the complete streams are. */
 export function lossNotice(spillPaths: readonly string[]): string {
-  return `${LOSS_NOTICE_PREFIX}${spillPaths.length > 0 ? spillPaths.join(', ') : '(unavailable)'}]`;
+  return `[some output was dropped from memory; full output: ${spillPaths.length > 0 ? spillPaths.join(', ') : '(unavailable)'}]`;
 }
 
 /** Unknown and foreign ids share this text, so probing reveals nothing. */
 export function unknownTaskMessage(id: string): string {
   return `no background task "${id}" in this session; task_list shows your tasks`;
+}
+
+/** The key a task's completion notice is queued under, so a final read can withdraw it. */
+export function noticeKey(id: string): string {
+  return `task:${id}`;
 }

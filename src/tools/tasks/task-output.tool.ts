@@ -12,7 +12,7 @@ import {
 import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, TaskOutputArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
-import { LOSS_NOTICE_PREFIX, lossNotice, statusLine, unknownTaskMessage } from './task-format.js';
+import { lossNotice, noticeKey, statusLine, unknownTaskMessage } from './task-format.js';
 import { presentTaskCall, presentTaskResult } from './task-presenters.js';
 
 /** Typed value of a `task_output` result. */
@@ -60,12 +60,14 @@ export class TaskOutputTool implements ToolInstance<TaskOutputArgs> {
     }
     const read = this.runtime.read(ctx.session, id);
     if (!read) throw new ToolError(unknownTaskMessage(id));
+    // This result shows the final status: a queued completion notice would only repeat it.
+    const { status: readStatus } = read.snapshot;
+    if (readStatus !== 'running' && readStatus !== 'stopping') ctx.session?.withdraw(noticeKey(id));
 
     const lines: string[] = [];
     const output = read.text.length > 0 ? read.text : '(no new output)';
     lines.push(output.endsWith('\n') ? output.slice(0, -1) : output);
-    // The executor reports loss through the flags; guard against a handle that also wrote the notice.
-    if (read.lost && !read.text.includes(LOSS_NOTICE_PREFIX)) lines.push(lossNotice(read.spillPaths));
+    if (read.lost) lines.push(lossNotice(read.spillPaths));
     lines.push(statusLine(read.snapshot));
 
     const { status, detail } = read.snapshot;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { LocalBackgroundProcess } from '../../../src/providers/shell/local-background-process.js';
 import type { BackgroundProcess } from '../../../src/providers/shell/shell-executor.js';
 import { ExecutorPool, pollUntil, processesWith, survivors, uniqueSleep } from './shell-test-kit.js';
 
@@ -93,6 +94,24 @@ describe('LocalShellExecutor.start: background processes', () => {
     expect(await survivors(sleep)).toEqual([]);
   });
 
+  it('kill() answers false when the command had already exited on its own and only its pipe was draining', async () => {
+    const sleep = uniqueSleep();
+    const executor = pool.make();
+    // The sleep leaves the group (own session) but holds the pipe, so the handle stays unfinished
+    // for a while after the leader exited with 0: a kill then must not claim to have stopped it.
+    const handle = await executor.start(executor.resolve({ command: `setsid sleep ${sleep} & echo started` }));
+    try {
+      await readUntil(handle, (all) => all.includes('started'));
+      // Gone from /proc means reaped, and the reap is what delivers the exit to the handle.
+      expect(await pollUntil(() => !fs.existsSync(`/proc/${handle.pid}`))).toBe(true);
+      const killed = await handle.kill();
+      expect(await handle.done).toEqual({ exitCode: 0, signal: null });
+      expect(killed).toBe(false);
+    } finally {
+      for (const pid of processesWith(sleep)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('settles a spawn failure as failed with the error readable, never rejecting', async () => {
     const executor = pool.make();
     const missing = path.join(os.tmpdir(), `missing-${process.pid}-${Date.now()}`);
@@ -109,6 +128,15 @@ describe('LocalShellExecutor.start: background processes', () => {
     const outcome = await failed.done;
     expect(outcome.error).toMatch(/cannot start the shell: \/nonexistent\/bash was not found/);
     expect(failed.readOutput().text).toBe(outcome.error);
+  });
+
+  it('delivers a start failure exactly once, even to a read made before the outcome settled', async () => {
+    const handle = LocalBackgroundProcess.failed(new Error('workdir does not exist: /gone'));
+    expect(handle.finished).toBe(true);
+    const first = handle.readOutput().text;
+    await handle.done;
+    expect(first + handle.readOutput().text).toBe('workdir does not exist: /gone');
+    expect(handle.readOutput().text).toBe('');
   });
 
   it('dispose() kills running background groups, awaits them and removes the spills', async () => {

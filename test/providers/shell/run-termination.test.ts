@@ -54,6 +54,33 @@ describe('LocalShellExecutor.run: timeout, abort and leftovers', () => {
     expect(await survivors(sleep)).toEqual([]);
   });
 
+  it('keeps the first stop reason: an abort during the timeout grace leaves it timedOut, not aborted', async () => {
+    const sleep = uniqueSleep();
+    const controller = new AbortController();
+    let trapped = false;
+    const running = runCommand(
+      pool.make({ graceMs: 500 }),
+      { command: `trap "echo trapped" TERM; while :; do sleep ${sleep} & wait; done`, timeoutMs: 200 },
+      { signal: controller.signal, onProgress: (progress) => (trapped ||= progress.lastLine === 'trapped') },
+    );
+    // The timeout's SIGTERM has been handled; the group is now inside its grace period.
+    expect(await pollUntil(() => trapped)).toBe(true);
+    controller.abort();
+    const result = await running;
+    expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null, signal: 'SIGKILL' });
+    expect(await survivors(sleep)).toEqual([]);
+  });
+
+  it('resolves a run cut short by dispose() with neither timedOut nor aborted, leaving nothing behind', async () => {
+    const sleep = uniqueSleep();
+    const executor = pool.make();
+    const running = runCommand(executor, { command: `sleep ${sleep} & sleep ${sleep}`, timeoutMs: 60_000 });
+    expect(await pollUntil(() => processesWith(sleep).length >= 2)).toBe(true);
+    await executor.dispose();
+    expect(await running).toMatchObject({ timedOut: false, aborted: false, exitCode: null, signal: 'SIGTERM' });
+    expect(await survivors(sleep)).toEqual([]);
+  });
+
   it('rejects a pre-aborted signal without spawning anything', async () => {
     const sleep = uniqueSleep();
     const controller = new AbortController();

@@ -23,6 +23,10 @@ describe('foreground rendering', () => {
     expect(renderForeground(result({ stdout: 'hello\n' }))).toBe('hello');
   });
 
+  it('keeps the newline of a command that printed only an empty line', () => {
+    expect(renderForeground(result({ stdout: '\n' }))).toBe('\n');
+  });
+
   it('says (no output) when both streams are empty', () => {
     expect(renderForeground(result({}))).toBe('(no output)');
     expect(renderForeground(result({ exitCode: 2 }))).toBe('(no output)\n[exit code: 2]');

@@ -3,6 +3,10 @@ import { ScriptedApprovalAnswerer, ScriptedExecutor, testingEnvironment } from '
 import { bashToolModule } from '../../../src/tools/bash/bash.module.js';
 import { taskRuntimeModule } from '../../../src/providers/tasks/tasks.module.js';
 import { BashTool } from '../../../src/tools/bash/bash.tool.js';
+import type { BashArgs } from '../../../src/tools/bash/bash-args.js';
+import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
+import { TaskRuntime } from '../../../src/providers/tasks/task-runtime.js';
+import { startFake } from '../../providers/tasks/fake-task-process.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -76,6 +80,31 @@ describe('bash tool (scripted executor)', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'Error: tool call aborted' }], isError: true });
   });
 
+  it.each([false, true])(
+    'answers an abort that lands after the call started with the abort error and runs nothing (background: %s)',
+    async (background) => {
+      const tool = host.get(BashTool);
+      const controller = new AbortController();
+      const args = { command: 'ls', description: 'List files', run_in_background: background } as BashArgs;
+      const pending = tool.run(args, { signal: controller.signal, callId: 'abort-early' });
+      controller.abort();
+      await expect(pending).resolves.toEqual({ content: [{ type: 'text', text: 'Error: tool call aborted' }], isError: true });
+      expect(executor.runs).toEqual([]);
+      expect(executor.starts).toEqual([]);
+    },
+  );
+
+  it('answers an abort the executor refused before spawning with the abort error', async () => {
+    const controller = new AbortController();
+    executor.on('sleep 9', () => {
+      // What LocalShellExecutor does when the abort lands while it loads execa on its first call.
+      controller.abort();
+      throw new Error('command aborted before it started');
+    });
+    const result = await session.call('bash', { command: 'sleep 9', description: 'Wait a while' }, { signal: controller.signal });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Error: tool call aborted' }], isError: true });
+  });
+
   it('starts a background task owned by the calling session', async () => {
     executor.on('make', { stdout: 'built\n' });
     const result = await session.call('bash', { command: 'make', description: 'Build it', run_in_background: true });
@@ -121,6 +150,16 @@ describe('bash tool configuration', () => {
     } finally {
       await host.dispose();
     }
+  });
+
+  it('refuses a bad or misspelt config at composition instead of silently keeping the default', () => {
+    expect(() => bashToolModule({ enableRunInBackgrond: false } as object)).toThrow(
+      'invalid bash tool config: enableRunInBackgrond is not a known key',
+    );
+    expect(() => bashToolModule({ enableRunInBackground: 'no' } as never)).toThrow(
+      'invalid bash tool config: enableRunInBackground must be true or false, got "no"',
+    );
+    expect(() => bashToolModule({ enableRunInBackground: undefined })).not.toThrow();
   });
 
   it('picks up a task runtime loaded after it was activated', async () => {
@@ -196,6 +235,27 @@ describe('bash tool escalation (sandboxing executor)', () => {
       expect(executor.runs).toEqual([]);
     } finally {
       await host.dispose();
+    }
+  });
+
+  it('refuses a background call over the admission limit before asking the user', async () => {
+    const executor = new ScriptedExecutor({}, {}, 'read-only');
+    const answerer = new ScriptedApprovalAnswerer(['allowed-once']);
+    const runtime = new LocalTaskRuntime({ maxConcurrentTasksPerOwner: 1 });
+    const host = await createHost(
+      ...testingEnvironment({ answerers: [answerer] }),
+      replace(ShellExecutor, executor),
+      replace(TaskRuntime, runtime),
+    );
+    try {
+      await startFake(runtime);
+      const result = await host.call('bash', { ...escalate, run_in_background: true });
+      expect(text(result)).toMatch(/^Error: too many background tasks: the unowned pool already has 1 running \(limit 1\)/);
+      expect(answerer.requests).toHaveLength(0);
+      expect(executor.starts).toEqual([]);
+    } finally {
+      await host.dispose();
+      await runtime.dispose();
     }
   });
 

@@ -36,7 +36,8 @@ describe('task_output', () => {
     expect(textOf(await output.run({ task_id: id }, callContext(session)))).toBe(
       '(no new output)\n[status: completed, exit code: 0]',
     );
-    expect(session.notices).toHaveLength(1);
+    // The final read showed the status: the queued notice would only repeat it.
+    expect(session.notices).toEqual([]);
     await runtime.dispose();
   });
 
@@ -91,6 +92,19 @@ describe('task_output', () => {
     process.drop([]);
     expect(textOf(await output.run({ task_id: id }, callContext()))).toBe(
       '(no new output)\n[some output was dropped from memory; full output: (unavailable)]\n[status: running]',
+    );
+    await runtime.dispose();
+  });
+
+  it('still reports a loss when the command itself printed text that looks like the loss notice', async () => {
+    const { runtime, output } = taskTools();
+    const { id, process } = await startFake(runtime);
+    process.drop(['/tmp/dsh-x/stdout.log']);
+    // e.g. `cat` of an earlier transcript: the command's output is data, never a signal to the tool.
+    process.emit('[some output was dropped from memory; full output: /old]\n');
+    expect(textOf(await output.run({ task_id: id }, callContext()))).toBe(
+      '[some output was dropped from memory; full output: /old]\n' +
+        '[some output was dropped from memory; full output: /tmp/dsh-x/stdout.log]\n[status: running]',
     );
     await runtime.dispose();
   });
