@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { statSync } from 'node:fs';
 import type { RunningServer } from '../mcp/stdio-server.js';
 import type { GlobalOptions } from './cli-options.js';
 
@@ -69,6 +70,10 @@ export function registerServeCommand(program: Command): void {
       const approvals = new McpElicitationAnswerer();
       let server: RunningServer;
       try {
+        // Every call of every session would fail in a missing workspace: refuse to start instead.
+        if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
+          throw new Error(`the workspace ${workspace} is not a directory (check --workspace or the config file)`);
+        }
         await host.load(mcpApprovalModule(approvals));
         if (options.http === undefined) {
           server = await serveStdio(host, { workspace, logger, approvals });

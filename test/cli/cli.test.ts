@@ -97,6 +97,20 @@ describe('dsh-tools CLI', () => {
     expect(lines.at(-1)).toBe('[exit code: 1]');
   });
 
+  it('serve refuses a workspace that is not a directory instead of serving calls that all fail', async () => {
+    const missing = path.join(dir, 'no-such-workspace');
+    // stdin closed at once: without the check the server would start and exit 0 at end of input.
+    const run = await new Promise<Run>((resolve) => {
+      const child = execFile(process.execPath, [MAIN_JS, 'serve', '--workspace', missing], { timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      );
+      child.stdin?.end();
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`dsh-tools: the workspace ${missing} is not a directory (check --workspace or the config file)\n`);
+    expect(run.stdout).toBe('');
+  });
+
   it('rejects an unknown --sandbox mode', async () => {
     const run = await dsh(['--sandbox', 'none', 'prompt']);
     expect(run.code).not.toBe(0);

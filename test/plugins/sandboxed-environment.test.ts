@@ -259,6 +259,31 @@ describeWithBwrap(`the persistent shell under the sandbox${NEEDS_BWRAP}`, () => 
     }
   });
 
+  it('follows a changed session mode: a narrowed mode confines the next call in a fresh shell', async () => {
+    const host = await createHost(
+      ...sandboxedEnvironment({ workspace: ws.dir, shell: 'persistent', sandbox: { mode: 'danger-full-access' } }),
+    );
+    try {
+      const session = host.openSession({ cwd: ws.dir });
+      expect(text(await session.call('bash', { command: 'touch free && export X=old' }))).toBe('(no output)');
+      host.get(SandboxPolicy).setMode(session, 'read-only');
+      const denied = await session.call('bash', { command: 'echo "${X-unset}"; touch confined' });
+      expect(text(denied).split('\n')).toEqual([
+        '[sandbox mode is now read-only: this call ran in a fresh shell in the workspace]',
+        'unset',
+        expect.stringMatching(/Read-only file system/),
+        '[sandbox: file access denied under read-only mode]',
+        '[exit code: 1]',
+      ]);
+      expect(existsSync(path.join(ws.dir, 'confined'))).toBe(false);
+      // Unchanged mode: the same shell again, no notice.
+      expect(text(await session.call('bash', { command: 'export Y=1; echo "$PWD"' }))).toBe(ws.dir);
+      expect(text(await session.call('bash', { command: 'echo "$Y"' }))).toBe('1');
+    } finally {
+      await host.dispose();
+    }
+  });
+
   it('allows writes in the workspace under workspace-write and leaves no process behind', async () => {
     const sleep = uniqueSleep();
     const host = await createHost(

@@ -29,6 +29,11 @@ export const DEFAULT_BASH_PTY_CONFIG: BashPtyConfig = Object.freeze({
   rows: 50,
 });
 
+/** The longest delay `setTimeout` honours; a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+const TIMER_KEYS: ReadonlySet<string> = new Set(['startupTimeoutMs', 'stdinProbeQuietMs', 'stdinProbeMaxIntervalMs']);
+
 export const BashPtyConfig: ServiceIdentifier<Partial<BashPtyConfig>> = Symbol.for('dsh.BashPtyConfig');
 
 /** Fills defaults and rejects nonsense at composition time. */
@@ -38,6 +43,9 @@ export function resolveBashPtyConfig(config: Partial<BashPtyConfig> = {}): BashP
     const value = resolved[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
       throw new Error(`invalid terminal config ${key}: expected a positive number, got ${String(value)}`);
+    }
+    if (TIMER_KEYS.has(key) && value > MAX_TIMER_MS) {
+      throw new Error(`invalid terminal config ${key}: expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${value}`);
     }
   }
   if (typeof resolved.shellPath !== 'string' || resolved.shellPath === '') {

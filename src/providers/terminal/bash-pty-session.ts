@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn, type IPty } from 'node-pty';
-import type { BashPtyConfig } from './bash-pty-config.js';
+import { MAX_TIMER_MS, type BashPtyConfig } from './bash-pty-config.js';
 import { MarkerParser } from './marker-parser.js';
-import { MAX_INLINE_BYTES, commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
+import { MAX_INLINE_BYTES, commandLine, envStatements, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import { killShellTree } from './process-tree.js';
@@ -27,7 +27,8 @@ interface Running {
   readonly parser: MarkerParser;
   collector: OutputCollector;
   exitCode?: number;
-  commandFile?: string;
+  /** Private files that carried a long command line (removed when the command is released). */
+  files?: { readonly env: string; readonly command: string };
 }
 
 /** The send waiting for `running` to settle. */
@@ -144,6 +145,13 @@ export class BashPtySession implements PtySession {
 
   send(command: string, options: SendOptions): Promise<SendResult> {
     if (this.attached) return Promise.reject(new Error('a command is already running on this PTY'));
+    const { timeoutMs } = options;
+    if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+      // setTimeout would fire at once and take the shell down with a bogus timeout.
+      return Promise.reject(
+        new Error(`invalid timeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`),
+      );
+    }
     if (!this.alive) return Promise.resolve(this.deadResult());
     if (options.signal?.aborted) return this.closeWith({ kind: 'aborted' });
     const running = this.running;
@@ -171,11 +179,13 @@ export class BashPtySession implements PtySession {
     };
     let line = commandLine(nonce, command, { env });
     if (Buffer.byteLength(line) > MAX_INLINE_BYTES) {
-      // A canonical-mode terminal line holds 4095 bytes; longer commands travel through a private file.
+      // A canonical-mode terminal line holds 4095 bytes; a longer command or env travels through private files.
       this.tempDir ??= mkdtempSync(path.join(tmpdir(), 'dsh-pty-'));
-      running.commandFile = path.join(this.tempDir, `cmd-${nonce}`);
-      writeFileSync(running.commandFile, command, { mode: 0o600 });
-      line = commandLine(nonce, command, { env, commandFile: running.commandFile });
+      const files = { env: path.join(this.tempDir, `env-${nonce}`), command: path.join(this.tempDir, `cmd-${nonce}`) };
+      writeFileSync(files.env, envStatements(env).join('\n'), { mode: 0o600 });
+      writeFileSync(files.command, command, { mode: 0o600 });
+      running.files = files;
+      line = commandLine(nonce, command, { files });
     }
     this.running = running;
     this.pty.write(line);
@@ -236,7 +246,7 @@ export class BashPtySession implements PtySession {
     const running = this.running;
     if (!running) return { output: '', droppedChars: 0, lostPrefix: false };
     this.running = undefined;
-    if (running.commandFile) rmSync(running.commandFile, { force: true });
+    if (running.files) for (const file of Object.values(running.files)) rmSync(file, { force: true });
     return this.takeOutput(running);
   }
 

@@ -66,28 +66,41 @@ export function initLine(secret: string, readyNonce: string): string {
   );
 }
 
+/** The `export` / `unset` statements that apply `env` (names that are not shell identifiers are skipped). */
+export function envStatements(env: Readonly<Record<string, string>> = {}): string[] {
+  const statements: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    statements.push(value === '' ? `unset ${name}` : `export ${name}=${ansiCQuote(value)}`);
+  }
+  return statements;
+}
+
 /**
  * Frames one command: exports, start marker, the command under `eval` (so a
  * syntax error stays inside the call), end marker with `$?`. The command
- * travels as an ANSI-C literal or, when `commandFile` is given (long
- * commands), through a variable the `read` builtin fills from that file (no fork).
+ * travels as an ANSI-C literal or, when `files` is given (long lines), through
+ * variables the `read` builtin fills from those files (no fork): `files.env`
+ * holds `envStatements(env)`, `files.command` the command.
  */
 export function commandLine(
   nonce: string,
   command: string,
-  options: { env?: Readonly<Record<string, string>>; commandFile?: string } = {},
+  options: { env?: Readonly<Record<string, string>>; files?: { readonly env: string; readonly command: string } } = {},
 ): string {
   const parts: string[] = [
     // Re-install the prompt hook if a command replaced the PROMPT_COMMAND array (bash ≥ 5.1 only).
     `((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] < 501)) || [[ \${PROMPT_COMMAND[${HOOK_INDEX}]-} == ${PROMPT_HOOK} ]] || PROMPT_COMMAND[${HOOK_INDEX}]=${PROMPT_HOOK}`,
   ];
-  for (const [name, value] of Object.entries(options.env ?? {})) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
-    parts.push(value === '' ? `unset ${name}` : `export ${name}=${ansiCQuote(value)}`);
+  const { files } = options;
+  if (files !== undefined) {
+    parts.push(`IFS= read -r -d '' __dsh_env <${ansiCQuote(files.env)}`, `eval "$__dsh_env"`);
+  } else {
+    parts.push(...envStatements(options.env));
   }
   parts.push(`printf '\\037S%s\\037' ${nonce} >/dev/tty`);
-  if (options.commandFile !== undefined) {
-    parts.push(`IFS= read -r -d '' __dsh_cmd <${ansiCQuote(options.commandFile)}`);
+  if (files !== undefined) {
+    parts.push(`IFS= read -r -d '' __dsh_cmd <${ansiCQuote(files.command)}`);
     parts.push(`eval "$__dsh_cmd"`);
   } else {
     parts.push(`eval ${ansiCQuote(command)}`);

@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import { MAX_TIMER_MS } from '../../providers/terminal/bash-pty-config.js';
 
 /** Settings of the persistent `bash` tool; every field optional in config. */
 export interface PersistentBashConfig {
@@ -33,6 +34,11 @@ export function resolvePersistentBashConfig(config: Partial<PersistentBashConfig
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
       throw new Error(`invalid persistent bash config ${key}: expected a positive number, got ${String(value)}`);
     }
+  }
+  if (timeoutMs > MAX_TIMER_MS) {
+    throw new Error(
+      `invalid persistent bash config timeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${timeoutMs}`,
+    );
   }
   if (typeof backendType !== 'string' || backendType === '') {
     throw new Error('invalid persistent bash config backendType: expected a non-empty string');

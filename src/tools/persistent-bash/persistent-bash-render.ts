@@ -11,6 +11,8 @@ export const NOT_DELIVERED_NOTICE =
 export const LOST_PREFIX_NOTICE = "[earlier output lost: the terminal kept only the end of this command's output]";
 
 export const clipNotice = (chars: number): string => `[output clipped: ${chars} more characters not shown]`;
+export const sandboxChangedNotice = (mode: string): string =>
+  `[sandbox mode is now ${mode}: this call ran in a fresh shell in the workspace]`;
 
 /** The typed value of a persistent `bash` result. */
 export interface PersistentBashValue {
@@ -39,6 +41,8 @@ export interface RenderContext {
   readonly durationMs: number;
   /** The shell of the previous call had died and this call opened a fresh one. */
   readonly freshShell: boolean;
+  /** Set when the session's sandbox mode changed, so this call ran in a fresh shell under that mode. */
+  readonly sandboxChangedTo?: string;
   /** Set when a failed command hit the sandbox: the mode it was denied under. */
   readonly deniedUnder?: string;
 }
@@ -85,6 +89,7 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   };
   const blocks: string[] = [];
   if (ctx.freshShell) blocks.push(FRESH_SHELL_NOTICE);
+  if (ctx.sandboxChangedTo) blocks.push(sandboxChangedNotice(ctx.sandboxChangedTo));
   if (result.lostPrefix) blocks.push(LOST_PREFIX_NOTICE);
   const body = output.endsWith('\n') ? output.slice(0, -1) : output;
   if (body !== '') blocks.push(body);

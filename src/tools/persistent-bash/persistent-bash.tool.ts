@@ -113,14 +113,20 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     if (ctx.signal.aborted) return errorResult('tool call aborted');
     const { session } = slot;
     let freshShell = false;
+    let sandboxChanged = false;
     if (slot.id !== undefined && !this.terminals.isAlive(session, slot.id)) {
       await this.reset(slot);
       freshShell = true;
     }
+    // Resolved on every call: a shell keeps the confinement it started with, so a changed session mode needs a new one.
+    const sandbox = this.confinement(session);
+    if (slot.id !== undefined && !sameConfinement(slot.sandbox, sandbox)) {
+      await this.reset(slot);
+      sandboxChanged = true;
+    }
     const workdir = session.cwd ?? this.host?.workspace ?? process.cwd();
     const overlay = this.env.collect({ session, mode: 'persistent', workdir });
     if (slot.id === undefined) {
-      const sandbox = this.confinement(session);
       const provider = this.sandboxProvider;
       slot.id = await this.terminals.open(session, this.config.backendType, {
         cwd: workdir,
@@ -152,19 +158,22 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       timeoutMs: this.config.timeoutMs,
       durationMs: Date.now() - started,
       freshShell,
+      ...(sandboxChanged ? { sandboxChangedTo: sandbox?.mode ?? 'danger-full-access' } : {}),
       ...(this.deniedUnder(slot.sandbox, result) ? { deniedUnder: slot.sandbox!.mode } : {}),
     });
   }
 
   /**
-   * The shell's confinement, chosen when it opens (a shell keeps one mode for
-   * its life): the session's mode from the policy, when a sandbox is
-   * composed. Fails closed when the backend cannot confine.
+   * The confinement a shell of this session must run under: the session's
+   * mode from the policy, when a sandbox is composed (undefined: unconfined).
+   * Fails closed when the backend cannot confine.
    */
   private confinement(session: SessionContext): ResolvedSandbox | undefined {
-    if (!this.policy || !this.sandboxProvider) return undefined;
+    if (!this.policy) return undefined;
     const sandbox = this.policy.resolve({ session });
     if (sandbox.mode === 'danger-full-access') return undefined;
+    // A policy that asks for confinement with nothing to confine must not fall back to an unconfined shell.
+    if (!this.sandboxProvider) throw new SandboxUnavailableError(sandbox.mode, 'no sandbox provider is loaded');
     const reason = this.sandboxProvider.unavailableReason();
     if (reason !== null) throw new SandboxUnavailableError(sandbox.mode, reason);
     return sandbox;
@@ -187,6 +196,10 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       // Already closed by the session's disposal.
     }
   }
+}
+
+function sameConfinement(a: ResolvedSandbox | undefined, b: ResolvedSandbox | undefined): boolean {
+  return a?.mode === b?.mode && a?.workspaceRoot === b?.workspaceRoot;
 }
 
 /** Changed or new keys with their values, removed keys as '' (unset); undefined when nothing changed. */

@@ -98,6 +98,14 @@ describe('BashPtyBackend (real PTY)', () => {
     expect(result.output).toBe('6000\n');
   });
 
+  it('hands a long env overlay over through a private file too (a terminal line holds 4095 bytes)', async () => {
+    const shell = await open();
+    const big = 'v'.repeat(5000);
+    const result = await shell.send('echo "${#DSH_BIG}"', { timeoutMs: 20_000, env: { DSH_BIG: big } });
+    expect(result).toMatchObject({ output: '5000\n', end: { kind: 'completed', exitCode: 0 } });
+    expect((await send(shell, 'echo "${DSH_BIG:0:3}"')).output).toBe('vvv\n');
+  });
+
   it('strips ANSI sequences and normalizes line ends', async () => {
     const shell = await open();
     const result = await send(shell, "printf '\\033[31mred\\033[0m\\r\\n\\033]0;title\\007plain\\n'");
@@ -174,6 +182,58 @@ describe('BashPtyBackend (real PTY)', () => {
     expect(await eventually(() => processesWith(a).length + processesWith(b).length, (n) => n === 2)).toBe(2);
     await shell.close();
     expect([...processesWith(a), ...processesWith(b)]).toEqual([]);
+  });
+
+  it('refuses a second send while one runs; close() settles the running send as a dead shell', async () => {
+    const arg = uniqueSleepArg();
+    const shell = await open();
+    const running = shell.send(`sleep ${arg}`, { timeoutMs: 20_000 });
+    await eventually(() => processesWith(arg), (pids) => pids.length > 0);
+    await expect(send(shell, 'echo no')).rejects.toThrow('a command is already running on this PTY');
+    await shell.close();
+    expect((await running).end).toEqual({ kind: 'shell-exited', exitCode: null, signal: 'SIGKILL' });
+    expect(processesWith(arg)).toEqual([]);
+  });
+
+  it('rejects a timeout a timer cannot hold instead of firing it at once, and the shell stays usable', async () => {
+    const shell = await open();
+    for (const timeoutMs of [Number.NaN, 0, 2 ** 31]) {
+      await expect(shell.send('echo x', { timeoutMs })).rejects.toThrow(
+        `invalid timeoutMs: expected a positive number of milliseconds up to 2147483647, got ${timeoutMs}`,
+      );
+    }
+    expect((await send(shell, 'echo alive')).output).toBe('alive\n');
+  });
+
+  it('a send with an already aborted signal closes the shell without running the command', async () => {
+    const shell = await open();
+    const controller = new AbortController();
+    controller.abort();
+    const result = await shell.send('echo never', { timeoutMs: 20_000, signal: controller.signal });
+    expect(result).toEqual({ end: { kind: 'aborted' }, output: '', lostPrefix: false });
+    expect(shell.alive).toBe(false);
+  });
+
+  it('times out a command that was fed input and still runs, and leaves no process behind', async () => {
+    const arg = uniqueSleepArg();
+    const shell = await open();
+    expect((await send(shell, `read x; echo "got $x"; sleep ${arg}`)).end).toEqual({ kind: 'waiting-for-input' });
+    const result = await send(shell, 'input', 500);
+    expect(result).toMatchObject({ end: { kind: 'timeout' }, continuation: { inputDelivered: true } });
+    expect(result.output).toBe('got input\n');
+    expect(processesWith(arg)).toEqual([]);
+  });
+
+  it('fails startup clearly for a shell that does not run, or never becomes ready, and leaves nothing behind', async () => {
+    await expect(new BashPtyBackend({ shellPath: path.join(workspace, 'no-bash') }).open({ cwd: workspace })).rejects.toThrow(
+      /^bash exited during startup \(code \d+\); check that ".*no-bash" runs/,
+    );
+    const arg = uniqueSleepArg();
+    const slow = new BashPtyBackend({ startupTimeoutMs: 300 });
+    await expect(
+      slow.open({ cwd: workspace, wrapArgv: (argv) => ['sh', '-c', `sleep ${arg}; exec "$@"`, 'sh', ...argv] }),
+    ).rejects.toThrow('bash did not become ready within 300ms');
+    expect(processesWith(arg)).toEqual([]);
   });
 
   it('fails clearly for a missing working directory', async () => {

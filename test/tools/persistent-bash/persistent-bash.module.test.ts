@@ -46,4 +46,14 @@ describe('terminal and persistent bash modules', () => {
     expect(() => persistentBashModule({ timeoutMs: -1 })).toThrow('invalid persistent bash config timeoutMs');
     expect(() => terminalModule({ stdinProbeQuietMs: 0 })).toThrow('invalid terminal config stdinProbeQuietMs');
   });
+
+  it('reject timeouts a timer cannot hold (Node would fire them at once)', () => {
+    expect(() => persistentBashModule({ timeoutMs: 2 ** 31 })).toThrow(
+      'invalid persistent bash config timeoutMs: expected a positive number of milliseconds up to 2147483647, got 2147483648',
+    );
+    expect(() => terminalModule({ startupTimeoutMs: 3e9 })).toThrow(
+      'invalid terminal config startupTimeoutMs: expected a positive number of milliseconds up to 2147483647, got 3000000000',
+    );
+    expect(() => persistentBashModule({ timeoutMs: 2 ** 31 - 1 })).not.toThrow();
+  });
 });

@@ -1,4 +1,7 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
+import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
 import {
   FRESH_SHELL_NOTICE,
   RESET_NOTICE,
@@ -167,6 +170,17 @@ describe('PersistentBashTool (real PTY)', () => {
     await eventually(() => processesWith(arg), (pids) => pids.length === 1);
     await s.dispose();
     expect(processesWith(arg)).toEqual([]);
+  });
+
+  it('fails closed when a sandbox policy asks for confinement but no sandbox provider is loaded', async () => {
+    const confined = new PersistentBashTool(h.terminals, h.env, {}, undefined, new LocalSandboxPolicy(), undefined);
+    const s = h.session('s');
+    await expect(
+      confined.run({ command: 'touch ran' }, { session: s, signal: new AbortController().signal, callId: 'c' }),
+    ).rejects.toThrow('sandbox unavailable for read-only mode: no sandbox provider is loaded');
+    expect(existsSync(path.join(h.workspace, 'ran'))).toBe(false);
+    expect(h.terminals.ids).toEqual([]);
+    await confined.dispose();
   });
 
   it('requires an owning session', async () => {
