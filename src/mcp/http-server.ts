@@ -61,10 +61,13 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       previousOnClose?.();
       log?.debug(`mcp http: session ${id} closed`);
     };
-    await connection.connect(transport);
-    await transport.handleRequest(req, res, body);
-    // An initialize that failed validation never registers: drop its session.
-    if (!sessions.has(id)) await connection.close();
+    try {
+      await connection.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // An initialize that failed (validation or a throw) never registers: drop its session now.
+      if (!sessions.has(id)) await connection.close();
+    }
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
