@@ -4,7 +4,7 @@ import 'reflect-metadata';
  * Test doubles for users' own unit tests: compose the production plugins,
  * then `replace(ShellExecutor, new ScriptedExecutor(...))` the edges.
  */
-export { ScriptedExecutor, type ScriptedAnswer } from './testing/scripted-executor.js';
+export { ScriptedExecutor, runResult, type ScriptedAnswer } from './testing/scripted-executor.js';
 export { InMemoryTerminal, type InMemoryShellState, type InMemoryAnswer, type InMemoryResponder } from './testing/in-memory-terminal.js';
 export { ScriptedApprovalAnswerer } from './testing/scripted-approval-answerer.js';
 export { testingEnvironment, type TestingEnvironmentOptions } from './plugins/testing.environment.js';

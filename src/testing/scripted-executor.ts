@@ -68,18 +68,23 @@ export class ScriptedExecutor implements ShellExecutor {
   private answer(spec: ExecSpec): RunResult {
     const scripted = this.answers.get(spec.command) ?? this.fallback;
     const partial = typeof scripted === 'function' ? scripted(spec) : scripted;
-    return {
-      stdout: '',
-      stderr: '',
-      exitCode: 0,
-      signal: null,
-      timedOut: false,
-      aborted: false,
-      timeoutMs: spec.timeoutMs,
-      durationMs: 0,
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      ...partial,
-    };
+    return runResult({ timeoutMs: spec.timeoutMs, ...partial });
   }
+}
+
+/** A complete `RunResult`: a clean, instant exit with no output, overridden by `partial`. */
+export function runResult(partial: Partial<RunResult> = {}): RunResult {
+  return {
+    stdout: '',
+    stderr: '',
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    timeoutMs: 120_000,
+    durationMs: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    ...partial,
+  };
 }

@@ -1,22 +1,8 @@
 import fc from 'fast-check';
-import type { RunResult } from '../../../src/providers/shell/shell-executor.js';
+import { runResult } from '../../../src/testing.js';
 import { ESCALATION_HINT, parseExit, renderForeground } from '../../../src/tools/bash/bash-render.js';
 
-function result(partial: Partial<RunResult>): RunResult {
-  return {
-    stdout: '',
-    stderr: '',
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    aborted: false,
-    timeoutMs: 120000,
-    durationMs: 1,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    ...partial,
-  };
-}
+const result = runResult;
 
 describe('foreground rendering', () => {
   it('prints stdout alone for a clean exit', () => {
