@@ -55,6 +55,17 @@ export interface CallContext {
   readonly onProgress?: (progress: ToolProgress) => void;
 }
 
+/**
+ * Turns a provider's progress listener into the call's: providers report
+ * bytes and the last line (already throttled); the tool adds the elapsed time.
+ */
+export function withElapsed(
+  report: (progress: ToolProgress) => void,
+  started = Date.now(),
+): (progress: { readonly bytes: number; readonly lastLine?: string }) => void {
+  return (progress) => report({ ...progress, elapsedMs: Date.now() - started });
+}
+
 /** A UI card describing a call before it runs (pure; never throws). */
 export interface CallPresentation {
   readonly title: string;

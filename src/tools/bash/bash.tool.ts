@@ -3,6 +3,7 @@ import { inject, optional } from 'inversify';
 import { Tool } from '../../container/tool.decorator.js';
 import {
   errorResult,
+  withElapsed,
   textResult,
   ToolError,
   type CallContext,
@@ -136,10 +137,4 @@ export class BashTool implements ToolInstance<BashArgs> {
     if (path.isAbsolute(args.workdir) || base === undefined) return args.workdir;
     return path.resolve(base, args.workdir);
   }
-}
-
-/** The executor throttles its reports; the tool adds the elapsed time callers show. */
-function withElapsed(report: NonNullable<CallContext['onProgress']>) {
-  const started = Date.now();
-  return (progress: { bytes: number; lastLine?: string }) => report({ ...progress, elapsedMs: Date.now() - started });
 }

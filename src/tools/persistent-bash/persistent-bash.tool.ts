@@ -4,6 +4,7 @@ import { Tool } from '../../container/tool.decorator.js';
 import {
   ToolError,
   errorResult,
+  withElapsed,
   type CallContext,
   type CallPresentation,
   type ResultPresentation,
@@ -141,11 +142,10 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const previous = slot.overlay;
     const env = overlayDelta(previous, overlay);
     slot.overlay = overlay;
-    const onProgress = ctx.onProgress;
     const result = await this.terminals.send(session, slot.id, command, {
       timeoutMs: this.config.timeoutMs,
       signal: ctx.signal,
-      ...(onProgress ? { onProgress: (p: { bytes: number; lastLine?: string }) => onProgress({ ...p, elapsedMs: Date.now() - started }) } : {}),
+      ...(ctx.onProgress ? { onProgress: withElapsed(ctx.onProgress, started) } : {}),
       ...(env ? { env } : {}),
     });
     // Input to a waiting command carries no exports: the shell still has the previous overlay.

@@ -4,16 +4,13 @@ import {
   textResult,
   ToolError,
   type CallContext,
-  type CallPresentation,
-  type ResultPresentation,
-  type ToolInstance,
   type ToolResult,
 } from '../../container/tool-contract.js';
 import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime.js';
 import { TaskKillArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
 import { statusText, unknownTaskMessage } from './task-format.js';
-import { presentTaskCall, presentTaskResult } from './task-presenters.js';
+import { TaskTool } from './task-tool.js';
 
 /** Typed value of a `task_kill` result. */
 export interface TaskKillValue {
@@ -38,12 +35,12 @@ export interface TaskKillValue {
   args: TaskKillArgs,
   requires: [TaskRuntime],
 })
-export class TaskKillTool implements ToolInstance<TaskKillArgs> {
+export class TaskKillTool extends TaskTool<TaskKillArgs> {
   constructor(
-    @inject(TaskRuntime) private readonly runtime: TaskRuntime,
+    @inject(TaskRuntime) runtime: TaskRuntime,
     @inject(TaskCompletionNotifier) @optional() notifier?: TaskCompletionNotifier,
   ) {
-    notifier?.attach(runtime);
+    super(runtime, notifier, true);
   }
 
   async run(args: TaskKillArgs, ctx: CallContext): Promise<ToolResult<TaskKillValue>> {
@@ -61,13 +58,5 @@ export class TaskKillTool implements ToolInstance<TaskKillArgs> {
       status: snapshot.status,
       ...(snapshot.detail !== undefined && { detail: snapshot.detail }),
     });
-  }
-
-  presentCall(args: unknown): CallPresentation | undefined {
-    return presentTaskCall('task_kill', args, true);
-  }
-
-  presentResult(result: ToolResult): ResultPresentation | undefined {
-    return presentTaskResult(result);
   }
 }

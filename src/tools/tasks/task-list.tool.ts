@@ -3,16 +3,13 @@ import { Tool } from '../../container/tool.decorator.js';
 import {
   textResult,
   type CallContext,
-  type CallPresentation,
-  type ResultPresentation,
-  type ToolInstance,
   type ToolResult,
 } from '../../container/tool-contract.js';
 import { TaskRuntime, type TaskSnapshot } from '../../providers/tasks/task-runtime.js';
 import { TaskListArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
 import { listLine } from './task-format.js';
-import { presentTaskCall, presentTaskResult } from './task-presenters.js';
+import { TaskTool } from './task-tool.js';
 
 /** Typed value of a `task_list` result. */
 export interface TaskListValue {
@@ -27,25 +24,17 @@ export interface TaskListValue {
   args: TaskListArgs,
   requires: [TaskRuntime],
 })
-export class TaskListTool implements ToolInstance<TaskListArgs> {
+export class TaskListTool extends TaskTool<TaskListArgs> {
   constructor(
-    @inject(TaskRuntime) private readonly runtime: TaskRuntime,
+    @inject(TaskRuntime) runtime: TaskRuntime,
     @inject(TaskCompletionNotifier) @optional() notifier?: TaskCompletionNotifier,
   ) {
-    notifier?.attach(runtime);
+    super(runtime, notifier, false);
   }
 
   async run(_args: TaskListArgs, ctx: CallContext): Promise<ToolResult<TaskListValue>> {
     const tasks = this.runtime.list(ctx.session);
     const text = tasks.length > 0 ? tasks.map(listLine).join('\n') : '(no background tasks)';
     return textResult(text, { kind: 'task_list', tasks });
-  }
-
-  presentCall(args: unknown): CallPresentation | undefined {
-    return presentTaskCall('task_list', args, false);
-  }
-
-  presentResult(result: ToolResult): ResultPresentation | undefined {
-    return presentTaskResult(result);
   }
 }

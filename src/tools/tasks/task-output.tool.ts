@@ -4,16 +4,13 @@ import {
   textResult,
   ToolError,
   type CallContext,
-  type CallPresentation,
-  type ResultPresentation,
-  type ToolInstance,
   type ToolResult,
 } from '../../container/tool-contract.js';
 import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, TaskOutputArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
 import { lossNotice, noticeKey, statusLine, unknownTaskMessage } from './task-format.js';
-import { presentTaskCall, presentTaskResult } from './task-presenters.js';
+import { TaskTool } from './task-tool.js';
 
 /** Typed value of a `task_output` result. */
 export interface TaskOutputValue {
@@ -42,12 +39,12 @@ export interface TaskOutputValue {
   args: TaskOutputArgs,
   requires: [TaskRuntime],
 })
-export class TaskOutputTool implements ToolInstance<TaskOutputArgs> {
+export class TaskOutputTool extends TaskTool<TaskOutputArgs> {
   constructor(
-    @inject(TaskRuntime) private readonly runtime: TaskRuntime,
+    @inject(TaskRuntime) runtime: TaskRuntime,
     @inject(TaskCompletionNotifier) @optional() notifier?: TaskCompletionNotifier,
   ) {
-    notifier?.attach(runtime);
+    super(runtime, notifier, true);
   }
 
   async run(args: TaskOutputArgs, ctx: CallContext): Promise<ToolResult<TaskOutputValue>> {
@@ -80,13 +77,5 @@ export class TaskOutputTool implements ToolInstance<TaskOutputArgs> {
       lost: read.lost,
       spillPaths: read.spillPaths,
     });
-  }
-
-  presentCall(args: unknown): CallPresentation | undefined {
-    return presentTaskCall('task_output', args, true);
-  }
-
-  presentResult(result: ToolResult): ResultPresentation | undefined {
-    return presentTaskResult(result);
   }
 }
