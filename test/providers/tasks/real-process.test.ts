@@ -7,34 +7,11 @@ import type { TaskCaller } from '../../../src/providers/tasks/task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
 import { callContext, taskTools, textOf } from '../../tools/tasks/tool-harness.js';
 import { doneEvent } from './fake-task-process.js';
+import { processesWith, waitUntil } from '../../support/process-table.js';
 
 // Real bash under the real executor: the process table is the witness.
 
 const MARKER = `1000.${process.pid}${Date.now() % 1000}`;
-
-/** Pids whose command line contains `needle` (zombies have none, so they do not count). */
-function pidsWith(needle: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmdline.includes(needle)) pids.push(Number(entry));
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  return pids;
-}
-
-/** Polls `check` until it holds; a bounded wait for events the OS does not signal to us. */
-async function until(check: () => boolean, what: string, limitMs = 20_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('LocalTaskRuntime with real processes', () => {
   let workdir: string;
@@ -51,7 +28,7 @@ describe('LocalTaskRuntime with real processes', () => {
     await tools.runtime.dispose();
     await executor.dispose();
     fs.rmSync(workdir, { recursive: true, force: true });
-    expect(pidsWith(MARKER)).toEqual([]);
+    expect(processesWith(MARKER)).toEqual([]);
   });
 
   function startBash(command: string, owner?: TaskCaller) {
@@ -66,7 +43,7 @@ describe('LocalTaskRuntime with real processes', () => {
   /** Reads until the accumulated output contains `text`. */
   async function readUntil(owner: TaskCaller, id: string, text: string): Promise<string> {
     let seen = '';
-    await until(() => {
+    await waitUntil(() => {
       seen += tools.runtime.read(owner, id)?.text ?? '';
       return seen.includes(text);
     }, `"${text}" from ${id}`);
@@ -107,10 +84,10 @@ describe('LocalTaskRuntime with real processes', () => {
   it('wait: true that times out leaves the real process running', async () => {
     const session = fakeSession('a');
     const { id } = await startBash(`sleep ${MARKER}`, session);
-    await until(() => pidsWith(MARKER).length > 0, 'the sleep to start');
+    await waitUntil(() => processesWith(MARKER).length > 0, 'the sleep to start');
     const result = await tools.output.run({ task_id: id, wait: true, timeout_ms: 50 }, callContext(session));
     expect(textOf(result)).toBe('(no new output)\n[status: running]');
-    expect(pidsWith(MARKER)).not.toEqual([]);
+    expect(processesWith(MARKER)).not.toEqual([]);
     expect(tools.runtime.get(session, id)?.status).toBe('running');
   });
 
@@ -118,13 +95,13 @@ describe('LocalTaskRuntime with real processes', () => {
     const session = fakeSession('a');
     const { id } = await startBash(`trap '' TERM; echo ready; sleep ${MARKER}`, session);
     await readUntil(session, id, 'ready');
-    await until(() => pidsWith(MARKER).length > 0, 'the sleep to start');
+    await waitUntil(() => processesWith(MARKER).length > 0, 'the sleep to start');
 
     const done = doneEvent(tools.runtime, id);
     expect(textOf(await tools.kill.run({ task_id: id }, callContext(session)))).toBe(`requested cancellation of task ${id}`);
     expect(tools.runtime.get(session, id)?.status).toBe('stopping');
     expect((await done).snapshot).toMatchObject({ status: 'killed', detail: 'signal: SIGKILL' });
-    expect(pidsWith(MARKER)).toEqual([]);
+    expect(processesWith(MARKER)).toEqual([]);
     expect(session.notices).toEqual([]);
   });
 
@@ -134,13 +111,13 @@ describe('LocalTaskRuntime with real processes', () => {
     await startBash(`sleep ${MARKER}1`, a);
     await startBash(`sleep ${MARKER}2 & sleep ${MARKER}3; wait`, a);
     const other = await startBash(`sleep ${MARKER}4`, b);
-    await until(() => pidsWith(MARKER).length >= 4, 'four sleeps to start');
+    await waitUntil(() => processesWith(MARKER).length >= 4, 'four sleeps to start');
 
     await a.dispose();
-    expect(pidsWith(`${MARKER}1`)).toEqual([]);
-    expect(pidsWith(`${MARKER}2`)).toEqual([]);
-    expect(pidsWith(`${MARKER}3`)).toEqual([]);
-    expect(pidsWith(`${MARKER}4`)).toHaveLength(1);
+    expect(processesWith(`${MARKER}1`)).toEqual([]);
+    expect(processesWith(`${MARKER}2`)).toEqual([]);
+    expect(processesWith(`${MARKER}3`)).toEqual([]);
+    expect(processesWith(`${MARKER}4`)).toHaveLength(1);
     expect(tools.runtime.get(b, other.id)?.status).toBe('running');
     expect(a.notices).toEqual([]);
   });
@@ -149,12 +126,12 @@ describe('LocalTaskRuntime with real processes', () => {
     const a = fakeSession('a');
     const b = fakeSession('b');
     const { id } = await startBash(`echo secret; sleep ${MARKER}`, a);
-    await until(() => pidsWith(MARKER).length > 0, 'the sleep to start');
+    await waitUntil(() => processesWith(MARKER).length > 0, 'the sleep to start');
     const message = `no background task "${id}" in this session; task_list shows your tasks`;
     await expect(tools.output.run({ task_id: id }, callContext(b))).rejects.toThrow(message);
     await expect(tools.output.run({ task_id: id, wait: true, timeout_ms: 10 }, callContext(b))).rejects.toThrow(message);
     await expect(tools.kill.run({ task_id: id }, callContext(b))).rejects.toThrow(message);
-    expect(pidsWith(MARKER)).toHaveLength(1);
+    expect(processesWith(MARKER)).toHaveLength(1);
     expect(await readUntil(a, id, 'secret')).toBe('secret\n');
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost, localEnvironment, type DshHost } from '../../../src/index.js';
-import { pidsMatching, uniqueSleep, waitUntilGone, waitUntilRunning } from '../../support/process-table.js';
+import { processesWith, uniqueSleep, waitUntilGone, waitUntilRunning } from '../../support/process-table.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -134,6 +134,6 @@ describe('bash on real processes', () => {
     await session.call('bash', { command: `sleep ${sleep}`, description: 'Sleep in background', run_in_background: true });
     expect((await waitUntilRunning(sleep)).length).toBeGreaterThan(0);
     await session.dispose();
-    expect(pidsMatching(sleep)).toEqual([]);
+    expect(processesWith(sleep)).toEqual([]);
   });
 });
