@@ -5,6 +5,7 @@ import { registerCallCommand } from './call.command.js';
 import { registerDoctorCommand } from './doctor.command.js';
 import { registerPromptCommand } from './prompt.command.js';
 import { registerServeCommand } from './serve.command.js';
+import { messageOf } from '../container/describe-value.js';
 
 const program = new Command('dsh-tools')
   .description('Shell tools for AI agents: an MCP server, one-off tool calls, the assembled prompt, and a health check.')
@@ -23,6 +24,6 @@ registerPromptCommand(program);
 registerDoctorCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  process.stderr.write(`dsh-tools: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`dsh-tools: ${messageOf(error)}\n`);
   process.exitCode = 2;
 });

@@ -13,3 +13,14 @@ export function describeValue(value: unknown): string {
     return Object.prototype.toString.call(value);
   }
 }
+
+/** The message of anything thrown: an Error's message (without a leading `Error: `), a string, else its JSON. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message.replace(/^Error: /, '') || error.name;
+  if (typeof error === 'string') return error || 'unknown error';
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}

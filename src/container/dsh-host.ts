@@ -9,6 +9,7 @@ import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './pro
 import { PromptSection } from './prompt-section.js';
 import { getToolMeta } from './tool.decorator.js';
 import { argsSchema } from './tool-schema.js';
+import { messageOf } from './describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
 import { tokenName } from './tokens.js';
 
@@ -247,14 +248,4 @@ function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): bool
 
 function missingTokens(container: Container, meta: ToolMeta): string[] {
   return meta.requires.filter((token) => !container.isBound(token)).map(tokenName);
-}
-
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message.replace(/^Error: /, '') || error.name;
-  if (typeof error === 'string') return error || 'unknown error';
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../providers/logging/logger.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import { McpConnection } from './mcp-connection.js';
 import type { RunningServer } from './stdio-server.js';
+import { messageOf } from '../container/describe-value.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -91,7 +92,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      log?.error(`mcp http: ${error instanceof Error ? error.message : String(error)}`);
+      log?.error(`mcp http: ${messageOf(error)}`);
       if (!res.headersSent) replyJsonRpc(res, 500, -32603, 'internal server error');
       else res.end();
     });

@@ -1,5 +1,5 @@
 import { inject, injectable, optional, type ServiceIdentifier } from 'inversify';
-import { describeValue } from '../../container/describe-value.js';
+import { describeValue, messageOf } from '../../container/describe-value.js';
 import { Clock, Logger } from '../logging/logger.js';
 import { isApprovalPolicy, resolveApprovalConfig, ApprovalConfig } from './approval-config.js';
 import type {
@@ -168,6 +168,3 @@ function checkRequest(request: unknown): asserts request is ApprovalRequest {
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

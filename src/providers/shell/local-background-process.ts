@@ -1,5 +1,6 @@
 import type { BackgroundProcess, OutputDelta, ProcessOutcome } from './shell-executor.js';
 import type { ShellExit, ShellProcess } from './shell-process.js';
+import { messageOf } from '../../container/describe-value.js';
 
 /**
  * The live handle `LocalShellExecutor.start` returns. Reads consume: each
@@ -24,7 +25,7 @@ export class LocalBackgroundProcess implements BackgroundProcess {
       },
       (error: unknown) => {
         this.isFinished = true;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = messageOf(error);
         this.unreadError = message;
         return { exitCode: null, signal: null, error: message };
       },

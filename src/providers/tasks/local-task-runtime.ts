@@ -14,6 +14,7 @@ import {
   type TaskSnapshot,
   type TaskStartSpec,
 } from './task-runtime.js';
+import { messageOf } from '../../container/describe-value.js';
 
 /** Largest delay `setTimeout` honours; longer waits are clamped to it. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -22,9 +23,6 @@ const EMPTY_DELTA = Object.freeze({ text: '', lost: false, spillPaths: Object.fr
 
 type DoneListener = (event: TaskDoneEvent) => void;
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function isTaskProcess(value: unknown): value is TaskProcess {
   const candidate = value as Partial<TaskProcess> | null;

@@ -2,6 +2,7 @@ import { inject, injectable, optional } from 'inversify';
 import { Logger } from '../../providers/logging/logger.js';
 import type { TaskDoneEvent, TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { completionNotice, noticeKey } from './task-format.js';
+import { messageOf } from '../../container/describe-value.js';
 
 /**
  * Sends the owning session one notice when a task settles and the model does
@@ -38,7 +39,7 @@ export class TaskCompletionNotifier {
       owner.notify(completionNotice(event.snapshot), noticeKey(event.snapshot.id));
     } catch (error) {
       this.logger?.warn(
-        `task ${event.snapshot.id}: completion notice failed: ${error instanceof Error ? error.message : String(error)}`,
+        `task ${event.snapshot.id}: completion notice failed: ${messageOf(error)}`,
       );
     }
   }
