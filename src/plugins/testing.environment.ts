@@ -1,13 +1,13 @@
 import { PluginModule } from '../container/plugin-module.js';
-import { ApprovalAnswerer } from '../providers/approval/approval-service.js';
+import type { ApprovalAnswerer } from '../providers/approval/approval-service.js';
 import { envModule } from '../providers/env/env.module.js';
-import { approvalModule } from '../providers/approval/approval.module.js';
+import { approvalAnswerersModule, approvalModule } from '../providers/approval/approval.module.js';
 import { ShellExecutor } from '../providers/shell/shell-executor.js';
 import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
 import { ScriptedExecutor } from '../testing/scripted-executor.js';
 import { InMemoryTerminal } from '../testing/in-memory-terminal.js';
-import { LocalTerminalService } from '../providers/terminal/local-terminal-service.js';
-import { TerminalBackend, TerminalService } from '../providers/terminal/terminal-service.js';
+import { bindTerminalService } from '../providers/terminal/terminal.module.js';
+import { TerminalBackend } from '../providers/terminal/terminal-service.js';
 import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.module.js';
 import { bashToolModule } from '../tools/bash/bash.module.js';
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
@@ -36,7 +36,7 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
       ? [
           new PluginModule('terminal:in-memory', ({ bind }) => {
             bind(TerminalBackend).toConstantValue(terminal ?? new InMemoryTerminal());
-            bind(TerminalService).to(LocalTerminalService).inSingletonScope();
+            bindTerminalService(bind);
           }),
           persistentBashModule(),
         ]
@@ -48,9 +48,7 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
       bind(ShellExecutor).toConstantValue(executor);
     }),
     approvalModule(),
-    new PluginModule('approval:answerers', ({ bind }) => {
-      for (const answerer of answerers) bind(ApprovalAnswerer).toConstantValue(answerer);
-    }),
+    approvalAnswerersModule(answerers),
     taskRuntimeModule(),
     taskToolsModule(),
     ...bashModules,

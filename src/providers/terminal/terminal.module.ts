@@ -1,3 +1,4 @@
+import type { ContainerModuleLoadOptions } from 'inversify';
 import { PluginModule } from '../../container/plugin-module.js';
 import { BashPtyBackend } from './bash-pty-backend.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
@@ -14,9 +15,14 @@ export function terminalModule(config: Partial<BashPtyConfig> = {}): PluginModul
   return new PluginModule('terminal:local', ({ bind }) => {
     bind(BashPtyConfig).toConstantValue(resolved);
     bind(TerminalBackend).to(BashPtyBackend).inSingletonScope();
-    bind(TerminalService)
-      .to(LocalTerminalService)
-      .inSingletonScope()
-      .onDeactivation((service) => service.dispose());
+    bindTerminalService(bind);
   });
+}
+
+/** The owner-scoped `TerminalService` over whatever backends are bound; disposed (every PTY closed) on unload. */
+export function bindTerminalService(bind: ContainerModuleLoadOptions['bind']): void {
+  bind(TerminalService)
+    .to(LocalTerminalService)
+    .inSingletonScope()
+    .onDeactivation((service) => service.dispose());
 }
