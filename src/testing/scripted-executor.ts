@@ -1,10 +1,11 @@
-import type {
-  BackgroundProcess,
-  ExecRequest,
-  ExecSpec,
-  RunOptions,
-  RunResult,
-  ShellExecutor,
+import {
+  joinStreams,
+  type BackgroundProcess,
+  type ExecRequest,
+  type ExecSpec,
+  type RunOptions,
+  type RunResult,
+  type ShellExecutor,
 } from '../providers/shell/shell-executor.js';
 
 /** What a scripted run answers: a partial result merged over a clean exit. */
@@ -57,8 +58,7 @@ export class ScriptedExecutor implements ShellExecutor {
       readOutput: () => {
         if (delivered) return { text: '', lost: false, spillPaths: [] };
         delivered = true;
-        const stderr = result.stderr ? `${result.stdout && !result.stdout.endsWith('\n') ? '\n' : ''}[stderr]\n${result.stderr}` : '';
-        return { text: result.stdout + stderr, lost: false, spillPaths: [] };
+        return { text: joinStreams(result.stdout, result.stderr), lost: false, spillPaths: [] };
       },
       kill: async () => false,
       done: Promise.resolve({ exitCode: result.exitCode, signal: result.signal }),

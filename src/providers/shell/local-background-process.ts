@@ -1,4 +1,4 @@
-import type { BackgroundProcess, OutputDelta, ProcessOutcome } from './shell-executor.js';
+import { joinStreams, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from './shell-executor.js';
 import type { ShellExit, ShellProcess } from './shell-process.js';
 import { messageOf } from '../../container/describe-value.js';
 
@@ -61,10 +61,7 @@ export class LocalBackgroundProcess implements BackgroundProcess {
     }
     const out = process.stdout.readNew();
     const err = process.stderr.readNew();
-    let text = out.text;
-    if (err.text !== '') {
-      text += `${text === '' || text.endsWith('\n') ? '' : '\n'}[stderr]\n${err.text}`;
-    }
+    const text = joinStreams(out.text, err.text);
     // Only the streams that lost bytes matter: their spill files are where the missing part is.
     const spillPaths: string[] = [];
     if (out.lost && process.stdout.spillPath !== undefined) spillPaths.push(process.stdout.spillPath);

@@ -91,6 +91,12 @@ export interface OutputDelta {
   readonly spillPaths: readonly string[];
 }
 
+/** How a read shows both streams: stdout, then (when there is any) stderr under its own `[stderr]` line. */
+export function joinStreams(stdout: string, stderr: string): string {
+  if (stderr === '') return stdout;
+  return `${stdout}${stdout === '' || stdout.endsWith('\n') ? '' : '\n'}[stderr]\n${stderr}`;
+}
+
 /** A live background process started by `ShellExecutor.start`. */
 export interface BackgroundProcess {
   readonly pid: number | undefined;
