@@ -89,10 +89,6 @@ export class HostSession implements SessionContext {
     return this.pendingNotices.splice(0).map((notice) => notice.text);
   }
 
-  peekNotices(): readonly string[] {
-    return this.pendingNotices.map((notice) => notice.text);
-  }
-
   /** Called for each notice as it arrives. Returns an unsubscribe function. */
   onNotice(listener: (notice: string) => void): () => void {
     this.noticeListeners.add(listener);
