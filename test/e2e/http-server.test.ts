@@ -1,11 +1,9 @@
 import { request } from 'node:http';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import {
   callTool,
   processesWith,
   startHttpServer,
-  tempDir,
+  serverDirs,
   textOf,
   uniqueMarker,
   waitUntil,
@@ -13,15 +11,12 @@ import {
 } from './support/mcp-clients.js';
 
 let server: HttpServer;
-let workspace: string;
 let cleanup: () => void;
 
 beforeAll(async () => {
-  const tmp = tempDir();
-  cleanup = tmp.cleanup;
-  workspace = path.join(tmp.dir, 'ws');
-  mkdirSync(workspace);
-  server = await startHttpServer({ workspace, dshHome: path.join(tmp.dir, 'home') });
+  const dirs = serverDirs();
+  cleanup = dirs.cleanup;
+  server = await startHttpServer(dirs);
 }, 180_000);
 
 afterAll(async () => {

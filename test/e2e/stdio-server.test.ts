@@ -1,11 +1,11 @@
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   processesWith,
   startStdioServer,
-  tempDir,
+  serverDirs,
   textOf,
   uniqueMarker,
   waitUntil,
@@ -18,14 +18,12 @@ let workspace: string;
 let cleanup: () => void;
 
 beforeAll(async () => {
-  const tmp = tempDir();
-  cleanup = tmp.cleanup;
-  workspace = path.join(tmp.dir, 'ws');
-  mkdirSync(workspace);
+  const dirs = serverDirs();
+  ({ workspace, cleanup } = dirs);
   // Debug logging on: every log line must go to stderr, never into the protocol stream.
-  const config = path.join(tmp.dir, 'debug.json');
+  const config = path.join(dirs.root, 'debug.json');
   writeFileSync(config, JSON.stringify({ logLevel: 'debug' }));
-  server = await startStdioServer({ workspace, dshHome: path.join(tmp.dir, 'home'), args: ['--config', config] });
+  server = await startStdioServer({ ...dirs, args: ['--config', config] });
 }, 180_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, MAIN_JS } from './built-server.js';
@@ -13,6 +13,14 @@ import { ensureBuilt, MAIN_JS } from './built-server.js';
 export function tempDir(prefix = 'dsh-e2e-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A temp root holding an existing `ws` workspace and a `home` for DSH_HOME; `cleanup()` removes it all. */
+export function serverDirs(): { root: string; workspace: string; dshHome: string; cleanup: () => void } {
+  const { dir, cleanup } = tempDir();
+  const workspace = path.join(dir, 'ws');
+  mkdirSync(workspace);
+  return { root: dir, workspace, dshHome: path.join(dir, 'home'), cleanup };
 }
 
 /** A marker that makes a test's processes findable: `sleep 1000.<marker>`. */
