@@ -8,7 +8,8 @@ let counter = 0;
 /** A `sleep` duration unique to this run (`1000.<digits>`), so a test finds exactly its own processes. */
 export function uniqueSleep(): string {
   counter += 1;
-  return `1000.${process.pid}${String(counter).padStart(3, '0')}${Math.floor(Math.random() * 1000)}`;
+  const random = String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
+  return `1000.${process.pid}${String(counter).padStart(3, '0')}${random}`;
 }
 
 function stateOf(pid: number | string): string | undefined {
@@ -26,14 +27,19 @@ export function isAlivePid(pid: number): boolean {
   return state !== undefined && state !== 'Z' && state !== 'X';
 }
 
-/** Pids of live (non-zombie) processes, other than this one, whose command line contains `needle`. */
+/**
+ * Pids of live (non-zombie) processes, other than this one, whose command
+ * line contains `needle` as a whole word: `1000.123` must not match another
+ * suite's `1000.1234`, or one test would wait on (or kill) another's process.
+ */
 export function processesWith(needle: string): number[] {
+  const word = new RegExp(`(?<!\\w)${needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`);
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' ');
-      if (cmdline.includes(needle) && isAlivePid(Number(entry))) found.push(Number(entry));
+      if (word.test(cmdline) && isAlivePid(Number(entry))) found.push(Number(entry));
     } catch {
       // Gone while we looked.
     }

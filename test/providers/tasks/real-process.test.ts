@@ -28,7 +28,8 @@ describe('LocalTaskRuntime with real processes', () => {
     await tools.runtime.dispose();
     await executor.dispose();
     fs.rmSync(workdir, { recursive: true, force: true });
-    expect(processesWith(MARKER)).toEqual([]);
+    // Every sleep this file starts: MARKER itself and its numbered variants.
+    expect(['', '1', '2', '3', '4'].flatMap((n) => processesWith(`${MARKER}${n}`))).toEqual([]);
   });
 
   function startBash(command: string, owner?: TaskCaller) {
@@ -111,7 +112,8 @@ describe('LocalTaskRuntime with real processes', () => {
     await startBash(`sleep ${MARKER}1`, a);
     await startBash(`sleep ${MARKER}2 & sleep ${MARKER}3; wait`, a);
     const other = await startBash(`sleep ${MARKER}4`, b);
-    await waitUntil(() => processesWith(MARKER).length >= 4, 'four sleeps to start');
+    const count = () => [1, 2, 3, 4].reduce((sum, n) => sum + processesWith(`${MARKER}${n}`).length, 0);
+    await waitUntil(() => count() >= 4, 'four sleeps to start');
 
     await a.dispose();
     expect(processesWith(`${MARKER}1`)).toEqual([]);
