@@ -10,7 +10,7 @@ const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Answers escalation approvals by asking the user through MCP elicitation
- * (SPEC §5), on the connection of the session that made the call. A session
+ * (docs/contract.md §5), on the connection of the session that made the call. A session
  * without a connection, or whose client did not declare elicitation, is
  * passed to the next answerer (`undefined`); with none left the approval
  * service fails closed. A failed or aborted elicitation is `cancelled`:

@@ -1,4 +1,4 @@
-// SPEC §6: fuzzed argument objects only ever yield results (never a throw,
+// docs/contract.md §6: fuzzed argument objects only ever yield results (never a throw,
 // never an unhandled rejection), for every tool of the default compositions.
 import fc from 'fast-check';
 import { createHost, type DshHost } from '../../src/index.js';

@@ -37,7 +37,7 @@ function isTaskProcess(value: unknown): value is TaskProcess {
 
 /**
  * The default task runtime: tasks live in this process, fenced by owner.
- * Obligations (SPEC §3.3): a refused start consumes no id and never calls the
+ * Obligations (docs/contract.md §3.3): a refused start consumes no id and never calls the
  * producer; ids count per kind per runtime instance; settlement is first-wins
  * and notifies listeners once; another owner's task reads as unknown. A
  * producer that throws does not reject `start`: the task exists as `failed`

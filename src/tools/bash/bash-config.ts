@@ -24,6 +24,6 @@ export function resolveBashToolConfig(config: Partial<BashToolConfig> | undefine
   return Object.freeze({ enableRunInBackground: merged.enableRunInBackground });
 }
 
-/** The `tool:bash` prompt section text (SPEC §4.1), shared by the one-shot and persistent tools. */
+/** The `tool:bash` prompt section text (docs/contract.md §4.1), shared by the one-shot and persistent tools. */
 export const BASH_PROMPT_TEXT =
   'Check the [exit code: N] marker on every bash result; investigate failures before moving on.';

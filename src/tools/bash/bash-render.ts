@@ -1,6 +1,6 @@
 import type { RunResult } from '../../providers/shell/shell-executor.js';
 
-/** Lines the model is told about in the escalation-capable compositions (SPEC §4.1). */
+/** Lines the model is told about in the escalation-capable compositions (docs/contract.md §4.1). */
 export const ESCALATION_HINT =
   '[sandbox: escalation available — retry this exact command once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]';
 

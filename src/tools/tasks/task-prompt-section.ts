@@ -1,6 +1,6 @@
 import type { PromptSection } from '../../container/prompt-section.js';
 
-/** Guidance shown while `task_output` is active (SPEC §4.3). */
+/** Guidance shown while `task_output` is active (docs/contract.md §4.3). */
 export const TASKS_PROMPT_SECTION: PromptSection = Object.freeze({
   name: 'tool:tasks',
   order: 110,
