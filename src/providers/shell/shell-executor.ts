@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { SessionContext } from '../../container/tool-contract.js';
 
 /** Sandbox modes, narrowest first. */
 export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
@@ -14,10 +15,12 @@ export interface ExecRequest {
   readonly dshEnv?: Readonly<Record<string, string>>;
   /** Data for the child's stdin; `/dev/null` when absent. */
   readonly stdin?: string;
-  /** Sandbox mode for this call (sandboxing executors only). */
+  /** Sandbox mode for this call (executors with a confinement only). */
   readonly sandboxMode?: SandboxMode;
   /** Workspace root the sandbox opens for writing (sandboxing executors only). */
   readonly workspaceRoot?: string;
+  /** The owning session: its confinement (mode, pinned workspace, private /tmp) and its own spill directory. */
+  readonly session?: SessionContext;
 }
 
 /** A fully resolved request: every default filled, every cap applied. */
