@@ -132,6 +132,14 @@ describe('dsh-tools CLI', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('item 7: doctor probes the configured bwrap and reports a fake one as unable to confine', async () => {
+    const file = path.join(dir, 'fake-bwrap.yaml');
+    writeFileSync(file, 'sandbox:\n  bwrapPath: /bin/true\n');
+    const run = await dsh(['--config', file, 'doctor']);
+    const line = run.stdout.split('\n').find((text) => / bwrap /.test(text));
+    expect(line).toMatch(/^missing bwrap .* but cannot confine: \/bin\/true did not confine a trial command/);
+  });
+
   it('rejects an unknown --sandbox mode', async () => {
     const run = await dsh(['--sandbox', 'none', 'prompt']);
     expect(run.code).not.toBe(0);
