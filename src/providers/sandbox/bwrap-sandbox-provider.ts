@@ -58,6 +58,8 @@ export class BwrapSandboxProvider implements SandboxProvider {
     if (!this.config.network) flags.push(...socketMaskFlags());
     // After the write binds, so a workspace of `/` cannot shadow them with the host's /dev and /proc.
     flags.push('--dev', '/dev', '--remount-ro', '/dev', '--proc', '/proc');
+    // Without --chdir, bwrap silently starts in $HOME when the caller's cwd is hidden inside (e.g. under the host /tmp).
+    if (sandbox.cwd !== undefined) flags.push('--chdir', sandbox.cwd);
     return [this.config.bwrapPath, ...flags, '--', ...argv];
   }
 

@@ -13,6 +13,8 @@ export interface ConfinementRequest {
 export interface WrapOptions {
   /** Host paths the command may read (bound read-only at the same path), e.g. the session's spill directory. */
   readonly readable?: readonly string[];
+  /** The directory the command starts in; it must exist inside the sandbox (no silent fallback to `$HOME`). */
+  readonly cwd?: string;
 }
 
 /** How one command (or one persistent shell) of a session runs confined. */

@@ -69,7 +69,11 @@ export class SandboxConfinement implements Confinement {
       workspaceRoot: root,
       key: `${mode}\0${root}`,
       wrapArgv: (argv: readonly string[], options: WrapOptions = {}) =>
-        provider.wrap(argv, options.readable ? { ...base, readable: options.readable } : base),
+        provider.wrap(argv, {
+          ...base,
+          ...(options.readable ? { readable: options.readable } : {}),
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+        }),
       isDenial: (output: string) => provider.isDenial(output),
     };
   }

@@ -9,6 +9,8 @@ export interface ResolvedSandbox {
   readonly privateTmp?: string;
   /** Host paths the command may read although they are hidden otherwise (bound read-only at the same path). */
   readonly readable?: readonly string[];
+  /** Where the command starts; absent: the caller's cwd when it exists inside, else bwrap's fallback. */
+  readonly cwd?: string;
 }
 
 /**

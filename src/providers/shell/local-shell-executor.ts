@@ -172,7 +172,8 @@ export class LocalShellExecutor implements ShellExecutor {
     const grouped = spec.session !== undefined || confined !== undefined;
     const spills = grouped ? this.spills.group(spec.session?.id ?? '') : this.spills;
     if (!confined) return { spills };
-    return { spills, wrapArgv: (argv) => confined.wrapArgv(argv, { readable: [spills.ensureDirectory()] }) };
+    const readable = [spills.ensureDirectory()];
+    return { spills, wrapArgv: (argv) => confined.wrapArgv(argv, { readable, cwd: spec.workdir }) };
   }
 
   private sandboxFacts(

@@ -45,7 +45,7 @@ export class BashPtyBackend implements TerminalBackend {
     }
     if (!isDirectory) throw new Error(`working directory does not exist: ${options.cwd}`);
     const confined = this.confinement?.forSession(options.session);
-    const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv) : options.wrapArgv;
+    const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd }) : options.wrapArgv;
     const env = buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV });
     const shell = await BashPtySession.start(
       {

@@ -1,5 +1,5 @@
 // The local executor confined through the SandboxConfinement, on real bwrap (installed here; runs as root).
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandbox-provider.js';
@@ -107,6 +107,23 @@ describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_
       const result = await run(make(), { command: 'touch here && echo ok', sandboxMode: 'workspace-write' });
       expect(result).toMatchObject({ stdout: 'ok\n', sandboxMode: 'workspace-write' });
     });
+  });
+
+  it('starts in the workdir, and fails loudly (not in $HOME) for a workdir hidden inside the sandbox', async () => {
+    mkdirSync(path.join(ws.dir, 'sub'));
+    expect(await run(make(), { command: 'pwd', workdir: path.join(ws.dir, 'sub') })).toMatchObject({
+      stdout: `${path.join(ws.dir, 'sub')}\n`,
+      exitCode: 0,
+    });
+    const hidden = tempWorkspace('dsh-hidden-');
+    try {
+      const result = await run(make(), { command: 'pwd', workdir: hidden.dir });
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`Can't chdir to ${hidden.dir}`);
+    } finally {
+      hidden.remove();
+    }
   });
 
   it('runs danger-full-access unconfined, without asking the provider for a wrap', async () => {
