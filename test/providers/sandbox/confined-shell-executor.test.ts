@@ -15,12 +15,15 @@ import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 
 describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_BWRAP}`, () => {
   const made: LocalShellExecutor[] = [];
+  const confinements: SandboxConfinement[] = [];
   let ws: ReturnType<typeof tempWorkspace>;
   beforeEach(() => {
     ws = tempWorkspace();
   });
   afterEach(async () => {
     await Promise.all(made.splice(0).map((executor) => executor.dispose()));
+    // The container disposes the confinement in a real composition; here the test owns it (its private /tmp dirs).
+    for (const confinement of confinements.splice(0)) confinement.dispose();
     ws.remove();
   });
 
@@ -30,6 +33,7 @@ describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_
     provider: SandboxProvider = new BwrapSandboxProvider(sandbox),
   ): LocalShellExecutor {
     const confinement = new SandboxConfinement(new LocalSandboxPolicy(sandbox), provider, sandbox);
+    confinements.push(confinement);
     const executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200, ...config }, confinement);
     made.push(executor);
     return executor;
