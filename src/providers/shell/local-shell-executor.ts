@@ -172,7 +172,9 @@ export class LocalShellExecutor implements ShellExecutor {
     const grouped = spec.session !== undefined || confined !== undefined;
     const spills = grouped ? this.spills.group(spec.session?.id ?? '') : this.spills;
     if (!confined) return { spills };
-    const readable = [spills.ensureDirectory()];
+    // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
+    const own = spills.viewPath;
+    const readable = own === undefined ? [] : [own];
     return { spills, wrapArgv: (argv) => confined.wrapArgv(argv, { readable, cwd: spec.workdir }) };
   }
 

@@ -50,8 +50,14 @@ export class SpillDirectory {
     return new SpillDirectory(this.prefix, this.maxRetainedBytes, name, this.store);
   }
 
+  /** Where this view's files go (they may not exist yet); undefined until the shared root was created. */
+  get viewPath(): string | undefined {
+    const root = this.store.dir;
+    return root === undefined || this.subdirectory === undefined ? root : path.join(root, this.subdirectory);
+  }
+
   /** Creates (if needed) and returns the directory this view's files go to. */
-  ensureDirectory(): string {
+  private ensureDirectory(): string {
     const store = this.store;
     if (store.removed) throw new Error('spill directory was removed');
     // mkdtemp creates the directory with mode 0700: other users cannot list or read spills.
