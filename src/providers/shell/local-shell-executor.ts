@@ -169,8 +169,8 @@ export class LocalShellExecutor implements ShellExecutor {
     spec: ExecSpec,
     confined: ConfinedCommand | undefined,
   ): { spills: SpillDirectory; wrapArgv?: (argv: string[]) => string[] } {
-    const grouped = spec.session !== undefined || confined !== undefined;
-    const spills = grouped ? this.spills.group(spec.session?.id ?? '') : this.spills;
+    // Grouped whenever a confinement is composed, so even an escalated unconfined call's spill stays readable to the session.
+    const spills = this.confinement ? this.spills.group(spec.session?.id ?? '') : this.spills;
     if (!confined) return { spills };
     // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
     const own = spills.viewPath;
@@ -184,7 +184,8 @@ export class LocalShellExecutor implements ShellExecutor {
     stderr: string,
   ): { sandboxMode: SandboxMode; sandboxDenied: boolean } {
     const failed = exit.exitCode !== 0 || exit.signal !== null;
-    return { sandboxMode: confined?.mode ?? 'danger-full-access', sandboxDenied: confined !== undefined && failed && confined.isDenial(stderr) };
+    const sandboxDenied = confined !== undefined && failed && confined.isDenial(stderr);
+    return { sandboxMode: confined?.mode ?? 'danger-full-access', sandboxDenied };
   }
 
   private track(shell: ShellProcess): void {
