@@ -9,6 +9,8 @@ export interface GlobalOptions {
   readonly config?: string;
   readonly shell?: string;
   readonly sandbox?: string;
+  /** False with `--no-network` (commander's default for a negated flag is true). */
+  readonly network?: boolean;
   readonly workspace?: string;
 }
 
@@ -16,8 +18,8 @@ const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
 
 /**
  * The composition a command runs: the config file (if any), then command-line
- * flags over it. A sandbox setting (flag or file) selects the sandboxed
- * environment. Throws a clear message for bad values.
+ * flags over it. A sandbox setting (`--sandbox`, `--no-network` or the
+ * file's `sandbox`) selects the sandboxed environment. Throws a clear message for bad values.
  */
 export async function resolveEnvironment(options: GlobalOptions): Promise<SandboxedEnvironmentOptions> {
   const fromFile = options.config ? await loadConfigFile(options.config) : {};
@@ -32,6 +34,14 @@ export async function resolveEnvironment(options: GlobalOptions): Promise<Sandbo
     ...fromFile,
     workspace,
     shell: (options.shell as ShellChoice | undefined) ?? fromFile.shell,
-    ...(options.sandbox !== undefined ? { sandbox: { ...fromFile.sandbox, mode: options.sandbox } } : {}),
+    ...(options.sandbox !== undefined || options.network === false
+      ? {
+          sandbox: {
+            ...fromFile.sandbox,
+            ...(options.sandbox !== undefined ? { mode: options.sandbox } : {}),
+            ...(options.network === false ? { network: false } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -47,19 +47,22 @@ export async function checkNodePty(): Promise<CapabilityCheck> {
   }
 }
 
-export async function checkBwrap(): Promise<CapabilityCheck> {
+/** `sandbox` is the composition's sandbox config (its `bwrapPath`, `network`), so doctor probes what serve would run. */
+export async function checkBwrap(sandbox: { readonly bwrapPath?: string; readonly network?: boolean } = {}): Promise<CapabilityCheck> {
   const disables = 'sandboxed execution (read-only and workspace-write modes fail closed)';
-  const version = run('bwrap', ['--version']);
+  const bwrapPath = sandbox.bwrapPath ?? 'bwrap';
+  const version = run(bwrapPath, ['--version']);
   if (!version.ok) {
     return { name: 'bwrap', ok: false, detail: 'not found (install the bubblewrap package)', disables };
   }
-  // The same trial confinement the sandboxed executor relies on, so doctor and runtime agree.
+  // The same canary probe the sandboxed composition relies on, so doctor and runtime agree.
   const { BwrapSandboxProvider } = await import('../providers/sandbox/bwrap-sandbox-provider.js');
-  const reason = new BwrapSandboxProvider().unavailableReason();
+  const reason = new BwrapSandboxProvider({ bwrapPath, ...(sandbox.network === undefined ? {} : { network: sandbox.network }) }).unavailableReason();
+  const found = version.out.split('\n')[0] || bwrapPath;
   return {
     name: 'bwrap',
     ok: reason === null,
-    detail: reason === null ? `${version.out}, confines a test command` : `${version.out} but cannot confine: ${reason}`,
+    detail: reason === null ? `${found}, confines a test command` : `${found} but cannot confine: ${reason}`,
     disables,
   };
 }
@@ -82,6 +85,6 @@ export function checkUserNamespaces(): CapabilityCheck {
   };
 }
 
-export async function runChecks(): Promise<CapabilityCheck[]> {
-  return [checkBash(), await checkNodePty(), await checkBwrap(), checkUserNamespaces()];
+export async function runChecks(sandbox: Parameters<typeof checkBwrap>[0] = {}): Promise<CapabilityCheck[]> {
+  return [checkBash(), await checkNodePty(), await checkBwrap(sandbox), checkUserNamespaces()];
 }

@@ -14,6 +14,7 @@ const program = new Command('dsh-tools')
   .addOption(
     new Option('--sandbox <mode>', 'sandbox mode for commands').choices(['read-only', 'workspace-write', 'danger-full-access']),
   )
+  .option('--no-network', 'confined commands get no network and no host socket (selects the sandbox; read-only unless --sandbox)')
   .option('--workspace <dir>', 'working directory of the session (default: the current directory)')
   .showHelpAfterError('(add --help for details)')
   .enablePositionalOptions(false);

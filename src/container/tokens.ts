@@ -9,6 +9,7 @@ export { TaskRuntime, TaskRuntimeConfig } from '../providers/tasks/task-runtime.
 export { TerminalService, TerminalBackend } from '../providers/terminal/terminal-service.js';
 export { ApprovalService, ApprovalAnswerer } from '../providers/approval/approval-service.js';
 export { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
+export { Confinement } from '../providers/sandbox/confinement.js';
 export { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
 export { ApprovalConfig } from '../providers/approval/approval-config.js';
 export { Logger, Clock } from '../providers/logging/logger.js';
@@ -23,6 +24,7 @@ import { TaskRuntime } from '../providers/tasks/task-runtime.js';
 import { TerminalService } from '../providers/terminal/terminal-service.js';
 import { ApprovalService } from '../providers/approval/approval-service.js';
 import { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
+import { Confinement } from '../providers/sandbox/confinement.js';
 import { Logger, Clock } from '../providers/logging/logger.js';
 import { HostConfig } from './host-config.js';
 
@@ -35,6 +37,7 @@ export const SINGLE_PROVIDER_TOKENS: ReadonlySet<ServiceIdentifier> = new Set<Se
   ApprovalService,
   SandboxPolicy,
   SandboxProvider,
+  Confinement,
   Logger,
   Clock,
   HostConfig,

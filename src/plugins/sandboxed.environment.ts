@@ -3,7 +3,8 @@ import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 import { approvalAnswerersModule, approvalModule } from '../providers/approval/approval.module.js';
 import type { ApprovalAnswerer } from '../providers/approval/approval-service.js';
 import type { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
-import { sandboxedShellModule, sandboxModule } from '../providers/sandbox/sandbox.module.js';
+import { sandboxModule } from '../providers/sandbox/sandbox.module.js';
+import { checkNotSystemRoot } from '../providers/sandbox/workspace-pin.js';
 import type { SandboxMode } from '../providers/shell/shell-executor.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
 
@@ -27,22 +28,21 @@ export interface SandboxedEnvironmentOptions extends EnvironmentOptions {
 }
 
 /**
- * The local composition with every one-shot command confined: the local
- * list with its executor swapped for `SandboxedShellExecutor`, plus the
- * sandbox policy and bwrap provider, and the approval service that gates
- * escalation. Without a usable bwrap every confined call fails closed.
- * The persistent shell is confined too: its bash runs under the same
- * provider, in the session's mode, for the life of the shell.
+ * The local composition plus the sandbox seams (`sandboxModule`: policy,
+ * bwrap provider and the `Confinement` both shells confine through) and the
+ * approval service that gates escalation. Every command — one-shot,
+ * background, and the persistent shell for its life — runs confined in the
+ * session's mode; without a usable bwrap every confined call fails closed.
+ * Throws when a confined default mode would get a system directory (`/`,
+ * `/usr`, the home directory…) as its workspace.
  */
 export function sandboxedEnvironment(options: SandboxedEnvironmentOptions = {}): PluginModule[] {
   const { sandbox = {}, approval, answerers = [], ...local } = options;
   const config: Partial<SandboxConfig> = { fallbackRoot: local.workspace, ...sandbox };
-  const modules = localEnvironment(local).map((module) =>
-    module.name === 'shell:local' ? sandboxedShellModule({ cwd: local.workspace, ...local.executor }) : module,
-  );
-  if (!modules.some((module) => module.name === 'shell:sandboxed')) {
-    throw new Error('sandboxedEnvironment: the local composition has no "shell:local" module to confine');
+  if ((sandbox.mode ?? 'read-only') !== 'danger-full-access') {
+    checkNotSystemRoot(config.fallbackRoot ?? process.cwd());
   }
+  const modules = localEnvironment(local);
   modules.push(sandboxModule(config), approvalModule(approval));
   if (answerers.length > 0) modules.push(approvalAnswerersModule(answerers));
   return modules;

@@ -111,6 +111,35 @@ describe('dsh-tools CLI', () => {
     expect(run.stdout).toBe('');
   });
 
+  (bwrapUsable ? it : it.skip)(`item 5: --no-network confines commands with no network${NEEDS_BWRAP}`, async () => {
+    const command = 'cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "';
+    const run = await dsh(['--no-network', 'call', 'bash', JSON.stringify({ command, description: 'List interfaces' }), '--workspace', dir]);
+    expect(run).toMatchObject({ code: 0, stdout: 'lo\n' });
+  });
+
+  it('item 6: serve refuses a confined workspace of / and says how to set --workspace', async () => {
+    const run = await new Promise<Run>((resolve) => {
+      const child = execFile(process.execPath, [MAIN_JS, '--sandbox', 'workspace-write', 'serve', '--workspace', '/'], { timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      );
+      child.stdin?.end();
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'dsh-tools: refusing to confine commands to "/": it is a system directory, not a project; ' +
+        'start the server in your project directory or pass --workspace <dir> (config: workspace)\n',
+    );
+    expect(run.stdout).toBe('');
+  });
+
+  it('item 7: doctor probes the configured bwrap and reports a fake one as unable to confine', async () => {
+    const file = path.join(dir, 'fake-bwrap.yaml');
+    writeFileSync(file, 'sandbox:\n  bwrapPath: /bin/true\n');
+    const run = await dsh(['--config', file, 'doctor']);
+    const line = run.stdout.split('\n').find((text) => / bwrap /.test(text));
+    expect(line).toMatch(/^missing bwrap .* but cannot confine: \/bin\/true did not confine a trial command/);
+  });
+
   it('rejects an unknown --sandbox mode', async () => {
     const run = await dsh(['--sandbox', 'none', 'prompt']);
     expect(run.code).not.toBe(0);

@@ -5,6 +5,12 @@ import type { SandboxMode } from '../shell/shell-executor.js';
 export interface ResolvedSandbox {
   readonly mode: SandboxMode;
   readonly workspaceRoot: string;
+  /** The session's private temp directory, mounted at `/tmp` (a fresh empty one per command when absent). */
+  readonly privateTmp?: string;
+  /** Host paths the command may read although they are hidden otherwise (bound read-only at the same path). */
+  readonly readable?: readonly string[];
+  /** Where the command starts; absent: the caller's cwd when it exists inside, else bwrap's fallback. */
+  readonly cwd?: string;
 }
 
 /**
@@ -25,7 +31,7 @@ export interface SandboxProvider {
   unavailableReason(): string | null;
   /** argv that runs `argv` confined under `sandbox`. */
   wrap(argv: readonly string[], sandbox: ResolvedSandbox): string[];
-  /** True when a failed command's stderr carries this backend's denial signature. */
+  /** True when a failed command's stderr carries this backend's denial signature (a refused write or mount). */
   isDenial(stderr: string): boolean;
 }
 

@@ -1,4 +1,5 @@
 import { inject, injectable, optional, preDestroy } from 'inversify';
+import { Confinement, type ConfinedCommand } from '../sandbox/confinement.js';
 import { checkCommand, checkTimeout, resolveExecSpec } from './exec-spec-resolver.js';
 import { resolveExecutorConfig } from './executor-config.js';
 import { LocalBackgroundProcess } from './local-background-process.js';
@@ -10,6 +11,7 @@ import {
   type ExecSpec,
   type RunOptions,
   type RunResult,
+  type SandboxMode,
   type ShellExecutor,
 } from './shell-executor.js';
 import { ShellProcess } from './shell-process.js';
@@ -28,6 +30,13 @@ import { loadExeca } from './execa-loader.js';
  * and deletes the spill directory. Spill files of finished commands stay
  * readable until `dispose()`. A run cut short by `dispose()` resolves with
  * neither `timedOut` nor `aborted`: only its signal says it was stopped.
+ *
+ * With a `Confinement` (the sandboxed composition) every spawn runs confined
+ * in the mode of `spec.sandboxMode`, else the session's; `run` and `start`
+ * reject without spawning when it cannot be confined (fail closed). A
+ * session's spill files go to a subdirectory of its own, which its confined
+ * commands may read and no other session's can. Foreground results then
+ * carry `sandboxMode` and `sandboxDenied`.
  */
 @injectable()
 export class LocalShellExecutor implements ShellExecutor {
@@ -37,7 +46,10 @@ export class LocalShellExecutor implements ShellExecutor {
   private disposing: Promise<void> | undefined;
 
   /** Throws `invalid executor config: ...` for a bad config. */
-  constructor(@inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>) {
+  constructor(
+    @inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>,
+    @inject(Confinement) @optional() private readonly confinement?: Confinement,
+  ) {
     this.config = resolveExecutorConfig(config);
     this.spills = new SpillDirectory('dsh-shell-', this.config.maxRetainedSpillBytes);
   }
@@ -45,6 +57,11 @@ export class LocalShellExecutor implements ShellExecutor {
   /** The private spill directory, once a command has spilled (for diagnostics and tests). */
   get spillDirectory(): string | undefined {
     return this.spills.path;
+  }
+
+  /** The default mode when commands are confined; undefined without a confinement. */
+  get sandboxMode(): SandboxMode | undefined {
+    return this.confinement?.defaultMode;
   }
 
   resolve(request: ExecRequest): ExecSpec {
@@ -55,6 +72,7 @@ export class LocalShellExecutor implements ShellExecutor {
     this.checkOpen();
     checkCommand(spec.command);
     checkTimeout(spec.timeoutMs);
+    const confined = this.confine(spec);
     const { signal, onProgress } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
 
@@ -69,8 +87,7 @@ export class LocalShellExecutor implements ShellExecutor {
       execa,
       spec,
       config: this.config,
-      spills: this.spills,
-      wrapArgv: this.wrapArgv,
+      ...this.spillsAndWrap(spec, confined),
       timeoutMs,
       ...(signal === undefined ? {} : { signal }),
       ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
@@ -97,6 +114,7 @@ export class LocalShellExecutor implements ShellExecutor {
       stderrTruncated: stderr.truncated,
       ...(stdout.spillPath === undefined ? {} : { stdoutSpillPath: stdout.spillPath }),
       ...(stderr.spillPath === undefined ? {} : { stderrSpillPath: stderr.spillPath }),
+      ...(this.confinement ? this.sandboxFacts(confined, exit, stderr.text) : {}),
     };
   }
 
@@ -108,11 +126,12 @@ export class LocalShellExecutor implements ShellExecutor {
   async start(spec: ExecSpec): Promise<BackgroundProcess> {
     this.checkOpen();
     checkCommand(spec.command);
+    const confined = this.confine(spec);
     const execa = await loadExeca();
     this.checkOpen();
     let shell: ShellProcess;
     try {
-      shell = ShellProcess.spawn({ execa, spec, config: this.config, spills: this.spills, wrapArgv: this.wrapArgv });
+      shell = ShellProcess.spawn({ execa, spec, config: this.config, ...this.spillsAndWrap(spec, confined) });
     } catch (error) {
       return LocalBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }
@@ -136,15 +155,38 @@ export class LocalShellExecutor implements ShellExecutor {
     return this.disposing;
   }
 
-  /**
-   * Subclass hook for confining executors: the argv spawned for `spec` in
-   * place of `[shellPath, '-c', command]`. Identity here (nothing is wrapped).
-   */
-  protected commandLine(argv: string[], _spec: ExecSpec): string[] {
-    return argv;
+  /** The confinement of `spec` (undefined: unconfined); throws when it cannot be honoured. */
+  private confine(spec: ExecSpec): ConfinedCommand | undefined {
+    if (!this.confinement) return undefined;
+    return this.confinement.forSession(spec.session, {
+      ...(spec.sandboxMode === undefined ? {} : { mode: spec.sandboxMode }),
+      ...(spec.workspaceRoot === undefined ? {} : { workspaceRoot: spec.workspaceRoot }),
+    });
   }
 
-  private readonly wrapArgv = (argv: string[], spec: ExecSpec): string[] => this.commandLine(argv, spec);
+  /** The spill directory of the spec's session (its own subdirectory), and the confining wrapper that may read it. */
+  private spillsAndWrap(
+    spec: ExecSpec,
+    confined: ConfinedCommand | undefined,
+  ): { spills: SpillDirectory; wrapArgv?: (argv: string[]) => string[] } {
+    // Grouped whenever a confinement is composed, so even an escalated unconfined call's spill stays readable to the session.
+    const spills = this.confinement ? this.spills.group(spec.session?.id ?? '') : this.spills;
+    if (!confined) return { spills };
+    // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
+    const own = spills.viewPath;
+    const readable = own === undefined ? [] : [own];
+    return { spills, wrapArgv: (argv) => confined.wrapArgv(argv, { readable, cwd: spec.workdir }) };
+  }
+
+  private sandboxFacts(
+    confined: ConfinedCommand | undefined,
+    exit: { exitCode: number | null; signal: string | null },
+    stderr: string,
+  ): { sandboxMode: SandboxMode; sandboxDenied: boolean } {
+    const failed = exit.exitCode !== 0 || exit.signal !== null;
+    const sandboxDenied = confined !== undefined && failed && confined.isDenial(stderr);
+    return { sandboxMode: confined?.mode ?? 'danger-full-access', sandboxDenied };
+  }
 
   private track(shell: ShellProcess): void {
     this.live.add(shell);

@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { SessionContext } from '../../container/tool-contract.js';
 
 /** Sandbox modes, narrowest first. */
 export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
@@ -14,10 +15,12 @@ export interface ExecRequest {
   readonly dshEnv?: Readonly<Record<string, string>>;
   /** Data for the child's stdin; `/dev/null` when absent. */
   readonly stdin?: string;
-  /** Sandbox mode for this call (sandboxing executors only). */
+  /** Sandbox mode for this call (executors with a confinement only). */
   readonly sandboxMode?: SandboxMode;
-  /** Workspace root the sandbox opens for writing (sandboxing executors only). */
+  /** Workspace root the sandbox opens for writing (executors with a confinement only). */
   readonly workspaceRoot?: string;
+  /** The owning session: its confinement (mode, pinned workspace, private /tmp) and its own spill directory. */
+  readonly session?: SessionContext;
 }
 
 /** A fully resolved request: every default filled, every cap applied. */
@@ -67,9 +70,9 @@ export interface RunResult {
   /** Full stdout on disk when truncated; undefined when the spill was dropped. */
   readonly stdoutSpillPath?: string;
   readonly stderrSpillPath?: string;
-  /** Set by sandboxing executors when the failure carries the backend's denial signature. */
+  /** Set by executors with a confinement when the failure carries the backend's denial signature. */
   readonly sandboxDenied?: boolean;
-  /** Set by sandboxing executors: the mode the command ran under. */
+  /** Set by executors with a confinement: the mode the command ran under. */
   readonly sandboxMode?: SandboxMode;
 }
 
@@ -113,9 +116,9 @@ export interface BackgroundProcess {
 }
 
 /**
- * Runs shell commands. Implementations: `LocalShellExecutor` (default), a
- * sandboxing executor. `resolve` fills defaults explicitly so `run`/`start`
- * never hide them.
+ * Runs shell commands. Implementations: `LocalShellExecutor` (default; it
+ * confines every spawn when given a `Confinement`). `resolve` fills defaults
+ * explicitly so `run`/`start` never hide them.
  */
 export interface ShellExecutor {
   /** The default sandbox mode when this executor confines commands; undefined when it does not. */

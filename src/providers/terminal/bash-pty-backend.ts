@@ -1,8 +1,10 @@
 import { statSync } from 'node:fs';
 import { inject, injectable, optional } from 'inversify';
+import { Confinement } from '../sandbox/confinement.js';
 import { buildChildEnv } from '../shell/child-env.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { BashPtySession } from './bash-pty-session.js';
+import { ConfinedPtySession } from './confined-pty-session.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from './terminal-service.js';
 
 /** Prompt and history settings that keep the PTY stream to what commands print. */
@@ -16,14 +18,21 @@ const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
 /**
  * The `shell` backend: `bash --noprofile --norc -i` (readline off) on a
  * node-pty PTY, its environment built by the shared child-env rules (scrub,
- * model-friendly settings, then the session's `DSH_*` overlay).
+ * model-friendly settings, then the session's `DSH_*` overlay). With a
+ * `Confinement`, the shell runs confined in its session's mode for its whole
+ * life (opening fails closed when it cannot be confined), failed commands
+ * with the denial signature are marked, and `confinementChange` tells the
+ * caller when the session's mode changed.
  */
 @injectable()
 export class BashPtyBackend implements TerminalBackend {
   readonly type = 'shell';
   private readonly config: BashPtyConfig;
 
-  constructor(@inject(BashPtyConfig) @optional() config?: Partial<BashPtyConfig>) {
+  constructor(
+    @inject(BashPtyConfig) @optional() config?: Partial<BashPtyConfig>,
+    @inject(Confinement) @optional() private readonly confinement?: Confinement,
+  ) {
     this.config = resolveBashPtyConfig(config);
   }
 
@@ -35,18 +44,21 @@ export class BashPtyBackend implements TerminalBackend {
       // reported below
     }
     if (!isDirectory) throw new Error(`working directory does not exist: ${options.cwd}`);
+    const confined = this.confinement?.forSession(options.session);
+    const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd }) : options.wrapArgv;
     const env = buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV });
-    return BashPtySession.start(
+    const shell = await BashPtySession.start(
       {
         cwd: options.cwd,
         env,
         scrollbackChars: positiveOr(options.scrollbackChars, this.config.scrollbackChars),
         cols: positiveOr(options.cols, this.config.cols),
         rows: positiveOr(options.rows, this.config.rows),
-        ...(options.wrapArgv ? { wrapArgv: options.wrapArgv } : {}),
+        ...(wrapArgv ? { wrapArgv } : {}),
       },
       this.config,
     );
+    return this.confinement ? new ConfinedPtySession(shell, this.confinement, options.session, confined) : shell;
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { injectable, multiInject, optional } from 'inversify';
 import type { SessionContext } from '../../container/tool-contract.js';
+import type { SandboxMode } from '../shell/shell-executor.js';
 import {
   TerminalBackend,
   type PtySession,
@@ -55,7 +56,7 @@ export class LocalTerminalService implements TerminalService {
       this.hookedOwners.add(owner.id);
       owner.onDispose(() => this.disposeOwner(owner.id));
     }
-    const pty = await backend.open(options);
+    const pty = await backend.open({ ...options, session: owner });
     // The owner or the service may have gone away while bash was starting.
     if (this.disposing || owner.disposed) {
       await pty.close();
@@ -81,6 +82,10 @@ export class LocalTerminalService implements TerminalService {
   isAlive(owner: SessionContext, id: string): boolean {
     const entry = this.entries.get(id);
     return entry !== undefined && entry.ownerId === owner.id && entry.pty.alive;
+  }
+
+  confinementChange(owner: SessionContext, id: string): SandboxMode | undefined {
+    return this.lookup(owner, id).pty.confinementChange?.();
   }
 
   async close(owner: SessionContext, id: string): Promise<void> {

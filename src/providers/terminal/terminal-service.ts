@@ -1,5 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../container/tool-contract.js';
+import type { SandboxMode } from '../shell/shell-executor.js';
 
 /** Options for opening a PTY; backends read what they understand. */
 export interface TerminalOpenOptions {
@@ -18,6 +19,8 @@ export interface TerminalOpenOptions {
    * wrapper must keep the shell on the PTY as its controlling terminal.
    */
   readonly wrapArgv?: (argv: string[]) => string[];
+  /** The owning session (the service sets it): backends confine the shell in its mode and workspace. */
+  readonly session?: SessionContext;
 }
 
 /** How a send ended. */
@@ -46,6 +49,8 @@ export interface SendResult {
    * text was neither delivered nor run; `output` and `end` are its remainder.
    */
   readonly continuation?: { readonly inputDelivered: boolean };
+  /** Set by a confined shell when the command failed with the confinement's denial signature: the mode it ran under. */
+  readonly deniedUnder?: SandboxMode;
 }
 
 export interface SendOptions {
@@ -76,6 +81,13 @@ export interface PtySession {
   send(command: string, options: SendOptions): Promise<SendResult>;
   /** Kills the process tree and resolves when it is gone. */
   close(): Promise<void>;
+  /**
+   * Confined backends: the mode a fresh shell of this session would run under
+   * when it differs from this shell's confinement (the shell must then be
+   * replaced), else undefined. Throws when the session can no longer be
+   * confined (fail closed).
+   */
+  confinementChange?(): SandboxMode | undefined;
 }
 
 /** Opens PTY sessions of one type (multi-bound; keyed by `type`). */
@@ -97,6 +109,8 @@ export interface TerminalService {
   /** Throws for an unknown or foreign id. */
   send(owner: SessionContext, id: string, command: string, options: SendOptions): Promise<SendResult>;
   isAlive(owner: SessionContext, id: string): boolean;
+  /** See `PtySession.confinementChange`; undefined for an unconfined backend. Throws for an unknown or foreign id. */
+  confinementChange(owner: SessionContext, id: string): SandboxMode | undefined;
   close(owner: SessionContext, id: string): Promise<void>;
   disposeOwner(ownerId: string): Promise<void>;
   dispose(): Promise<void>;

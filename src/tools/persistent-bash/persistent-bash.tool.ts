@@ -13,13 +13,7 @@ import {
   type ToolResult,
 } from '../../container/tool-contract.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
-import {
-  SandboxPolicy,
-  SandboxProvider,
-  SandboxUnavailableError,
-  type ResolvedSandbox,
-} from '../../providers/sandbox/sandbox-policy.js';
-import { TerminalService, type SendResult } from '../../providers/terminal/terminal-service.js';
+import { TerminalService } from '../../providers/terminal/terminal-service.js';
 import { PersistentBashArgs } from './persistent-bash-args.js';
 import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-bash-config.js';
 import { presentPersistentResult, renderSend } from './persistent-bash-render.js';
@@ -30,8 +24,6 @@ interface ShellSlot {
   id?: string;
   /** The `DSH_*` overlay the shell currently has. */
   overlay: Record<string, string>;
-  /** The confinement the current shell runs under; undefined when unconfined. */
-  sandbox?: ResolvedSandbox;
   /** Settles when the session's previous call has; calls run one at a time, in order. */
   queue: Promise<unknown>;
 }
@@ -46,7 +38,7 @@ interface ShellSlot {
   description: resolvePersistentBashConfig().description,
   args: PersistentBashArgs,
   requires: [TerminalService, EnvRegistry],
-  optional: [PersistentBashConfig, HostConfig, SandboxPolicy, SandboxProvider],
+  optional: [PersistentBashConfig, HostConfig],
 })
 export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly config: PersistentBashConfig;
@@ -57,8 +49,6 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     @inject(EnvRegistry) private readonly env: EnvRegistry,
     @inject(PersistentBashConfig) @optional() config?: Partial<PersistentBashConfig>,
     @inject(HostConfig) @optional() private readonly host?: HostConfig,
-    @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
-    @inject(SandboxProvider) @optional() private readonly sandboxProvider?: SandboxProvider,
   ) {
     this.config = resolvePersistentBashConfig(config);
   }
@@ -114,30 +104,23 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     if (ctx.signal.aborted) return errorResult('tool call aborted');
     const { session } = slot;
     let freshShell = false;
-    let sandboxChanged = false;
     if (slot.id !== undefined && !this.terminals.isAlive(session, slot.id)) {
       await this.reset(slot);
       freshShell = true;
     }
-    // Resolved on every call: a shell keeps the confinement it started with, so a changed session mode needs a new one.
-    const sandbox = this.confinement(session);
-    if (slot.id !== undefined && !sameConfinement(slot.sandbox, sandbox)) {
-      await this.reset(slot);
-      sandboxChanged = true;
-    }
+    // Asked on every call: a shell keeps the confinement it started with, so a changed session mode needs a new one.
+    const sandboxChangedTo = slot.id === undefined ? undefined : this.terminals.confinementChange(session, slot.id);
+    if (sandboxChangedTo !== undefined) await this.reset(slot);
     const workdir = session.cwd ?? this.host?.workspace ?? process.cwd();
     const overlay = this.env.collect({ session, mode: 'persistent', workdir });
     if (slot.id === undefined) {
-      const provider = this.sandboxProvider;
       slot.id = await this.terminals.open(session, this.config.backendType, {
         cwd: workdir,
         dshEnv: overlay,
         // Raw terminal text shrinks when normalized; keep enough to fill the clip window.
         scrollbackChars: this.config.maxOutputChars * 2 + 1024,
-        ...(sandbox && provider ? { wrapArgv: (argv: string[]) => provider.wrap(argv, sandbox) } : {}),
       });
       slot.overlay = overlay;
-      slot.sandbox = sandbox;
     }
     const previous = slot.overlay;
     const env = overlayDelta(previous, overlay);
@@ -158,30 +141,9 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       timeoutMs: this.config.timeoutMs,
       durationMs: Date.now() - started,
       freshShell,
-      ...(sandboxChanged ? { sandboxChangedTo: sandbox?.mode ?? 'danger-full-access' } : {}),
-      ...(this.deniedUnder(slot.sandbox, result) ? { deniedUnder: slot.sandbox!.mode } : {}),
+      ...(sandboxChangedTo !== undefined ? { sandboxChangedTo } : {}),
+      ...(result.deniedUnder !== undefined ? { deniedUnder: result.deniedUnder } : {}),
     });
-  }
-
-  /**
-   * The confinement a shell of this session must run under: the session's
-   * mode from the policy, when a sandbox is composed (undefined: unconfined).
-   * Fails closed when the backend cannot confine.
-   */
-  private confinement(session: SessionContext): ResolvedSandbox | undefined {
-    if (!this.policy) return undefined;
-    const sandbox = this.policy.resolve({ session });
-    if (sandbox.mode === 'danger-full-access') return undefined;
-    // A policy that asks for confinement with nothing to confine must not fall back to an unconfined shell.
-    if (!this.sandboxProvider) throw new SandboxUnavailableError(sandbox.mode, 'no sandbox provider is loaded');
-    const reason = this.sandboxProvider.unavailableReason();
-    if (reason !== null) throw new SandboxUnavailableError(sandbox.mode, reason);
-    return sandbox;
-  }
-
-  private deniedUnder(sandbox: ResolvedSandbox | undefined, result: { end: SendResult['end']; output: string }): boolean {
-    const failed = result.end.kind === 'completed' && result.end.exitCode !== 0;
-    return sandbox !== undefined && failed && this.sandboxProvider!.isDenial(result.output);
   }
 
   /** Forgets the slot's shell (closing it if it is still open); the next call opens a fresh one. */
@@ -196,10 +158,6 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       // Already closed by the session's disposal.
     }
   }
-}
-
-function sameConfinement(a: ResolvedSandbox | undefined, b: ResolvedSandbox | undefined): boolean {
-  return a?.mode === b?.mode && a?.workspaceRoot === b?.workspaceRoot;
 }
 
 /** Changed or new keys with their values, removed keys as '' (unset); undefined when nothing changed. */

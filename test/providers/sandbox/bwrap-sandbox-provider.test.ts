@@ -19,25 +19,46 @@ function operands(argv: string[], flag: string, arity: number): string[][] {
 describe('BwrapSandboxProvider.wrap', () => {
   const provider = new BwrapSandboxProvider();
 
-  it('read-only: read-only root, read-only /dev (only device nodes writable), private /proc, no write binds', () => {
+  it('read-only: read-only root, read-only /tmp and /dev (only device nodes writable), private /proc, no write binds', () => {
     const argv = provider.wrap(ARGV, { mode: 'read-only', workspaceRoot: '/work/ws' });
     expect(argv[0]).toBe('bwrap');
     expect(argv.slice(-4)).toEqual(['--', ...ARGV]);
     expect(argv).toEqual(expect.arrayContaining(['--die-with-parent', '--unshare-pid']));
     expect(operands(argv, '--ro-bind', 2)).toEqual([['/', '/']]);
     expect(operands(argv, '--bind', 2)).toEqual([]);
-    expect(operands(argv, '--remount-ro', 1)).toEqual([['/dev']]);
+    expect(operands(argv, '--remount-ro', 1)).toEqual([['/tmp'], ['/dev']]);
     // No --new-session: the command must stay in the executor's process group.
     expect(argv).not.toContain('--new-session');
     expect(argv).not.toContain('--unshare-net');
   });
 
-  it('workspace-write: binds /tmp and the root writable, before /dev and /proc are mounted', () => {
-    const argv = provider.wrap(ARGV, { mode: 'workspace-write', workspaceRoot: '/work/ws' });
-    expect(operands(argv, '--bind', 2)).toEqual([
-      ['/tmp', '/tmp'],
+  it('item 1: drops every capability, so commands of a root server cannot remount the binds', () => {
+    const argv = provider.wrap(ARGV, { mode: 'read-only', workspaceRoot: '/work/ws' });
+    expect(operands(argv, '--cap-drop', 1)).toEqual([['ALL']]);
+    expect(provider.isDenial('mount: /: permission denied.\n')).toBe(true);
+    expect(provider.isDenial('mount: /: must be superuser to use mount.\n')).toBe(true);
+  });
+
+  it('item 3: the session\'s private temp dir at /tmp, never the host /tmp; a fresh tmpfs without one', () => {
+    const own = provider.wrap(ARGV, { mode: 'workspace-write', workspaceRoot: '/work/ws', privateTmp: '/tmp/own' });
+    expect(operands(own, '--bind', 2)).toEqual([
+      ['/tmp/own', '/tmp'],
       ['/work/ws', '/work/ws'],
     ]);
+    const none = provider.wrap(ARGV, { mode: 'workspace-write', workspaceRoot: '/work/ws' });
+    expect(operands(none, '--tmpfs', 1)).toContainEqual(['/tmp']);
+    expect(operands(none, '--bind', 2)).not.toContainEqual(['/tmp', '/tmp']);
+  });
+
+  it('item 4: readable paths are bound read-only at the same path, after the temp mounts', () => {
+    const argv = provider.wrap(ARGV, { mode: 'read-only', workspaceRoot: '/work/ws', privateTmp: '/tmp/own', readable: ['/tmp/spill/s-1'] });
+    expect(operands(argv, '--ro-bind-try', 2)).toEqual([['/tmp/spill/s-1', '/tmp/spill/s-1']]);
+    expect(argv.indexOf('--ro-bind-try')).toBeGreaterThan(argv.indexOf('/tmp/own'));
+  });
+
+  it('workspace-write: binds the root writable, before /dev and /proc are mounted', () => {
+    const argv = provider.wrap(ARGV, { mode: 'workspace-write', workspaceRoot: '/work/ws' });
+    expect(operands(argv, '--bind', 2)).toEqual([['/work/ws', '/work/ws']]);
     expect(argv.lastIndexOf('--bind')).toBeLessThan(argv.indexOf('--dev'));
     expect(() => provider.wrap(ARGV, { mode: 'workspace-write', workspaceRoot: 'relative' })).toThrow(/absolute path/);
   });
@@ -49,6 +70,13 @@ describe('BwrapSandboxProvider.wrap', () => {
   it('network: false unshares the network namespace', () => {
     const argv = new BwrapSandboxProvider({ network: false }).wrap(ARGV, { mode: 'read-only', workspaceRoot: '/' });
     expect(argv).toContain('--unshare-net');
+  });
+
+  it('item 5: network: false also masks the runtime dirs and removes SSH_AUTH_SOCK', () => {
+    const argv = new BwrapSandboxProvider({ network: false }).wrap(ARGV, { mode: 'read-only', workspaceRoot: '/' });
+    expect(operands(argv, '--tmpfs', 1)).toContainEqual(['/run']);
+    expect(operands(argv, '--unsetenv', 1)).toEqual([['SSH_AUTH_SOCK']]);
+    expect(operands(provider.wrap(ARGV, { mode: 'read-only', workspaceRoot: '/' }), '--unsetenv', 1)).toEqual([]);
   });
 
   it('recognises the EROFS denial signature only', () => {
@@ -66,6 +94,27 @@ describe('BwrapSandboxProvider.unavailableReason', () => {
   it('tells to install bubblewrap when the binary is missing', () => {
     const reason = new BwrapSandboxProvider({ bwrapPath: '/nonexistent/bwrap' }).unavailableReason();
     expect(reason).toBe('/nonexistent/bwrap was not found; install the bubblewrap package');
+  });
+
+  it('item 7: a binary that exits 0 without confining (/bin/true) does not pass the probe', () => {
+    expect(new BwrapSandboxProvider({ bwrapPath: '/bin/true' }).unavailableReason()).toBe(
+      '/bin/true did not confine a trial command (the canary did not run inside it)',
+    );
+  });
+
+  it('item 7: a wrapper that runs the command unconfined does not pass the probe', () => {
+    const dir = tempWorkspace('dsh-fake-bwrap-');
+    try {
+      const fake = path.join(dir.dir, 'bwrap');
+      // Skips every flag up to `--` and runs the command on the host, as a careless shim would.
+      writeFileSync(fake, '#!/bin/bash\nwhile [ "$1" != "--" ]; do shift; done; shift; exec "$@"\n');
+      chmodSync(fake, 0o755);
+      expect(new BwrapSandboxProvider({ bwrapPath: fake }).unavailableReason()).toBe(
+        `${fake} did not confine a trial command (no private PID namespace)`,
+      );
+    } finally {
+      dir.remove();
+    }
   });
 
   it('gives the stderr of a failing trial run, and probes only once', () => {

@@ -1,6 +1,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
+import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
+import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
+import { UnavailableProvider } from '../../providers/sandbox/sandbox-test-kit.js';
 import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
 import {
   FRESH_SHELL_NOTICE,
@@ -9,7 +12,7 @@ import {
   type PersistentBashValue,
 } from '../../../src/tools/persistent-bash/persistent-bash-render.js';
 import { eventually, isAlivePid, processesWith, uniqueSleepArg } from '../../providers/terminal/proc-helpers.js';
-import { harness, type Harness } from './persistent-bash-fixture.js';
+import { harness, RecordingTerminalService, type Harness } from './persistent-bash-fixture.js';
 
 let h: Harness;
 
@@ -172,15 +175,18 @@ describe('PersistentBashTool (real PTY)', () => {
     expect(processesWith(arg)).toEqual([]);
   });
 
-  it('fails closed when a sandbox policy asks for confinement but no sandbox provider is loaded', async () => {
-    const confined = new PersistentBashTool(h.terminals, h.env, {}, undefined, new LocalSandboxPolicy(), undefined);
+  it('fails closed when the terminal backend has a confinement that cannot confine', async () => {
+    const confinement = new SandboxConfinement(new LocalSandboxPolicy(), new UnavailableProvider());
+    const terminals = new RecordingTerminalService([new BashPtyBackend({}, confinement)]);
+    const confined = new PersistentBashTool(terminals, h.env, {});
     const s = h.session('s');
     await expect(
       confined.run({ command: 'touch ran' }, { session: s, signal: new AbortController().signal, callId: 'c' }),
-    ).rejects.toThrow('sandbox unavailable for read-only mode: no sandbox provider is loaded');
+    ).rejects.toThrow('sandbox unavailable for read-only mode: bwrap was not found');
     expect(existsSync(path.join(h.workspace, 'ran'))).toBe(false);
-    expect(h.terminals.ids).toEqual([]);
+    expect(terminals.ids).toEqual([]);
     await confined.dispose();
+    await terminals.dispose();
   });
 
   it('requires an owning session', async () => {

@@ -1,27 +1,29 @@
-// The sandboxed executor on real bwrap (installed here; runs as root).
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+// The local executor confined through the SandboxConfinement, on real bwrap (installed here; runs as root).
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandbox-provider.js';
 import type { SandboxConfig } from '../../../src/providers/sandbox/sandbox-config.js';
-import type { SandboxProvider } from '../../../src/providers/sandbox/sandbox-policy.js';
-import {
-  SANDBOX_UNAVAILABLE,
-  SandboxedShellExecutor,
-} from '../../../src/providers/sandbox/sandboxed-shell-executor.js';
+import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
+import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
+import { SANDBOX_UNAVAILABLE, type SandboxProvider } from '../../../src/providers/sandbox/sandbox-policy.js';
+import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecRequest, ExecutorConfig } from '../../../src/providers/shell/shell-executor.js';
 import { pollUntil, processesWith, survivors, uniqueSleep } from '../shell/shell-test-kit.js';
 import { tempWorkspace, UnavailableProvider, uniqueName } from './sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 
-describeWithBwrap(`SandboxedShellExecutor on bwrap${NEEDS_BWRAP}`, () => {
-  const made: SandboxedShellExecutor[] = [];
+describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_BWRAP}`, () => {
+  const made: LocalShellExecutor[] = [];
+  const confinements: SandboxConfinement[] = [];
   let ws: ReturnType<typeof tempWorkspace>;
   beforeEach(() => {
     ws = tempWorkspace();
   });
   afterEach(async () => {
     await Promise.all(made.splice(0).map((executor) => executor.dispose()));
+    // The container disposes the confinement in a real composition; here the test owns it (its private /tmp dirs).
+    for (const confinement of confinements.splice(0)) confinement.dispose();
     ws.remove();
   });
 
@@ -29,12 +31,14 @@ describeWithBwrap(`SandboxedShellExecutor on bwrap${NEEDS_BWRAP}`, () => {
     sandbox: Partial<SandboxConfig> = {},
     config: Partial<ExecutorConfig> = {},
     provider: SandboxProvider = new BwrapSandboxProvider(sandbox),
-  ): SandboxedShellExecutor {
-    const executor = new SandboxedShellExecutor(provider, { cwd: ws.dir, graceMs: 200, ...config }, sandbox);
+  ): LocalShellExecutor {
+    const confinement = new SandboxConfinement(new LocalSandboxPolicy(sandbox), provider, sandbox);
+    confinements.push(confinement);
+    const executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200, ...config }, confinement);
     made.push(executor);
     return executor;
   }
-  const run = (executor: SandboxedShellExecutor, request: ExecRequest) =>
+  const run = (executor: LocalShellExecutor, request: ExecRequest) =>
     executor.run(executor.resolve({ workspaceRoot: ws.dir, ...request }));
 
   it('advertises its default mode (read-only unless configured)', () => {
@@ -70,15 +74,17 @@ describeWithBwrap(`SandboxedShellExecutor on bwrap${NEEDS_BWRAP}`, () => {
   });
 
   describe('workspace-write', () => {
-    it('allows writes under the workspace root and /tmp', async () => {
+    it('allows writes under the workspace root and in its private /tmp (not the host /tmp)', async () => {
       const inTmp = uniqueName('/tmp/dsh-ww');
       try {
-        const result = await run(make({ mode: 'workspace-write' }), {
+        const executor = make({ mode: 'workspace-write' });
+        const result = await run(executor, {
           command: `mkdir -p sub && echo a > sub/file && touch ${inTmp} && cat sub/file`,
         });
         expect(result).toMatchObject({ stdout: 'a\n', exitCode: 0, sandboxMode: 'workspace-write', sandboxDenied: false });
         expect(existsSync(path.join(ws.dir, 'sub', 'file'))).toBe(true);
-        expect(existsSync(inTmp)).toBe(true);
+        expect(existsSync(inTmp)).toBe(false);
+        expect(await run(executor, { command: `ls ${inTmp}` })).toMatchObject({ stdout: `${inTmp}\n`, exitCode: 0 });
       } finally {
         rmSync(inTmp, { force: true });
       }
@@ -105,6 +111,23 @@ describeWithBwrap(`SandboxedShellExecutor on bwrap${NEEDS_BWRAP}`, () => {
       const result = await run(make(), { command: 'touch here && echo ok', sandboxMode: 'workspace-write' });
       expect(result).toMatchObject({ stdout: 'ok\n', sandboxMode: 'workspace-write' });
     });
+  });
+
+  it('starts in the workdir, and fails loudly (not in $HOME) for a workdir hidden inside the sandbox', async () => {
+    mkdirSync(path.join(ws.dir, 'sub'));
+    expect(await run(make(), { command: 'pwd', workdir: path.join(ws.dir, 'sub') })).toMatchObject({
+      stdout: `${path.join(ws.dir, 'sub')}\n`,
+      exitCode: 0,
+    });
+    const hidden = tempWorkspace('dsh-hidden-');
+    try {
+      const result = await run(make(), { command: 'pwd', workdir: hidden.dir });
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`Can't chdir to ${hidden.dir}`);
+    } finally {
+      hidden.remove();
+    }
   });
 
   it('runs danger-full-access unconfined, without asking the provider for a wrap', async () => {

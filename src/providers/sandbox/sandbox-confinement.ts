@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject, injectable, optional, preDestroy } from 'inversify';
+import { describeValue } from '../../container/describe-value.js';
+import type { SessionContext } from '../../container/tool-contract.js';
+import type { SandboxMode } from '../shell/shell-executor.js';
+import type { ConfinedCommand, Confinement, ConfinementRequest, WrapOptions } from './confinement.js';
+import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
+import { SandboxPolicy, SandboxProvider, SandboxUnavailableError, type ResolvedSandbox } from './sandbox-policy.js';
+import { checkNotSystemRoot, WorkspacePin } from './workspace-pin.js';
+
+/** Per-session state: the pinned workspace and the private temp dir. */
+interface SessionState {
+  pin?: WorkspacePin;
+  tmp?: string;
+}
+
+/**
+ * The default `Confinement`: the session's mode from the `SandboxPolicy`,
+ * argv wrapped by the `SandboxProvider` (bwrap). It pins each session's
+ * workspace at its first call (real path, device and inode) and refuses
+ * later calls whose workspace is no longer that directory; it refuses
+ * system directories as confined workspaces; and it gives each session a
+ * private temp dir (mode 0700, under the OS temp dir) that the provider
+ * mounts at `/tmp`, removed when the session is disposed (the host's own
+ * one at `dispose()`).
+ */
+@injectable()
+export class SandboxConfinement implements Confinement {
+  readonly defaultMode: SandboxMode;
+  private readonly sessions = new Map<string, SessionState>();
+  /** The host's own calls (no session): a temp dir only, no pin (there is no session start). */
+  private readonly host: SessionState = {};
+
+  constructor(
+    @inject(SandboxPolicy) private readonly policy: SandboxPolicy,
+    @inject(SandboxProvider) private readonly provider: SandboxProvider,
+    @inject(SandboxConfig) @optional() config?: Partial<SandboxConfig>,
+  ) {
+    this.defaultMode = resolveSandboxConfig(config).mode;
+  }
+
+  forSession(session: SessionContext | undefined, request: ConfinementRequest = {}): ConfinedCommand | undefined {
+    const { mode: asked, workspaceRoot: given } = request;
+    if (asked !== undefined && !isSandboxMode(asked)) {
+      throw new Error(`invalid sandboxMode: expected one of ${SANDBOX_MODES.join(', ')}, got ${describeValue(asked)}`);
+    }
+    if (given !== undefined && (typeof given !== 'string' || !path.isAbsolute(given) || given.includes('\0'))) {
+      throw new Error(`invalid workspaceRoot: expected an absolute path, got ${describeValue(given)}`);
+    }
+    const resolved = this.policy.resolve({ ...(session ? { session } : {}), ...(asked ? { mode: asked } : {}) });
+    const mode = asked ?? resolved.mode;
+    const root = given ?? resolved.workspaceRoot;
+    const state = session ? this.stateOf(session) : undefined;
+    if (state) {
+      state.pin ??= WorkspacePin.of(root);
+      if (mode !== 'danger-full-access') state.pin.verify(root);
+    }
+    if (mode === 'danger-full-access') return undefined;
+    const reason = this.provider.unavailableReason();
+    if (reason !== null) throw new SandboxUnavailableError(mode, reason);
+    checkNotSystemRoot(root);
+    const privateTmp = this.privateTmp(state ?? this.host);
+    const base: ResolvedSandbox = { mode, workspaceRoot: root, privateTmp };
+    const provider = this.provider;
+    return {
+      mode,
+      workspaceRoot: root,
+      key: `${mode}\0${root}`,
+      wrapArgv: (argv: readonly string[], options: WrapOptions = {}) =>
+        provider.wrap(argv, {
+          ...base,
+          ...(options.readable ? { readable: options.readable } : {}),
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+        }),
+      isDenial: (output: string) => provider.isDenial(output),
+    };
+  }
+
+  /** Removes every private temp dir still held (host disposal). */
+  @preDestroy()
+  dispose(): void {
+    for (const state of [...this.sessions.values(), this.host]) removeTmp(state);
+    this.sessions.clear();
+  }
+
+  private stateOf(session: SessionContext): SessionState {
+    if (session.disposed) throw new Error(`session ${session.id} is disposed`);
+    let state = this.sessions.get(session.id);
+    if (!state) {
+      const fresh: SessionState = {};
+      state = fresh;
+      this.sessions.set(session.id, fresh);
+      session.onDispose(() => {
+        // Synchronous, so the directory is gone once the session's disposal resolves.
+        removeTmp(fresh);
+        if (this.sessions.get(session.id) === fresh) this.sessions.delete(session.id);
+      });
+    }
+    return state;
+  }
+
+  private privateTmp(state: SessionState): string {
+    if (state.tmp === undefined || !fs.existsSync(state.tmp)) {
+      // mkdtemp: mode 0700 and a name no other process chose; kept for the session's later calls.
+      state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-sandbox-tmp-'));
+    }
+    return state.tmp;
+  }
+}
+
+function removeTmp(state: SessionState): void {
+  const dir = state.tmp;
+  state.tmp = undefined;
+  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { realRoot } from './local-sandbox-policy.js';
+
+/** Directories that hold the system rather than a project: confining a workspace-write to one of them confines nothing. */
+const SYSTEM_DIRS: readonly string[] = [
+  '/', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/media', '/mnt', '/opt',
+  '/proc', '/root', '/run', '/sbin', '/srv', '/sys', '/tmp', '/usr', '/usr/bin', '/usr/lib', '/usr/local',
+  '/usr/sbin', '/usr/share', '/var', '/var/lib', '/var/log', '/var/run', '/var/tmp',
+];
+
+/** True for `/`, the top-level system directories, the home directory and the temp directory (symlinks resolved). */
+export function isSystemRoot(dir: string): boolean {
+  const real = realRoot(dir);
+  const roots = new Set([...SYSTEM_DIRS, realRoot(os.homedir()), realRoot(os.tmpdir())]);
+  return roots.has(real) || roots.has(path.resolve(dir));
+}
+
+/** Throws the refusal for a confined workspace that is a system directory. */
+export function checkNotSystemRoot(dir: string): void {
+  if (!isSystemRoot(dir)) return;
+  throw new Error(
+    `refusing to confine commands to "${dir}": it is a system directory, not a project; ` +
+      'start the server in your project directory or pass --workspace <dir> (config: workspace)',
+  );
+}
+
+/**
+ * A session's workspace as it was when the session started: its real path
+ * and, when it existed, its device and inode. A later call whose workspace
+ * resolves elsewhere, or whose directory was replaced, must not run confined
+ * to it (a swapped-in symlink to `/` would otherwise be bound writable).
+ */
+export class WorkspacePin {
+  private constructor(
+    readonly realPath: string,
+    private readonly identity: { dev: number; ino: number } | undefined,
+  ) {}
+
+  static of(root: string): WorkspacePin {
+    const realPath = realRoot(root);
+    return new WorkspacePin(realPath, identityOf(realPath));
+  }
+
+  /** Throws unless `root` still is the pinned directory. */
+  verify(root: string): void {
+    const now = realRoot(root);
+    if (now !== this.realPath) {
+      throw changed(`${root} now resolves to ${now}, not ${this.realPath}`);
+    }
+    const identity = identityOf(now);
+    if (this.identity && (!identity || identity.dev !== this.identity.dev || identity.ino !== this.identity.ino)) {
+      throw changed(`${now} is no longer the directory it was (device or inode differ)`);
+    }
+  }
+}
+
+function identityOf(dir: string): { dev: number; ino: number } | undefined {
+  try {
+    const stat = fs.statSync(dir);
+    return stat.isDirectory() ? { dev: stat.dev, ino: stat.ino } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function changed(detail: string): Error {
+  return new Error(`the session's workspace changed since it started: ${detail}; start a new session`);
+}
