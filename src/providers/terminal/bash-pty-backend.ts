@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { inject, injectable, optional } from 'inversify';
-import { buildChildEnv } from '../shell/child-env.js';
+import { buildChildEnv, dropShellStartupVars } from '../shell/child-env.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { BashPtySession } from './bash-pty-session.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from './terminal-service.js';
@@ -35,7 +35,8 @@ export class BashPtyBackend implements TerminalBackend {
       // reported below
     }
     if (!isDirectory) throw new Error(`working directory does not exist: ${options.cwd}`);
-    const env = buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV });
+    // What the shell runs (`bash -c`, `sh`) must not source a file named by the server's environment either.
+    const env = dropShellStartupVars(buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV }));
     return BashPtySession.start(
       {
         cwd: options.cwd,

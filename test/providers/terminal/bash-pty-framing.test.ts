@@ -140,3 +140,24 @@ describe('long commands travel as data, never through a file', () => {
     }
   });
 });
+
+describe('startup files by the back door', () => {
+  it('BASH_ENV and ENV of the server do not reach the shell or what it runs', async () => {
+    const rc = path.join(workspace, 'rc.sh');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(rc, 'echo SOURCED\n');
+    const saved = { BASH_ENV: process.env.BASH_ENV, ENV: process.env.ENV };
+    process.env.BASH_ENV = rc;
+    process.env.ENV = rc;
+    try {
+      const shell = await open();
+      const result = await send(shell, 'echo "${BASH_ENV-unset}|${ENV-unset}"; bash -c "echo child"; sh -ic "echo posix-child" 2>/dev/null');
+      expect(result.output).toBe('unset|unset\nchild\nposix-child\n');
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+});
