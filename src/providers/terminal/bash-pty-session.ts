@@ -27,6 +27,8 @@ interface Running {
   exitCode?: number;
   /** The shell came back to its prompt without running this command's frame. */
   lost?: boolean;
+  /** The line spans several physical lines: bash may wait in a read for the rest while it is still being written. */
+  multiLine?: boolean;
 }
 
 /** The send waiting for `running` to settle. */
@@ -73,7 +75,12 @@ export class BashPtySession implements PtySession {
       quietMs: config.stdinProbeQuietMs,
       maxIntervalMs: config.stdinProbeMaxIntervalMs,
       active: () => this.attached !== undefined && this.commandRunning && this.alive,
-      isWaiting: () => probeStdinWait(this.pid, this.tty) === 'waiting',
+      isWaiting: () => {
+        const running = this.running;
+        // A long line may still be on its way; only a started command, or a one-line frame, can be judged.
+        if (!running || (!running.parser.started && running.multiLine)) return false;
+        return probeStdinWait(this.pid, this.tty) === 'waiting';
+      },
       // Before any start marker, a terminal read is bash back at its prompt: the line ran without its frame.
       onWaiting: () =>
         this.running?.parser.started === true
@@ -178,9 +185,11 @@ export class BashPtySession implements PtySession {
       parser: new MarkerParser(nonce, this.secret),
       collector: new OutputCollector(this.spec.scrollbackChars),
     };
-    this.running = running;
     // Long commands span several physical lines (continuations): they travel as data, never through a file.
-    this.pty.write(commandLine(nonce, command, { env }));
+    const line = commandLine(nonce, command, { env });
+    running.multiLine = line.indexOf('\n') < line.length - 1;
+    this.running = running;
+    this.pty.write(line);
   }
 
   private attach(resolve: Attached['resolve'], options: SendOptions, continuation: Attached['continuation']): void {
