@@ -108,6 +108,13 @@ describe('persistent shell frame under attack (real PTY)', () => {
       expect((await send(shell, 'echo never')).end).toEqual({ kind: 'framing-lost' });
     }
   });
+
+  it('with stderr closed too (no prompt marker), a shell reading its next line before any start marker is a lost frame', async () => {
+    const shell = await open();
+    expect((await send(shell, 'exec 2>/dev/null; enable -n eval')).end).toEqual({ kind: 'completed', exitCode: 0 });
+    expect((await send(shell, 'echo never')).end).toEqual({ kind: 'framing-lost' });
+    expect(shell.alive).toBe(false);
+  });
 });
 
 describe('long commands travel as data, never through a file', () => {
