@@ -100,12 +100,7 @@ export class BashPtySession implements PtySession {
   static async start(spec: BashPtySpawn, config: BashPtyConfig): Promise<BashPtySession> {
     const argv = [config.shellPath, '--noprofile', '--norc', '--noediting', '-i'];
     const [file, ...args] = spec.wrapArgv ? spec.wrapArgv(argv) : argv;
-    const pty = spawn(file!, args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      cols: spec.cols,
-      rows: spec.rows,
-    });
+    const pty = spawn(file!, args, { cwd: spec.cwd, env: spec.env, cols: spec.cols, rows: spec.rows });
     const session = new BashPtySession(pty, spec, config);
     await session.handshake();
     return session;
@@ -284,12 +279,9 @@ export class BashPtySession implements PtySession {
     attached.resolve(attached.continuation ? { ...result, continuation: attached.continuation } : result);
   }
 
-  private async closeWith(
-    end: { kind: 'aborted' | 'framing-lost' },
-    taken: { output: string; droppedChars?: number } = { output: '' },
-  ): Promise<SendResult> {
+  private async closeWith(end: { kind: 'aborted' | 'framing-lost' }, taken: Partial<SendResult> = {}): Promise<SendResult> {
     await this.close();
-    return { ...taken, end, lostPrefix: false };
+    return { output: '', ...taken, end, lostPrefix: false };
   }
 
   close(): Promise<void> {
