@@ -64,7 +64,12 @@ describe('persistent shell frame under attack (real PTY)', () => {
   });
 
   it('shell options and variables a command sets do not break the frame', async () => {
-    const shell = await stillWorks("set -u; set -o noglob; set -o pipefail; shopt -s failglob nullglob; IFS=x0123456789abcdef; set -o posix");
+    const shell = await stillWorks(
+      'set -u; set -o noglob; set -o pipefail; shopt -s failglob nullglob; IFS=x0123456789abcdef; set -o posix; ' +
+        'set -o history; set -H; shopt -u promptvars',
+    );
+    // History expansion is on now, yet a `!` in a command stays a `!`.
+    expect((await send(shell, 'echo "a!b" ü')).output).toBe('a!b ü\n');
     // The user's POSIX mode is kept for the user's command.
     expect((await send(shell, 'echo ":$SHELLOPTS:" | grep -c :posix:')).output).toBe('1\n');
     await send(shell, 'set +o posix');
