@@ -89,6 +89,8 @@ describe('persistent shell frame under attack (real PTY)', () => {
     await send(shell, "set -E; trap 'echo ERR' ERR");
     expect(await send(shell, 'echo ok')).toMatchObject({ output: 'ok\n', end: { kind: 'completed', exitCode: 0 } });
     expect((await send(shell, 'false')).end).toEqual({ kind: 'completed', exitCode: 1 });
+    // Under extdebug a RETURN trap runs for the frame's end function too; a DEBUG trap that succeeds skips nothing.
+    await stillWorks("shopt -s extdebug; trap 'echo ret' RETURN; trap true DEBUG; set -o functrace");
   });
 
   it('prompts, PROMPT_COMMAND and closed stderr do not break the frame', async () => {
