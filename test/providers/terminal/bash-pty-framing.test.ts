@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
@@ -143,14 +143,21 @@ describe('long commands travel as data, never through a file', () => {
       ['-c', `while :; do for f in ${pattern}/cmd-* ${pattern}/env-*; do [ -e "$f" ] && printf 'echo PWNED' > "$f"; done; done`],
       { stdio: 'ignore' },
     );
+    // Whatever temp directory the host would pick, it stays empty: there is no file to race for.
+    const privateTmp = mkdtempSync(path.join(workspace, 'tmp-'));
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = privateTmp;
     try {
       const shell = await open();
       for (let i = 0; i < 20; i++) {
         const result = await send(shell, `# ${'pad '.repeat(1500)}\necho run-${i}`);
         expect(result.output).toBe(`run-${i}\n`);
       }
+      expect(readdirSync(privateTmp)).toEqual([]);
     } finally {
       racer.kill('SIGKILL');
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
     }
   });
 });
