@@ -29,6 +29,15 @@ export interface ChildEnvOptions {
   readonly extra?: Readonly<Record<string, string>>;
 }
 
+/** Variables that make `bash -c` (`BASH_ENV`) or sh-mode shells (`ENV`) source a file: an rc file by the back door. */
+export const SHELL_STARTUP_VARS: readonly string[] = Object.freeze(['BASH_ENV', 'ENV']);
+
+/** Removes `SHELL_STARTUP_VARS` from a child env built for a shell (in place; returns it). */
+export function dropShellStartupVars(env: Record<string, string>): Record<string, string> {
+  for (const name of SHELL_STARTUP_VARS) delete env[name];
+  return env;
+}
+
 export function isCredentialName(name: string): boolean {
   return CREDENTIAL_PATTERN.test(name);
 }

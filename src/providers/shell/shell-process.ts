@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Execa } from './execa-loader.js';
-import { buildChildEnv } from './child-env.js';
+import { buildChildEnv, dropShellStartupVars } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
 import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
 import type { SpillDirectory } from './spill-directory.js';
@@ -84,10 +84,7 @@ export class ShellProcess {
     this.stdout = new OutputCapture(limits, spills, 'stdout');
     this.stderr = new OutputCapture(limits, spills, 'stderr');
 
-    const env = buildChildEnv(process.env, { allow: config.allowEnv, env: spec.env, dshEnv: spec.dshEnv });
-    // bash -c sources $BASH_ENV (and sh-mode $ENV): that would be an rc file by the back door.
-    delete env.BASH_ENV;
-    delete env.ENV;
+    const env = dropShellStartupVars(buildChildEnv(process.env, { allow: config.allowEnv, env: spec.env, dshEnv: spec.dshEnv }));
 
     // Ask execa for the spawn and its error normalisation only: no buffering,
     // no timeout, no cancelSignal, no cleanup hook — each of those acts on the

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { inject, injectable, optional } from 'inversify';
 import { Confinement } from '../sandbox/confinement.js';
-import { buildChildEnv } from '../shell/child-env.js';
+import { buildChildEnv, dropShellStartupVars } from '../shell/child-env.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { BashPtySession } from './bash-pty-session.js';
 import { ConfinedPtySession } from './confined-pty-session.js';
@@ -46,7 +46,8 @@ export class BashPtyBackend implements TerminalBackend {
     if (!isDirectory) throw new Error(`working directory does not exist: ${options.cwd}`);
     const confined = this.confinement?.forSession(options.session);
     const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd }) : options.wrapArgv;
-    const env = buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV });
+    // What the shell runs (`bash -c`, `sh`) must not source a file named by the server's environment either.
+    const env = dropShellStartupVars(buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV }));
     const shell = await BashPtySession.start(
       {
         cwd: options.cwd,

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { constants as osConstants, tmpdir } from 'node:os';
-import path from 'node:path';
+import { constants as osConstants } from 'node:os';
 import { spawn, type IPty } from 'node-pty';
 import { MAX_TIMER_MS, type BashPtyConfig } from './bash-pty-config.js';
 import { MarkerParser } from './marker-parser.js';
-import { MAX_INLINE_BYTES, commandLine, envStatements, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
+import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import { killShellTree } from './process-tree.js';
@@ -27,8 +25,10 @@ interface Running {
   readonly parser: MarkerParser;
   collector: OutputCollector;
   exitCode?: number;
-  /** Private files that carried a long command line (removed when the command is released). */
-  files?: { readonly env: string; readonly command: string };
+  /** The shell came back to its prompt without running this command's frame. */
+  lost?: boolean;
+  /** The line spans several physical lines: bash may wait in a read for the rest while it is still being written. */
+  multiLine?: boolean;
 }
 
 /** The send waiting for `running` to settle. */
@@ -63,7 +63,6 @@ export class BashPtySession implements PtySession {
   private leftovers: Promise<unknown> = Promise.resolve();
   private readonly watcher: StdinWaitWatcher;
   private tty = '';
-  private tempDir?: string;
   private startup?: { buffer: string; marker: string; done: () => void };
   private readonly exited: Promise<void>;
 
@@ -76,9 +75,17 @@ export class BashPtySession implements PtySession {
       quietMs: config.stdinProbeQuietMs,
       maxIntervalMs: config.stdinProbeMaxIntervalMs,
       active: () => this.attached !== undefined && this.commandRunning && this.alive,
-      // Before the start marker bash has not begun the command, so a terminal read is its prompt.
-      isWaiting: () => this.running?.parser.started === true && probeStdinWait(this.pid, this.tty) === 'waiting',
-      onWaiting: () => this.settle({ ...this.takeOutput(this.running!), end: { kind: 'waiting-for-input' } }),
+      isWaiting: () => {
+        const running = this.running;
+        // A long line may still be on its way; only a started command, or a one-line frame, can be judged.
+        if (!running || (!running.parser.started && running.multiLine)) return false;
+        return probeStdinWait(this.pid, this.tty) === 'waiting';
+      },
+      // Before any start marker, a terminal read is bash back at its prompt: the line ran without its frame.
+      onWaiting: () =>
+        this.running?.parser.started === true
+          ? this.settle({ ...this.takeOutput(this.running), end: { kind: 'waiting-for-input' } })
+          : void this.interrupt('framing-lost'),
     });
     let markExited!: () => void;
     this.exited = new Promise((resolve) => (markExited = resolve));
@@ -93,12 +100,7 @@ export class BashPtySession implements PtySession {
   static async start(spec: BashPtySpawn, config: BashPtyConfig): Promise<BashPtySession> {
     const argv = [config.shellPath, '--noprofile', '--norc', '--noediting', '-i'];
     const [file, ...args] = spec.wrapArgv ? spec.wrapArgv(argv) : argv;
-    const pty = spawn(file!, args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      cols: spec.cols,
-      rows: spec.rows,
-    });
+    const pty = spawn(file!, args, { cwd: spec.cwd, env: spec.env, cols: spec.cols, rows: spec.rows });
     const session = new BashPtySession(pty, spec, config);
     await session.handshake();
     return session;
@@ -114,7 +116,7 @@ export class BashPtySession implements PtySession {
 
   /** True while a framed command has not ended (including one waiting for input between sends). */
   get commandRunning(): boolean {
-    return this.running !== undefined && this.running.exitCode === undefined;
+    return this.running !== undefined && this.running.exitCode === undefined && this.running.lost !== true;
   }
 
   private async handshake(): Promise<void> {
@@ -155,6 +157,7 @@ export class BashPtySession implements PtySession {
     if (!this.alive) return Promise.resolve(this.deadResult());
     if (options.signal?.aborted) return this.closeWith({ kind: 'aborted' });
     const running = this.running;
+    if (running?.lost) return this.closeWith({ kind: 'framing-lost' }, this.release());
     if (running?.exitCode !== undefined) {
       // The waiting command finished between calls: report it; the text was meant as its input, so do not run it.
       return Promise.resolve({ ...this.finish({ kind: 'completed', exitCode: running.exitCode }), continuation: { inputDelivered: false } });
@@ -177,16 +180,9 @@ export class BashPtySession implements PtySession {
       parser: new MarkerParser(nonce, this.secret),
       collector: new OutputCollector(this.spec.scrollbackChars),
     };
-    let line = commandLine(nonce, command, { env });
-    if (Buffer.byteLength(line) > MAX_INLINE_BYTES) {
-      // A canonical-mode terminal line holds 4095 bytes; a longer command or env travels through private files.
-      this.tempDir ??= mkdtempSync(path.join(tmpdir(), 'dsh-pty-'));
-      const files = { env: path.join(this.tempDir, `env-${nonce}`), command: path.join(this.tempDir, `cmd-${nonce}`) };
-      writeFileSync(files.env, envStatements(env).join('\n'), { mode: 0o600 });
-      writeFileSync(files.command, command, { mode: 0o600 });
-      running.files = files;
-      line = commandLine(nonce, command, { files });
-    }
+    // Long commands span several physical lines (continuations): they travel as data, never through a file.
+    const line = commandLine(nonce, command, { env });
+    running.multiLine = line.indexOf('\n') < line.length - 1;
     this.running = running;
     this.pty.write(line);
   }
@@ -219,11 +215,17 @@ export class BashPtySession implements PtySession {
       return;
     }
     const running = this.running;
-    if (!running || running.exitCode !== undefined) return;
+    if (!running || running.exitCode !== undefined || running.lost) return;
     const step = running.parser.push(chunk);
+    if (step.discardEarlier) running.collector = new OutputCollector(this.spec.scrollbackChars);
     running.collector.append(step.output);
     if (step.output !== '') this.attached?.progress?.feed(Buffer.from(normalizeTerminalText(step.output)));
     if (!step.end) return;
+    if (step.end.via === 'lost') {
+      running.lost = true;
+      if (this.attached) void this.interrupt('framing-lost');
+      return;
+    }
     running.exitCode = step.end.exitCode;
     if (this.attached) this.settle(this.finish({ kind: 'completed', exitCode: step.end.exitCode }));
   }
@@ -246,7 +248,6 @@ export class BashPtySession implements PtySession {
     const running = this.running;
     if (!running) return { output: '', droppedChars: 0, lostPrefix: false };
     this.running = undefined;
-    if (running.files) for (const file of Object.values(running.files)) rmSync(file, { force: true });
     return this.takeOutput(running);
   }
 
@@ -267,7 +268,7 @@ export class BashPtySession implements PtySession {
     attached.resolve(attached.continuation ? { ...result, continuation: attached.continuation } : result);
   }
 
-  private async interrupt(kind: 'timeout' | 'aborted'): Promise<void> {
+  private async interrupt(kind: 'timeout' | 'aborted' | 'framing-lost'): Promise<void> {
     const attached = this.attached;
     if (!attached) return;
     this.attached = undefined;
@@ -278,9 +279,9 @@ export class BashPtySession implements PtySession {
     attached.resolve(attached.continuation ? { ...result, continuation: attached.continuation } : result);
   }
 
-  private async closeWith(end: { kind: 'aborted' }): Promise<SendResult> {
+  private async closeWith(end: { kind: 'aborted' | 'framing-lost' }, taken: Partial<SendResult> = {}): Promise<SendResult> {
     await this.close();
-    return { end, output: '', lostPrefix: false };
+    return { output: '', ...taken, end, lostPrefix: false };
   }
 
   close(): Promise<void> {
@@ -290,11 +291,6 @@ export class BashPtySession implements PtySession {
       await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
       clearTimeout(timer);
       await this.leftovers;
-      try {
-        if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
-      } catch {
-        // A leftover private temp dir is harmless; closing must not fail for it.
-      }
     })();
     return this.closing;
   }

@@ -1,26 +1,37 @@
 /**
  * The wire protocol between the PTY backend and its interactive bash: how a
- * command is framed on one physical input line and which byte sequences mark
- * its start, its end (carrying `$?`) and a return to the prompt.
+ * command is framed and which byte sequences mark its start, its end
+ * (carrying `$?`) and a return to the prompt. Why the frame holds against
+ * whatever the user's commands redefine: docs/persistent-shell-framing.md.
  *
- * Markers are `\x1f<kind><token>[:<status>]\x1f`. The shell prints them with
- * `printf '\037…'`, so the marker bytes never appear in the command text (or
- * its echo, or `declare -f`): the command line holds the four characters
- * `\037`, not the byte. Tokens are random per call (start/end) or per shell
- * (prompt), so output cannot imitate them by accident.
+ * Markers are `\x1f<kind>…\x1f`. The shell produces them from the four
+ * characters `\037` (printf format or prompt escape), so the marker bytes
+ * never appear in the command text, its echo or `declare -p`. Per-call
+ * nonces (`S`/`E`) and a per-shell secret (`B`/`P`) make accidental
+ * imitation by output practically impossible.
+ *
+ *  - `S<nonce>` (printf, /dev/tty): the command starts now.
+ *  - `E<nonce>:<status>` (printf, /dev/tty): the command ended.
+ *  - `B<secret>` (PS0, stderr): bash read a line and starts running it.
+ *  - `P<secret>:<nonce>:<status>` (PS1, stderr): bash is back at its prompt;
+ *    `<nonce>` is the last call whose frame ran (empty or older: the frame
+ *    of this call never ran).
+ * Each pair backs up the other: printf can be shadowed by a function, the
+ * prompts silenced by `exec 2>/dev/null`.
  */
 import { randomBytes } from 'node:crypto';
 
 export const MARK = '\x1f';
 
-/** Name of the shell function printed before every primary prompt (via PROMPT_COMMAND). */
-export const PROMPT_HOOK = '__dsh_prompt';
+/** Readonly function that prints the end marker and returns the command's status. */
+export const END_FUNCTION = '__dsh_end';
+/** Readonly variable holding the per-shell secret the prompts print. */
+const SECRET_VAR = '__dsh_tag';
+/** Variable the frame sets to its nonce; PS1 prints it. */
+const SEEN_VAR = '__dsh_seen';
 
-/** Index of the hook in the PROMPT_COMMAND array (bash ≥ 5.1): clear of what users usually set. */
-const HOOK_INDEX = 99;
-
-/** Input lines longer than this (in bytes) are handed over through a private file instead. */
-export const MAX_INLINE_BYTES = 3500;
+/** Quoted text per physical input line: a canonical-mode terminal line holds 4095 bytes. */
+export const MAX_PIECE_BYTES = 3000;
 
 /** 16 hex characters from a CSPRNG. */
 export function newToken(): string {
@@ -29,40 +40,84 @@ export function newToken(): string {
 
 export const startMarker = (nonce: string): string => `${MARK}S${nonce}${MARK}`;
 export const endPrefix = (nonce: string): string => `${MARK}E${nonce}:`;
+export const beginMarker = (secret: string): string => `${MARK}B${secret}${MARK}`;
 export const promptPrefix = (secret: string): string => `${MARK}P${secret}:`;
 export const readyMarker = (nonce: string): string => `${MARK}R${nonce}${MARK}`;
 
-/**
- * Quotes any string as a bash ANSI-C literal (`$'…'`) made of printable
- * characters only, so the terminal's line discipline sees no control bytes
- * and the whole text stays on one physical line.
- */
-export function ansiCQuote(text: string): string {
-  let out = "$'";
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (ch === '\\' || ch === "'") out += `\\${ch}`;
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}'`;
+/** One character as it goes inside `$'…'`: printable, and no `!` (history expansion, if a user enables it). */
+function quoteChar(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  if (ch === '\\' || ch === "'") return `\\${ch}`;
+  if (code < 0x20 || code === 0x7f || ch === '!') return `\\x${code.toString(16).padStart(2, '0')}`;
+  return ch;
 }
 
 /**
- * The one-time setup line: echo off, no history, the prompt hook that
- * reports `$?` when bash returns to its prompt (also after a line that was
- * aborted, e.g. by SIGINT, where the end marker never prints), then the ready
- * marker.
+ * Quotes any string as a bash ANSI-C literal (`$'…'`) made of printable
+ * characters only, so the terminal's line discipline sees no control bytes.
+ */
+export function ansiCQuote(text: string): string {
+  let out = "$'";
+  for (const ch of text) out += quoteChar(ch);
+  return `${out}'`;
+}
+
+/** `text` as adjacent `$'…'` pieces of at most `maxBytes` quoted bytes each (together still one word). */
+export function ansiCQuotePieces(text: string, maxBytes = MAX_PIECE_BYTES): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  let bytes = 0;
+  for (const ch of text) {
+    const quoted = quoteChar(ch);
+    const size = Buffer.byteLength(quoted);
+    if (bytes + size > maxBytes && piece !== '') {
+      pieces.push(`$'${piece}'`);
+      piece = '';
+      bytes = 0;
+    }
+    piece += quoted;
+    bytes += size;
+  }
+  pieces.push(`$'${piece}'`);
+  return pieces;
+}
+
+/**
+ * Joins the parts of one word, breaking the physical line with
+ * backslash-newline (a continuation bash removes) wherever a line would
+ * exceed what a canonical-mode terminal accepts.
+ */
+export function packWord(parts: readonly string[], maxLineBytes = MAX_PIECE_BYTES + 200): string {
+  let out = '';
+  let lineBytes = 0;
+  for (const part of parts) {
+    const size = Buffer.byteLength(part);
+    if (lineBytes > 0 && lineBytes + size > maxLineBytes) {
+      out += '\\\n';
+      lineBytes = 0;
+    }
+    out += part;
+    lineBytes += size;
+  }
+  return out;
+}
+
+const PS0_VALUE = `\\037B\${${SECRET_VAR}}\\037`;
+const PS1_VALUE = `\\037P\${${SECRET_VAR}}:\${${SEEN_VAR}-}:$?\\037`;
+/** Puts the marker prompts back (a command may have changed them) and keeps them out of children's environment. */
+const PROMPTS = `PS0=${ansiCQuote(PS0_VALUE)} PS1=${ansiCQuote(PS1_VALUE)}; \\export -n PS0 PS1`;
+
+/**
+ * The one-time setup line, run by a fresh shell before any user command:
+ * echo and history off, the readonly secret and end function, the marker
+ * prompts, then the ready marker.
  */
 export function initLine(secret: string, readyNonce: string): string {
-  const hook =
-    `${PROMPT_HOOK}() { local s=$?; printf '\\037P%s:%d\\037' ${secret} "$s" >/dev/tty; return $s; }`;
-  const install =
-    `if ((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)); ` +
-    `then PROMPT_COMMAND=(); PROMPT_COMMAND[${HOOK_INDEX}]=${PROMPT_HOOK}; else PROMPT_COMMAND=${PROMPT_HOOK}; fi`;
   return (
-    `stty -echo 2>/dev/null; set +o history; HISTFILE=/dev/null; ${hook}; ${install}; ` +
-    `printf '\\037R%s\\037' ${readyNonce}\n`
+    `stty -echo 2>/dev/null; set +o history; HISTFILE=/dev/null; PROMPT_COMMAND=; ` +
+    `readonly ${SECRET_VAR}=${secret}; ${SEEN_VAR}=; ` +
+    `${END_FUNCTION}() { \\printf '\\037E%s:%d\\037' "$1" "$2" >/dev/tty 2>/dev/null; \\return "$2"; }; readonly -f ${END_FUNCTION}; ` +
+    `${PROMPTS}; printf '\\037R%s\\037' ${readyNonce}\n`
   );
 }
 
@@ -71,43 +126,27 @@ export function envStatements(env: Readonly<Record<string, string>> = {}): strin
   const statements: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
-    statements.push(value === '' ? `unset ${name}` : `export ${name}=${ansiCQuote(value)}`);
+    statements.push(value === '' ? `\\unset ${name}` : `\\export ${name}=${ansiCQuote(value)}`);
   }
   return statements;
 }
 
 /**
- * Frames one command: exports, start marker, the command under `eval` (so a
- * syntax error stays inside the call), end marker with `$?`. The command
- * travels as an ANSI-C literal or, when `files` is given (long lines), through
- * variables the `read` builtin fills from those files (no fork): `files.env`
- * holds `envStatements(env)`, `files.command` the command.
+ * Frames one command. `POSIXLY_CORRECT=:$SHELLOPTS:` is a plain assignment
+ * (no alias or function can intercept it) that turns POSIX mode on, so the
+ * special builtin `eval` is found before any function of that name (`\eval`
+ * is no alias), and it remembers the user's options. The frame, in that
+ * eval: env exports and the prompts, each in its own eval (a failure stays
+ * there); then an inner eval that restores the user's POSIX setting,
+ * prints the start marker and runs the command (a syntax error stays
+ * inside it); last the readonly end function with the command's status.
  */
-export function commandLine(
-  nonce: string,
-  command: string,
-  options: { env?: Readonly<Record<string, string>>; files?: { readonly env: string; readonly command: string } } = {},
-): string {
-  const parts: string[] = [
-    // Re-install the prompt hook if a command replaced the PROMPT_COMMAND array (bash ≥ 5.1 only).
-    `((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] < 501)) || [[ \${PROMPT_COMMAND[${HOOK_INDEX}]-} == ${PROMPT_HOOK} ]] || PROMPT_COMMAND[${HOOK_INDEX}]=${PROMPT_HOOK}`,
-  ];
-  const { files } = options;
-  if (files !== undefined) {
-    parts.push(`IFS= read -r -d '' __dsh_env <${ansiCQuote(files.env)}`, `eval "$__dsh_env"`);
-  } else {
-    parts.push(...envStatements(options.env));
-  }
-  parts.push(`printf '\\037S%s\\037' ${nonce} >/dev/tty`);
-  if (files !== undefined) {
-    parts.push(`IFS= read -r -d '' __dsh_cmd <${ansiCQuote(files.command)}`);
-    parts.push(`eval "$__dsh_cmd"`);
-  } else {
-    parts.push(`eval ${ansiCQuote(command)}`);
-  }
-  // The group's stderr redirect keeps a user's `set -x` trace of this printf out of the output.
-  parts.push(`{ printf '\\037E%s:%d\\037' ${nonce} "$?" >/dev/tty; } 2>/dev/null`);
-  return `${parts.join('; ')}\n`;
+export function commandLine(nonce: string, command: string, options: { env?: Readonly<Record<string, string>> } = {}): string {
+  const prelude = [...envStatements(options.env), PROMPTS, `${SEEN_VAR}=${nonce}`].map((s) => `\\eval ${ansiCQuote(s)}`);
+  const restore = 'case $POSIXLY_CORRECT in *:posix:*) POSIXLY_CORRECT=y;; *) \\set +o posix;; esac';
+  const body = `${restore}; \\printf '\\037S%s\\037' ${nonce} >/dev/tty 2>/dev/null\n${command}`;
+  const frame = `${prelude.join('; ')}; \\eval ${ansiCQuote(body)}; { \\${END_FUNCTION} ${nonce} "$?"; } 2>/dev/null`;
+  return `POSIXLY_CORRECT=:$SHELLOPTS:; \\eval ${packWord(ansiCQuotePieces(frame))}\n`;
 }
 
 /** Control keys a model can send to a program waiting for input. */

@@ -29,7 +29,9 @@ export type SendEnd =
   | { readonly kind: 'shell-exited'; readonly exitCode: number | null; readonly signal: string | null }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'aborted' }
-  | { readonly kind: 'waiting-for-input' };
+  | { readonly kind: 'waiting-for-input' }
+  /** The shell returned to its prompt without running the frame around the command (its state blocks it); the command may not have run. */
+  | { readonly kind: 'framing-lost' };
 
 export interface SendResult {
   readonly end: SendEnd;
@@ -72,8 +74,8 @@ export interface PtySession {
   readonly alive: boolean;
   /**
    * Runs one command to completion (or timeout / abort / shell death / stdin
-   * wait). On timeout or abort the session closes itself (process tree
-   * killed) before the send settles. While an earlier command waits for
+   * wait). On timeout, abort or a lost frame the session closes itself
+   * (process tree killed) before the send settles. While an earlier command waits for
    * input, `command` is delivered to it as one line of input instead (the
    * exact texts `^C` and `^D` send interrupt and end-of-file), and the send
    * settles when that command does.

@@ -1,7 +1,15 @@
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 
 const NON_BLANK = /\S/;
+
+/** Bash strings cannot hold a NUL: the shell would run only the part before it. Checks strings only. */
+function HasNoNul(message: string): PropertyDecorator {
+  return ValidateBy({
+    name: 'hasNoNul',
+    validator: { validate: (value: unknown) => typeof value !== 'string' || !value.includes('\0'), defaultMessage: () => message },
+  });
+}
 
 /** Arguments of the persistent `bash` tool. */
 export class PersistentBashArgs {
@@ -11,6 +19,7 @@ export class PersistentBashArgs {
   })
   @IsString({ message: 'invalid command: expected a non-empty string' })
   @Matches(NON_BLANK, { message: 'invalid command: expected a non-empty string' })
+  @HasNoNul('invalid command: contains a NUL character')
   command!: string;
 
   @JSONSchema({ description: 'A 5-10 word active-voice summary of what the command does (display only).' })
@@ -18,4 +27,12 @@ export class PersistentBashArgs {
   @IsString({ message: 'invalid description: expected a non-empty string' })
   @Matches(NON_BLANK, { message: 'invalid description: expected a non-empty string' })
   description?: string;
+
+  @JSONSchema({
+    description:
+      'Discard the current shell (its cwd, variables, functions, jobs and any waiting command) and run this command in a fresh shell started in the workspace. Use it when the shell is unusable.',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'invalid restart: expected a boolean' })
+  restart?: boolean;
 }

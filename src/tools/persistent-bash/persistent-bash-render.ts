@@ -8,6 +8,10 @@ export const WAITING_NOTICE =
   "[waiting for input: the command is still running and reading the terminal; your next bash call's text is sent to it as one line of input (^C interrupts it, ^D sends end-of-file)]";
 export const NOT_DELIVERED_NOTICE =
   '[input not delivered: the waiting command had already finished (its remaining output is above); your text was not run]';
+export const RESTARTED_NOTICE = '[shell restarted: this call ran in a fresh shell in the workspace]';
+export const CANCELLED_NOTICE = '[shell reset: the previous call was cancelled; this call ran in a fresh shell in the workspace]';
+export const FRAME_LOST_NOTICE =
+  "[shell unusable: it went back to its prompt without running this call's frame (e.g. a DEBUG trap under extdebug, a disabled builtin); the command may not have run]";
 export const LOST_PREFIX_NOTICE = "[earlier output lost: the terminal kept only the end of this command's output]";
 
 export const clipNotice = (chars: number): string => `[output clipped: ${chars} more characters not shown]`;
@@ -28,6 +32,8 @@ export interface PersistentBashValue {
   /** True when this call's text went to a waiting command as input. */
   readonly deliveredAsInput: boolean;
   readonly shellExited: boolean;
+  /** True when the shell no longer ran the host's frame around commands (it was reset). */
+  readonly frameLost: boolean;
   /** True when the shell was closed: the next call starts fresh in the workspace. */
   readonly shellReset: boolean;
   readonly clippedChars: number;
@@ -41,6 +47,10 @@ export interface RenderContext {
   readonly durationMs: number;
   /** The shell of the previous call had died and this call opened a fresh one. */
   readonly freshShell: boolean;
+  /** The previous call was cancelled, which reset the shell; this call opened a fresh one. */
+  readonly afterCancel?: boolean;
+  /** The call asked for `restart`: it ran in a fresh shell. */
+  readonly restarted?: boolean;
   /** Set when the session's sandbox mode changed, so this call ran in a fresh shell under that mode. */
   readonly sandboxChangedTo?: string;
   /** Set when a failed command hit the sandbox: the mode it was denied under. */
@@ -58,6 +68,7 @@ function trailer(value: PersistentBashValue): string[] {
   } else if (value.exitCode !== null && value.exitCode !== 0) {
     lines.push(`[exit code: ${value.exitCode}]`);
   }
+  if (value.frameLost) lines.push(FRAME_LOST_NOTICE);
   if (value.shellReset) lines.push(RESET_NOTICE);
   return lines;
 }
@@ -82,12 +93,15 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
     waitingForInput: end.kind === 'waiting-for-input',
     deliveredAsInput: result.continuation?.inputDelivered === true,
     shellExited,
-    shellReset: shellExited || end.kind === 'timeout' || end.kind === 'aborted',
+    frameLost: end.kind === 'framing-lost',
+    shellReset: shellExited || end.kind === 'timeout' || end.kind === 'aborted' || end.kind === 'framing-lost',
     clippedChars,
     lostPrefix: result.lostPrefix,
     durationMs: ctx.durationMs,
   };
   const blocks: string[] = [];
+  if (ctx.restarted) blocks.push(RESTARTED_NOTICE);
+  if (ctx.afterCancel) blocks.push(CANCELLED_NOTICE);
   if (ctx.freshShell) blocks.push(FRESH_SHELL_NOTICE);
   if (ctx.sandboxChangedTo) blocks.push(sandboxChangedNotice(ctx.sandboxChangedTo));
   if (result.lostPrefix) blocks.push(LOST_PREFIX_NOTICE);

@@ -24,6 +24,8 @@ interface ShellSlot {
   id?: string;
   /** The `DSH_*` overlay the shell currently has. */
   overlay: Record<string, string>;
+  /** The last call was cancelled and its shell reset: the next result says so. */
+  cancelled?: boolean;
   /** Settles when the session's previous call has; calls run one at a time, in order. */
   queue: Promise<unknown>;
 }
@@ -61,7 +63,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const session = ctx.session;
     if (!session) return Promise.reject(new ToolError('bash requires an owning agent session'));
     const slot = this.slotFor(session);
-    const turn = slot.queue.then(() => this.runInShell(slot, args.command, ctx));
+    const turn = slot.queue.then(() => this.runInShell(slot, args, ctx));
     slot.queue = turn.catch(() => undefined);
     return turn;
   }
@@ -98,12 +100,17 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     return slot;
   }
 
-  private async runInShell(slot: ShellSlot, command: string, ctx: CallContext): Promise<ToolResult> {
+  private async runInShell(slot: ShellSlot, args: PersistentBashArgs, ctx: CallContext): Promise<ToolResult> {
     const started = Date.now();
     // Aborted while queued: nothing ran, so the shell and its state stay as they are.
     if (ctx.signal.aborted) return errorResult('tool call aborted');
     const { session } = slot;
+    const { command } = args;
     let freshShell = false;
+    const afterCancel = slot.cancelled === true;
+    slot.cancelled = false;
+    // Whatever state the old shell is in (even one that no longer runs our frame), restart discards it.
+    if (args.restart === true) await this.reset(slot);
     if (slot.id !== undefined && !this.terminals.isAlive(session, slot.id)) {
       await this.reset(slot);
       freshShell = true;
@@ -134,8 +141,12 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     // Input to a waiting command carries no exports: the shell still has the previous overlay.
     if (result.continuation) slot.overlay = previous;
     const end = result.end.kind;
-    if (end === 'shell-exited' || end === 'timeout' || end === 'aborted') await this.reset(slot);
-    if (end === 'aborted') return errorResult('tool call aborted');
+    if (end === 'shell-exited' || end === 'timeout' || end === 'aborted' || end === 'framing-lost') await this.reset(slot);
+    if (end === 'aborted') {
+      // Nobody reads this result: the next one carries the reset.
+      slot.cancelled = true;
+      return errorResult('tool call aborted');
+    }
     return renderSend(result, {
       maxOutputChars: this.config.maxOutputChars,
       timeoutMs: this.config.timeoutMs,
@@ -143,6 +154,8 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       freshShell,
       ...(sandboxChangedTo !== undefined ? { sandboxChangedTo } : {}),
       ...(result.deniedUnder !== undefined ? { deniedUnder: result.deniedUnder } : {}),
+      ...(args.restart === true ? { restarted: true } : {}),
+      ...(afterCancel ? { afterCancel: true } : {}),
     });
   }
 

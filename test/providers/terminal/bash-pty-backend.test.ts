@@ -77,7 +77,7 @@ describe('BashPtyBackend (real PTY)', () => {
     await send(shell, "PS1='prompt> '; PS0='ps0 '; PROMPT_COMMAND='echo from-prompt-command'; stty echo");
     expect((await send(shell, 'echo hi')).output).toBe('hi\n');
     await send(shell, 'PROMPT_COMMAND=()');
-    // A line aborted by SIGINT never prints the end marker; the re-installed prompt hook reports it.
+    // A line aborted by SIGINT never prints the end marker; the marker prompt reports it.
     const aborted = await send(shell, "python3 -c 'import os, signal; os.kill(os.getpid(), signal.SIGINT)'; echo not-reached");
     expect(aborted.end).toEqual({ kind: 'completed', exitCode: 130 });
     expect(aborted.output).not.toContain('not-reached');
@@ -91,14 +91,14 @@ describe('BashPtyBackend (real PTY)', () => {
     expect(result.output).toMatch(/nope: unbound variable/);
   });
 
-  it('hands long commands over through a private file', async () => {
+  it('hands long commands over as continuation lines', async () => {
     const shell = await open();
     const payload = 'x'.repeat(6000);
     const result = await send(shell, `s='${payload}'\necho "\${#s}"`);
     expect(result.output).toBe('6000\n');
   });
 
-  it('hands a long env overlay over through a private file too (a terminal line holds 4095 bytes)', async () => {
+  it('hands a long env overlay over as continuation lines too (a terminal line holds 4095 bytes)', async () => {
     const shell = await open();
     const big = 'v'.repeat(5000);
     const result = await shell.send('echo "${#DSH_BIG}"', { timeoutMs: 20_000, env: { DSH_BIG: big } });
@@ -123,7 +123,8 @@ describe('BashPtyBackend (real PTY)', () => {
 
   it('builds the environment by the shared rules plus the managed overlay and per-send exports', async () => {
     const shell = await open({ dshEnv: { DSH_SESSION_ID: 's-1' } });
-    const first = await send(shell, 'echo "$TERM|$PAGER|$DSH_SESSION_ID|${PS1-unset}|$GIT_TERMINAL_PROMPT"');
+    // The marker prompts stay in the shell: children get no PS0/PS1.
+    const first = await send(shell, 'echo "$TERM|$PAGER|$DSH_SESSION_ID|$(printenv PS0 PS1)|$GIT_TERMINAL_PROMPT"');
     expect(first.output).toBe('dumb|cat|s-1||0\n');
     const second = await shell.send('echo "${DSH_SESSION_ID-unset}|$DSH_NEW"', {
       timeoutMs: 20_000,

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { MarkerParser } from '../../../src/providers/terminal/marker-parser.js';
-import { endPrefix, promptPrefix, startMarker } from '../../../src/providers/terminal/marker-protocol.js';
+import { beginMarker, endPrefix, promptPrefix, startMarker } from '../../../src/providers/terminal/marker-protocol.js';
 
 const NONCE = '0123456789abcdef';
 const SECRET = 'fedcba9876543210';
 const END = (code: number) => `${endPrefix(NONCE)}${code}\x1f`;
-const PROMPT = (code: number) => `${promptPrefix(SECRET)}${code}\x1f`;
+const PROMPT = (code: number, seen = NONCE) => `${promptPrefix(SECRET)}${seen}:${code}\x1f`;
+const BEGIN = beginMarker(SECRET);
 
 /** Feeds `stream` in the given chunks; returns the released output and the end. */
 function feed(chunks: string[]) {
@@ -14,6 +15,7 @@ function feed(chunks: string[]) {
   let end: ReturnType<MarkerParser['push']>['end'];
   for (const chunk of chunks) {
     const step = parser.push(chunk);
+    if (step.discardEarlier) output = '';
     output += step.output;
     if (step.end) {
       expect(end).toBeUndefined();
@@ -41,7 +43,10 @@ const lookalikes = fc.constantFrom(
   '\x1fE',
   endPrefix('ffffffffffffffff'),
   `${endPrefix('ffffffffffffffff')}0\x1f`,
-  `${promptPrefix('0000000000000000')}1\x1f`,
+  `${promptPrefix('0000000000000000')}${NONCE}:1\x1f`,
+  `${promptPrefix(SECRET)}${NONCE}1\x1f`,
+  `${promptPrefix(SECRET)}zz:1\x1f`,
+  BEGIN,
   endPrefix(NONCE),
   `${endPrefix(NONCE)}x`,
   `${endPrefix(NONCE)}1234\x1f`,
@@ -59,7 +64,8 @@ const outputText = fc
   .map((parts) => parts.join(''));
 
 /** Where the first real marker of this call starts in `stream` (-1 when none). */
-const firstMarker = (stream: string) => stream.search(/\x1f(E0123456789abcdef|Pfedcba9876543210):\d{1,3}\x1f/);
+const firstMarker = (stream: string) =>
+  stream.search(/\x1f(E0123456789abcdef:|Pfedcba9876543210:[0-9a-f]{0,16}:)\d{1,3}\x1f/);
 
 describe('MarkerParser', () => {
   it('releases exactly the text between the markers under any chunking', () => {
@@ -95,7 +101,7 @@ describe('MarkerParser', () => {
     const stream = `${startMarker(NONCE)}abc${END(42)}`;
     const result = feed([...stream]);
     expect(result.output).toBe('abc');
-    expect(result.end?.exitCode).toBe(42);
+    expect(result.end).toEqual({ exitCode: 42, via: 'end' });
   });
 
   it('does not end on an imitation and keeps it as output', () => {
@@ -104,6 +110,28 @@ describe('MarkerParser', () => {
     expect(result.end).toBeUndefined();
     expect(result.output).toBe(`${fake}more`);
     expect(result.parser.started).toBe(true);
+  });
+
+  it('starts on the begin marker (PS0) when the start marker never comes, and ends on the prompt carrying this nonce', () => {
+    const result = feed([`junk${BEGIN}out`, 'put\r\n', PROMPT(4)]);
+    expect(result.output).toBe('output\r\n');
+    expect(result.end).toEqual({ exitCode: 4, via: 'prompt' });
+  });
+
+  it('drops the frame noise between the begin and the start marker', () => {
+    const result = feed([`${BEGIN}+ eval noise\r\n`, `more noise${startMarker(NONCE)}real`, END(0)]);
+    expect(result.output).toBe('real');
+    const parser = new MarkerParser(NONCE, SECRET);
+    expect(parser.push(`${BEGIN}+ trace\r\n`)).toEqual({ output: '+ trace\r\n' });
+    expect(parser.push(`x${startMarker(NONCE)}real`)).toEqual({ output: 'real', discardEarlier: true });
+    expect(parser.push(END(0)).end).toEqual({ exitCode: 0, via: 'end' });
+  });
+
+  it('reports a prompt that carries another call\'s nonce (or none) as a lost frame', () => {
+    for (const seen of ['', 'aaaaaaaaaaaaaaaa']) {
+      const result = feed([BEGIN, PROMPT(0, seen)]);
+      expect(result.end).toEqual({ via: 'lost' });
+    }
   });
 
   it('ignores data after the end', () => {

@@ -5,6 +5,7 @@ import type { CallContext, ToolResult } from '../../../src/container/tool-contra
 import type { EnvExecution, EnvRegistry } from '../../../src/providers/env/env-registry.js';
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
 import { LocalTerminalService } from '../../../src/providers/terminal/local-terminal-service.js';
+import type { PersistentBashArgs } from '../../../src/tools/persistent-bash/persistent-bash-args.js';
 import type { PersistentBashConfig } from '../../../src/tools/persistent-bash/persistent-bash-config.js';
 import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
 import { fakeSession, type FakeSession } from '../../support/fake-session.js';
@@ -38,6 +39,8 @@ export interface Harness {
   readonly workspace: string;
   session(id: string): FakeSession;
   call(session: FakeSession | undefined, command: string, signal?: AbortSignal): Promise<ToolResult>;
+  /** A call with every argument given (e.g. `restart`). */
+  callWith(session: FakeSession, args: PersistentBashArgs, signal?: AbortSignal): Promise<ToolResult>;
   text(session: FakeSession, command: string): Promise<string>;
   dispose(): Promise<void>;
 }
@@ -49,10 +52,11 @@ export function harness(config: Partial<PersistentBashConfig> = {}): Harness {
   const tool = new PersistentBashTool(terminals, env, config);
   const sessions: FakeSession[] = [];
   let calls = 0;
-  const call = (session: FakeSession | undefined, command: string, signal = new AbortController().signal) => {
+  const callWith = (session: FakeSession | undefined, args: PersistentBashArgs, signal = new AbortController().signal) => {
     const ctx: CallContext = { session, signal, callId: `call-${++calls}` };
-    return tool.run({ command }, ctx);
+    return tool.run(args, ctx);
   };
+  const call = (session: FakeSession | undefined, command: string, signal?: AbortSignal) => callWith(session, { command }, signal);
   return {
     tool,
     terminals,
@@ -64,6 +68,7 @@ export function harness(config: Partial<PersistentBashConfig> = {}): Harness {
       return session;
     },
     call,
+    callWith,
     async text(session, command) {
       const result = await call(session, command);
       return result.content[0]!.text;

@@ -3,7 +3,10 @@ import type { ToolResult } from '../../../src/container/tool-contract.js';
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
 import { LocalTerminalService } from '../../../src/providers/terminal/local-terminal-service.js';
 import {
+  CANCELLED_NOTICE,
+  FRAME_LOST_NOTICE,
   LOST_PREFIX_NOTICE,
+  RESTARTED_NOTICE,
   NOT_DELIVERED_NOTICE,
   RESET_NOTICE,
   presentPersistentResult,
@@ -38,6 +41,17 @@ describe('persistent bash rendering', () => {
       ctx,
     );
     expect(text(result)).toBe(`(no output)\n[shell exited]\n${RESET_NOTICE}`);
+  });
+
+  it('puts restart and cancel notices first and a lost frame with the reset last; the card drops the trailer', () => {
+    const result = renderSend({ output: 'partial\n', lostPrefix: false, end: { kind: 'framing-lost' } }, {
+      ...ctx,
+      restarted: true,
+      afterCancel: true,
+    });
+    expect(text(result)).toBe(`${RESTARTED_NOTICE}\n${CANCELLED_NOTICE}\npartial\n${FRAME_LOST_NOTICE}\n${RESET_NOTICE}`);
+    expect(result.value).toMatchObject({ frameLost: true, shellReset: true, exitCode: null });
+    expect(presentPersistentResult(result)?.body).toBe(`${RESTARTED_NOTICE}\n${CANCELLED_NOTICE}\npartial`);
   });
 
   it('presents a result without the markers the renderer wrote', () => {

@@ -6,6 +6,7 @@ import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend
 import { UnavailableProvider } from '../../providers/sandbox/sandbox-test-kit.js';
 import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
 import {
+  CANCELLED_NOTICE,
   FRESH_SHELL_NOTICE,
   RESET_NOTICE,
   WAITING_NOTICE,
@@ -140,7 +141,7 @@ describe('PersistentBashTool (real PTY)', () => {
     }
   });
 
-  it('an abort fails the call and resets the shell', async () => {
+  it('an abort fails the call and resets the shell; the next result says so on its first line', async () => {
     const s = h.session('s');
     await h.text(s, 'export KEPT=1');
     const controller = new AbortController();
@@ -151,7 +152,8 @@ describe('PersistentBashTool (real PTY)', () => {
     const result = await pending;
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Error: tool call aborted' }] });
     expect(processesWith(arg)).toEqual([]);
-    expect(await h.text(s, 'echo "${KEPT-unset}"')).toBe('unset');
+    expect(await h.text(s, 'echo "${KEPT-unset}"; pwd')).toBe(`${CANCELLED_NOTICE}\nunset\n${h.workspace}`);
+    expect(await h.text(s, 'echo again')).toBe('again');
   });
 
   it('an abort while queued fails the call without touching the shell', async () => {
