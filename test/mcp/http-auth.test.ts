@@ -96,7 +96,11 @@ test('an open session cannot be used or deleted without the token (401 before th
   try {
     const id = transport.sessionId!;
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    for (const headers of [{ 'mcp-session-id': id }, { 'mcp-session-id': 'forged', authorization: 'Bearer nope-nope-nope-nope' }]) {
+    const attempts: Array<Record<string, string>> = [
+      { 'mcp-session-id': id },
+      { 'mcp-session-id': 'forged', authorization: 'Bearer nope-nope-nope-nope' },
+    ];
+    for (const headers of attempts) {
       expect((await rawRequest(url, { headers, body: list })).status).toBe(401);
     }
     expect((await rawRequest(url, { method: 'DELETE', headers: { 'mcp-session-id': id } })).status).toBe(401);
