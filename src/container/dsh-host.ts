@@ -213,8 +213,11 @@ export class DshHost {
     const schema = argsSchema(meta.args);
     const descriptor: ToolDescriptor = {
       name: meta.name,
+      ...(meta.title !== undefined ? { title: meta.title } : {}),
       description: instance.description?.() ?? meta.description,
       inputSchema: instance.adjustSchema ? instance.adjustSchema(schema) : schema,
+      ...(meta.annotations !== undefined ? { annotations: meta.annotations } : {}),
+      ...(meta.outputSchema !== undefined ? { outputSchema: meta.outputSchema } : {}),
     };
     this.active.set(meta.name, { meta, cls, instance, descriptor });
   }
