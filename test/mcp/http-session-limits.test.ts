@@ -10,7 +10,7 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import type { SessionEndReason } from '../../src/mcp/http-sessions.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
+import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { connectClient, initializeBody, rawRequest } from './http-test-kit.js';
 
 let dir: string;
@@ -64,6 +64,31 @@ test('a session with no request for the idle timeout is disposed: its task dies 
     expect(JSON.parse(reply.body).error.message).toContain('session not found');
   } finally {
     await server.close();
+  }
+});
+
+test('an idle session\'s persistent shell dies with it', async () => {
+  const persistentHost = await createHost(...localEnvironment({ workspace: dir, shell: 'persistent' }));
+  const ends = new EventEmitter();
+  const server = await serveHttp(persistentHost, {
+    workspace: dir,
+    port: 0,
+    auth: 'none',
+    idleTimeoutMs: 400,
+    onSessionClosed: (id, reason) => ends.emit('closed', id, reason),
+  });
+  try {
+    const { client } = await connectClient(new URL(server.url));
+    const result = await client.callTool(bash('echo $$'));
+    const shellPid = Number((result.structuredContent as { output: string }).output.trim());
+    expect(isAlivePid(shellPid)).toBe(true);
+    const ended = once(ends, 'closed');
+    await client.close();
+    expect((await ended)[1]).toBe('idle');
+    await waitUntil(() => !isAlivePid(shellPid), `the persistent shell ${shellPid} is gone`);
+  } finally {
+    await server.close();
+    await persistentHost.dispose();
   }
 });
 
