@@ -117,6 +117,7 @@ export function registerServeCommand(program: Command): void {
         } else {
           const auth = options.auth ? resolveHttpToken({ tokenFile: options.tokenFile }) : 'none';
           token = auth === 'none' ? undefined : auth;
+          if (auth !== 'none' && auth.warning !== undefined) logger.warn(auth.warning);
           // Commands never see it (DSH_* is scrubbed from their environment); drop it here as well.
           delete process.env.DSH_HTTP_TOKEN;
           if (auth !== 'none' && auth.file !== undefined) {

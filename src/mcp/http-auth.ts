@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
@@ -12,6 +12,8 @@ export interface HttpToken {
   readonly source: TokenSource;
   /** Set for a generated token: the 0600 file holding it (inside a private 0700 directory). */
   readonly file?: string;
+  /** Something the operator should fix, e.g. a `--token-file` other users can read. */
+  readonly warning?: string;
   /** True when `header` (an `Authorization` value) carries this token with the Bearer scheme. */
   matches(header: string | undefined): boolean;
   /** Removes a generated token's file and directory; a no-op for the others. */
@@ -48,7 +50,10 @@ export function resolveHttpToken(options: TokenOptions = {}): HttpToken {
     } catch (error) {
       throw new Error(`cannot read --token-file ${options.tokenFile} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
-    return tokenOf(checked(text.trim(), `--token-file ${options.tokenFile}`), 'file');
+    const token = tokenOf(checked(text.trim(), `--token-file ${options.tokenFile}`), 'file');
+    // Readable by others, the file hands the token to exactly the users it should keep out.
+    const exposed = (statSync(options.tokenFile).mode & 0o044) !== 0;
+    return exposed ? { ...token, warning: `--token-file ${options.tokenFile} is readable by group or others: chmod 600 it` } : token;
   }
   const fromEnv = env[TOKEN_ENV];
   if (fromEnv !== undefined && fromEnv !== '') return tokenOf(checked(fromEnv.trim(), TOKEN_ENV), 'env');

@@ -199,9 +199,10 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_INIT_BODY_BYTES) return undefined;
-    chunks.push(chunk);
+    // Past the cap the rest is read and dropped (never kept), so the client gets the reply instead of a reset.
+    if (size <= MAX_INIT_BODY_BYTES) chunks.push(chunk);
   }
+  if (size > MAX_INIT_BODY_BYTES) return undefined;
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch {

@@ -176,6 +176,10 @@ describe('resolveHttpToken', () => {
     expect(fromFile.source).toBe('file');
     expect(fromFile.matches('Bearer file-token-0123456789')).toBe(true);
     expect(fromFile.matches('Bearer env-token-0123456789')).toBe(false);
+    expect(fromFile.warning).toBeUndefined();
+    const open = path.join(dir, 'open-token');
+    writeFileSync(open, 'file-token-0123456789\n', { mode: 0o644 });
+    expect(resolveHttpToken({ tokenFile: open }).warning).toBe(`--token-file ${open} is readable by group or others: chmod 600 it`);
 
     expect(() => resolveHttpToken({ env: { DSH_HTTP_TOKEN: 'short' } })).toThrow(
       'the HTTP token from DSH_HTTP_TOKEN is too short (at least 16 characters)',
