@@ -2,10 +2,19 @@
 // them: a generated token in a private file, DSH_HTTP_TOKEN, --no-auth, and a
 // second local user who can neither read the token nor get in.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAIN_JS } from './support/built-server.js';
-import { callTool, serverDirs, startHttpServer, textOf, type HttpServer } from './support/mcp-clients.js';
+import {
+  callTool,
+  processesWith,
+  serverDirs,
+  startHttpServer,
+  textOf,
+  uniqueMarker,
+  waitUntil,
+  type HttpServer,
+} from './support/mcp-clients.js';
 
 const dirs: Array<() => void> = [];
 const servers: HttpServer[] = [];
@@ -122,6 +131,29 @@ test('--max-sessions 1: a second client is refused with the JSON-RPC error', asy
     await first.transport.terminateSession();
     await first.client.close();
   }
+}, 60_000);
+
+test('--idle-timeout 0.5: a client gone without DELETE loses its session and its task; the id then gets 404', async () => {
+  const { root, cleanup } = serverDirs();
+  dirs.push(cleanup);
+  const config = path.join(root, 'info.yaml');
+  writeFileSync(config, 'logLevel: info\n');
+  const server = await start({ args: ['--idle-timeout', '0.5', '--config', config] });
+  const { client, transport } = await server.connect();
+  const marker = `1000.${uniqueMarker()}`;
+  const id = transport.sessionId!;
+  await callTool(client, 'bash', { ...bashArgs(`sleep ${marker}`), run_in_background: true });
+  await waitUntil(() => processesWith(marker).length > 0, `sleep ${marker} runs`);
+  await client.close();
+  await waitUntil(() => server.stderr().includes(`session ${id} ended (idle)`), 'the server reports the idle expiry');
+  expect(processesWith(marker)).toEqual([]);
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  const reply = await fetch(server.url, {
+    method: 'POST',
+    body: list,
+    headers: { authorization: `Bearer ${server.token}`, 'mcp-session-id': id, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  });
+  expect(reply.status).toBe(404);
 }, 60_000);
 
 test.each([
