@@ -39,7 +39,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     fallbackRoot: string,
     bwrapPath: string,
   },
-  approval: { policy: oneOf('ask', 'never'), maxAuditRecords: positiveInt },
+  approval: { policy: oneOf('ask', 'never'), maxAuditRecords: positiveInt, timeoutMs: positiveInt },
 };
 
 /**

@@ -9,7 +9,10 @@ Transports:
                       protocol, logs go to stderr. Closing stdin stops the server.
   --http <port>       Streamable HTTP at http://127.0.0.1:<port>/mcp (loopback
                       only; port 0 picks a free port, printed on stderr). Each
-                      MCP session is its own agent session.
+                      MCP session is its own agent session. Every request needs
+                      "Authorization: Bearer <token>": the token comes from
+                      $DSH_HTTP_TOKEN or --token-file, else it is generated into
+                      a private 0600 file whose path is printed on stderr.
 
 Each connection is one agent session: cwd = --workspace, its own background
 tasks and persistent shell, all disposed when the connection closes. SIGINT,
@@ -27,7 +30,7 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   persistent: { backendType, timeoutMs, maxOutputChars, description }
   env: { <contributor>: { DSH_NAME: value } }
   sandbox: { mode, network, fallbackRoot, bwrapPath }   (selects the bwrap sandbox)
-  approval: { policy: ask | never, maxAuditRecords }
+  approval: { policy: ask | never, maxAuditRecords, timeoutMs }
 Flags override the file. Every key and default is in the README
 ("Configuration"), with how to register this server with an MCP client.
 
@@ -35,6 +38,30 @@ Examples:
   $ dsh-tools serve --workspace ~/project
   $ dsh-tools serve --shell persistent --config dsh.yaml
   $ dsh-tools serve --http 8765 --workspace .`;
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  // setTimeout holds at most 2^31-1 ms (about 24.8 days).
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > 2_147_483_647) {
+    throw new InvalidArgumentError('expected seconds: a number from 0 (never) to 2147483');
+  }
+  return seconds;
+}
+
+function parseCount(value: string): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1 || !Number.isSafeInteger(count)) throw new InvalidArgumentError('expected a positive integer');
+  return count;
+}
+
+interface ServeOptions {
+  readonly http?: number;
+  readonly tokenFile?: string;
+  /** false with --no-auth. */
+  readonly auth: boolean;
+  readonly idleTimeout: number;
+  readonly maxSessions: number;
+}
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -52,14 +79,19 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('run the MCP server over the composed tools (stdio, or Streamable HTTP on 127.0.0.1 with --http)')
     .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:<port> instead of stdio', parsePort)
+    .option('--token-file <path>', 'HTTP: read the bearer token from this file (default: $DSH_HTTP_TOKEN, else a generated one)')
+    .option('--no-auth', 'HTTP: accept requests without a bearer token (any local user can then run commands)')
+    .option('--idle-timeout <seconds>', 'HTTP: dispose a session after this long without a request (0: never)', parseSeconds, 1800)
+    .option('--max-sessions <n>', 'HTTP: open sessions at most', parseCount, 64)
     .addHelpText('after', HELP_AFTER)
-    .action(async (options: { http?: number }, command: Command) => {
+    .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick.
-      const [{ hostFromOptions }, { mcpApprovalModule, McpElicitationAnswerer }, { serveHttp }, { runUntilStopped }, { serveStdio }, { Logger }, { StderrLogger }] =
+      const [{ hostFromOptions }, { mcpApprovalModule, McpElicitationAnswerer }, { serveHttp }, { resolveHttpToken }, { runUntilStopped }, { serveStdio }, { Logger }, { StderrLogger }] =
         await Promise.all([
           import('./host-from-options.js'),
           import('../mcp/elicitation-answerer.js'),
           import('../mcp/http-server.js'),
+          import('../mcp/http-auth.js'),
           import('../mcp/serve-lifecycle.js'),
           import('../mcp/stdio-server.js'),
           import('../providers/logging/logger.js'),
@@ -69,7 +101,12 @@ export function registerServeCommand(program: Command): void {
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();
       const approvals = new McpElicitationAnswerer();
       let server: RunningServer;
+      let token: { dispose(): void } | undefined;
       try {
+        if (options.http === undefined && (options.tokenFile !== undefined || !options.auth)) {
+          throw new Error('--token-file and --no-auth apply to --http only');
+        }
+        if (!options.auth && options.tokenFile !== undefined) throw new Error('--no-auth and --token-file contradict each other');
         // Every call of every session would fail in a missing workspace: refuse to start instead.
         if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
           throw new Error(`the workspace ${workspace} is not a directory (check --workspace or the config file)`);
@@ -78,15 +115,33 @@ export function registerServeCommand(program: Command): void {
         if (options.http === undefined) {
           server = await serveStdio(host, { workspace, logger, approvals });
         } else {
-          const http = await serveHttp(host, { workspace, port: options.http, logger, approvals });
+          const auth = options.auth ? resolveHttpToken({ tokenFile: options.tokenFile }) : 'none';
+          token = auth === 'none' ? undefined : auth;
+          if (auth !== 'none' && auth.warning !== undefined) logger.warn(auth.warning);
+          // Commands never see it (DSH_* is scrubbed from their environment); drop it here as well.
+          delete process.env.DSH_HTTP_TOKEN;
+          if (auth !== 'none' && auth.file !== undefined) {
+            process.stderr.write(`dsh-tools: bearer token written to ${auth.file} (send "Authorization: Bearer <token>")\n`);
+          }
+          const http = await serveHttp(host, {
+            workspace,
+            port: options.http,
+            logger,
+            approvals,
+            auth,
+            idleTimeoutMs: options.idleTimeout * 1000,
+            maxSessions: options.maxSessions,
+          });
           process.stderr.write(`dsh-tools: MCP server listening on ${http.url} (workspace ${workspace})\n`);
           server = http;
         }
       } catch (error) {
+        token?.dispose();
         await host.dispose();
         throw error;
       }
       const code = await runUntilStopped(server, host, logger);
+      token?.dispose();
       process.exit(code);
     });
 }

@@ -2,16 +2,21 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { ToolError } from './tool-contract.js';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** The argument names a tool accepts: exactly the properties its (adjusted) schema shows. */
+export interface KnownArguments {
+  readonly tool: string;
+  readonly names: readonly string[];
+}
 
 /**
  * Turns raw model arguments into an instance of the tool's argument class.
- * Unknown keys are dropped (never forwarded); nothing is coerced, so a number
- * given as a string fails its constraint. Throws `ToolError` with the first
- * failing constraint's message.
+ * A key the schema does not show is an error naming the valid ones (a
+ * misspelt `timeout_ms` must not silently run without a timeout); nothing is
+ * coerced, so a number given as a string fails its constraint. Throws
+ * `ToolError` with the first problem.
  */
-export function validateArgs<A extends object>(argsClass: new () => A, raw: unknown): A {
-  const plain = toPlainObject(raw);
+export function validateArgs<A extends object>(argsClass: new () => A, raw: unknown, known: KnownArguments): A {
+  const plain = toPlainObject(raw, known);
   const instance = plainToInstance(argsClass, plain, { enableImplicitConversion: false });
   // Synchronous: no argument class uses async constraints, and this runs on every call.
   const errors = validateSync(instance, {
@@ -24,16 +29,23 @@ export function validateArgs<A extends object>(argsClass: new () => A, raw: unkn
   return instance;
 }
 
-function toPlainObject(raw: unknown): Record<string, unknown> {
+function toPlainObject(raw: unknown, known: KnownArguments): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ToolError('invalid arguments: expected a JSON object');
   }
+  // Only names the schema shows are copied, so `__proto__` or `constructor` never reach the instance.
   const plain: Record<string, unknown> = {};
   for (const key of Object.keys(raw)) {
-    if (!FORBIDDEN_KEYS.has(key)) plain[key] = (raw as Record<string, unknown>)[key];
+    if (!known.names.includes(key)) throw new ToolError(unknownArgumentMessage(key, known));
+    plain[key] = (raw as Record<string, unknown>)[key];
   }
   return plain;
+}
+
+export function unknownArgumentMessage(key: string, known: KnownArguments): string {
+  const valid = known.names.length > 0 ? known.names.join(', ') : '(none)';
+  return `unknown argument ${JSON.stringify(key)} for ${known.tool}; valid arguments: ${valid}`;
 }
 
 function firstMessage(errors: ValidationError[]): string | undefined {

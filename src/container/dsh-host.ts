@@ -8,7 +8,7 @@ import { pluginName } from './plugin-module.js';
 import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './prompt-assembler.js';
 import { PromptSection } from './prompt-section.js';
 import { getToolMeta } from './tool.decorator.js';
-import { argsSchema } from './tool-schema.js';
+import { argsSchema, argumentNames } from './tool-schema.js';
 import { messageOf } from './describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
 import { tokenName } from './tokens.js';
@@ -153,7 +153,7 @@ export class DshHost {
       const tool = this.active.get(name);
       if (!tool) return this.missingTool(name);
       if (ctx.session?.disposed) return errorResult(`session "${ctx.session.id}" is disposed`);
-      const args = validateArgs(tool.meta.args, rawArgs);
+      const args = validateArgs(tool.meta.args, rawArgs, { tool: name, names: argumentNames(tool.descriptor.inputSchema) });
       if (ctx.signal.aborted) return errorResult('tool call aborted');
       return await tool.instance.run(args, ctx);
     } catch (error) {
@@ -213,8 +213,11 @@ export class DshHost {
     const schema = argsSchema(meta.args);
     const descriptor: ToolDescriptor = {
       name: meta.name,
+      ...(meta.title !== undefined ? { title: meta.title } : {}),
       description: instance.description?.() ?? meta.description,
       inputSchema: instance.adjustSchema ? instance.adjustSchema(schema) : schema,
+      ...(meta.annotations !== undefined ? { annotations: meta.annotations } : {}),
+      ...(meta.outputSchema !== undefined ? { outputSchema: meta.outputSchema } : {}),
     };
     this.active.set(meta.name, { meta, cls, instance, descriptor });
   }

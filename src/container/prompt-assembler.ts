@@ -1,10 +1,13 @@
 import type { PromptSection } from './prompt-section.js';
-import type { JsonSchema } from './tool-contract.js';
+import type { JsonSchema, ToolAnnotations } from './tool-contract.js';
 
 export interface ToolDescriptor {
   readonly name: string;
+  readonly title?: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
+  readonly annotations?: ToolAnnotations;
+  readonly outputSchema?: JsonSchema;
 }
 
 export interface AssembledPrompt {

@@ -102,10 +102,31 @@ export interface ToolInstance<A = unknown> {
   dispose?(): void | Promise<void>;
 }
 
+/**
+ * Hints for clients about what a tool does (MCP tool annotations). They are
+ * hints, never a security boundary: a client must not trust them to decide
+ * what is safe.
+ */
+export interface ToolAnnotations {
+  /** True when the tool changes nothing in its environment. */
+  readonly readOnlyHint?: boolean;
+  /** When not read-only: true when it may destroy or overwrite things (not only add). */
+  readonly destructiveHint?: boolean;
+  /** True when repeating a call with the same arguments has no further effect. */
+  readonly idempotentHint?: boolean;
+  /** True when it may reach things outside the host (network, other systems). */
+  readonly openWorldHint?: boolean;
+}
+
 /** Metadata recorded by `@Tool`. */
 export interface ToolMeta {
   readonly name: string;
+  /** A short human-readable name clients show instead of `name`. */
+  readonly title?: string;
   readonly description: string;
+  readonly annotations?: ToolAnnotations;
+  /** JSON Schema (type `object`) of the result's `value`, which MCP sends as `structuredContent`. */
+  readonly outputSchema?: JsonSchema;
   /** The class-validator / class-transformer decorated argument class. */
   readonly args: new () => object;
   /** Tokens that must be bound before the tool activates. */

@@ -3,12 +3,17 @@ import type { JsonSchema } from './tool-contract.js';
 
 /**
  * JSON Schema of a tool's argument class, generated from its class-validator
- * decorators. Extra keys are not rejected by the pipeline (they are dropped),
- * so the schema does not claim `additionalProperties: false`.
+ * decorators. The pipeline rejects any key the (adjusted) schema does not
+ * show, so the schema says `additionalProperties: false`.
  */
 export function argsSchema(argsClass: new () => object): JsonSchema {
   const schema = targetConstructorToSchema(argsClass) as JsonSchema;
-  return { type: 'object', properties: {}, ...schema };
+  return { type: 'object', properties: {}, ...schema, additionalProperties: false };
+}
+
+/** The argument names a schema shows, in its order. */
+export function argumentNames(schema: JsonSchema): string[] {
+  return Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
 }
 
 /** Removes one property (and its `required` entry) from an object schema. */

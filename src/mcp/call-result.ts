@@ -3,15 +3,21 @@ import type { ToolDescriptor } from '../container/prompt-assembler.js';
 import type { ToolResult } from '../container/tool-contract.js';
 
 /**
- * A host tool as MCP lists it. MCP requires `inputSchema.type` to be
- * `'object'`; the host's generated schemas already are, so this only guards
- * a hand-written `adjustSchema`.
+ * A host tool as MCP lists it: name, title, description, schemas and
+ * annotations (the title is repeated there for clients that read it from
+ * the annotations). MCP requires both schemas' `type` to be `'object'`; the
+ * host's are already, so this only guards a hand-written one.
  */
 export function toMcpTool(tool: ToolDescriptor): McpTool {
   return {
     name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
     description: tool.description,
     inputSchema: { ...tool.inputSchema, type: 'object' } as McpTool['inputSchema'],
+    ...(tool.outputSchema !== undefined ? { outputSchema: { ...tool.outputSchema, type: 'object' } as McpTool['outputSchema'] } : {}),
+    ...(tool.annotations !== undefined || tool.title !== undefined
+      ? { annotations: { ...(tool.title !== undefined ? { title: tool.title } : {}), ...tool.annotations } }
+      : {}),
   };
 }
 

@@ -6,7 +6,8 @@ import {
   type ApprovalRequest,
 } from '../providers/approval/approval-service.js';
 
-const ELICITATION_TIMEOUT_MS = 10 * 60_000;
+/** The SDK needs a request timeout; the approval service's own limit (`approval.timeoutMs`) ends the wait through the signal. */
+const ELICITATION_TIMEOUT_MS = 2_147_483_647;
 
 /**
  * Answers escalation approvals by asking the user through MCP elicitation
@@ -38,7 +39,7 @@ export class McpElicitationAnswerer implements ApprovalAnswerer {
           message: `Allow ${request.tool} to run with wider permissions, once?\n\n${request.reason}`,
           requestedSchema: { type: 'object', properties: {} },
         },
-        // A person answers: allow far longer than the SDK's 60 s request default.
+        // A person answers: the SDK's 60 s request default would cut them off.
         { signal: request.signal, timeout: ELICITATION_TIMEOUT_MS },
       );
       if (result.action === 'accept') return 'allowed-once';

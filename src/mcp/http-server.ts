@@ -9,6 +9,8 @@ import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import { McpConnection } from './mcp-connection.js';
 import type { RunningServer } from './stdio-server.js';
 import { messageOf } from '../container/describe-value.js';
+import { authorizationOf, type HttpToken } from './http-auth.js';
+import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -16,7 +18,22 @@ export interface HttpServeOptions {
   readonly port: number;
   readonly logger?: Logger;
   readonly approvals?: McpElicitationAnswerer;
+  /**
+   * The bearer token every request must carry (`Authorization: Bearer …`);
+   * `'none'` serves without authentication (`--no-auth`), so any local user
+   * can run commands as this server's user.
+   */
+  readonly auth: HttpToken | 'none';
+  /** A session with no request for this long is disposed (default 30 min); 0 never expires one. */
+  readonly idleTimeoutMs?: number;
+  /** Open sessions at most (default 64); one more initialize gets a JSON-RPC error. */
+  readonly maxSessions?: number;
+  /** Called after a session was disposed, with why (idle expiry, client close/DELETE, shutdown). */
+  readonly onSessionClosed?: (id: string, reason: SessionEndReason) => void;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 64;
 
 export interface RunningHttpServer extends RunningServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
@@ -28,23 +45,48 @@ export const MCP_PATH = '/mcp';
 const MAX_INIT_BODY_BYTES = 1024 * 1024;
 const LOCAL_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-interface HttpSession {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly connection: McpConnection;
-}
-
 /**
  * Serves MCP over Streamable HTTP on 127.0.0.1 only. Each MCP session (an
  * initialize request without a session id) gets its own MCP server and host
- * session, whose id is the `Mcp-Session-Id`; a DELETE or `close()` disposes
- * it. Host and Origin headers must name the loopback interface, which keeps
- * web pages from reaching the server through DNS rebinding.
+ * session, whose id is the `Mcp-Session-Id`; a DELETE, idle expiry or
+ * `close()` disposes it. Host and Origin headers must name the loopback
+ * interface, which keeps web pages from reaching the server through DNS
+ * rebinding; the bearer token keeps out other local users. A refused request
+ * creates nothing.
  */
 export async function serveHttp(host: DshHost, options: HttpServeOptions): Promise<RunningHttpServer> {
-  const sessions = new Map<string, HttpSession>();
   const log = options.logger;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const sessions = new HttpSessionTable({
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    maxSessions,
+    onSessionClosed: (id, reason) => {
+      log?.info(`mcp http: session ${id} ended (${reason})`);
+      options.onSessionClosed?.(id, reason);
+    },
+  });
+  const auth = options.auth;
+  if (auth === 'none') log?.warn('mcp http: authentication is off (--no-auth): any local user can run commands as this server');
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    if (!sessions.reserve()) {
+      const id = Array.isArray(body) ? undefined : (body as { id?: unknown }).id;
+      return replyJsonRpc(
+        res,
+        503,
+        -32000,
+        `too many sessions: this server holds at most ${maxSessions} (--max-sessions); close one or wait for idle ones to expire`,
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+      );
+    }
+    try {
+      await initialize(req, res, body);
+    } finally {
+      sessions.release();
+    }
+  };
+
+  const initialize = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const id = randomUUID();
     const connection = new McpConnection(host, {
       cwd: options.workspace,
@@ -52,15 +94,15 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       logger: log,
       approvals: options.approvals,
     });
-    const transport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: () => void sessions.set(id, { transport, connection }),
+      onsessioninitialized: (): void => sessions.add(id, transport, connection),
     });
     const previousOnClose = connection.server.onclose;
     connection.server.onclose = () => {
-      sessions.delete(id);
       previousOnClose?.();
-      log?.debug(`mcp http: session ${id} closed`);
+      // Reported once the host session is gone, so "closed" means its tasks and shell are too.
+      void connection.close().then(() => sessions.closed(id));
     };
     try {
       await connection.connect(transport);
@@ -76,11 +118,16 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     if (url.pathname !== MCP_PATH) return reply(res, 404, 'not found: the MCP endpoint is ' + MCP_PATH);
     const refusal = checkLocalOrigin(req);
     if (refusal) return reply(res, 403, refusal);
+    // Before anything else about the request is looked at: no session is created or found without the token.
+    if (auth !== 'none' && !auth.matches(authorizationOf(req))) {
+      res.setHeader('www-authenticate', 'Bearer realm="dsh-tools"');
+      return replyJsonRpc(res, 401, -32001, 'unauthorized: send "Authorization: Bearer <token>" (see the server\'s stderr for the token file)');
+    }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
-      if (!session) return replyJsonRpc(res, 404, -32001, 'session not found (expired or closed): initialize again');
-      return session.transport.handleRequest(req, res);
+      const transport = sessions.begin(sessionId, req.method, res);
+      if (!transport) return replyJsonRpc(res, 404, -32001, 'session not found (expired or closed): initialize again');
+      return transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header');
     const body = await readJson(req);
@@ -115,8 +162,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     close: () => {
       closing ??= (async () => {
         const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-        await Promise.allSettled([...sessions.values()].map((session) => session.connection.close()));
-        sessions.clear();
+        await sessions.closeAll();
         // SSE streams are long-lived responses: cut them so the listener can close.
         server.closeAllConnections();
         await listenerClosed;
@@ -153,9 +199,10 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_INIT_BODY_BYTES) return undefined;
-    chunks.push(chunk);
+    // Past the cap the rest is read and dropped (never kept), so the client gets the reply instead of a reset.
+    if (size <= MAX_INIT_BODY_BYTES) chunks.push(chunk);
   }
+  if (size > MAX_INIT_BODY_BYTES) return undefined;
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch {
@@ -167,8 +214,8 @@ function reply(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
 }
 
-function replyJsonRpc(res: ServerResponse, status: number, code: number, message: string): void {
+function replyJsonRpc(res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
   res
     .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }

@@ -44,10 +44,11 @@ export async function runUntilStopped(server: RunningServer, host: DshHost, logg
 
   try {
     const { why, code } = await Promise.race([
-      server.closed.then(() => ({ why: 'client disconnected', code: 0 })),
+      server.closed.then((failure) => (failure ? { why: failure.why, code: 1 } : { why: 'client disconnected', code: 0 })),
       stopRequested,
     ]);
-    logger.info(`shutting down (${why})`);
+    if (code === 0) logger.info(`shutting down (${why})`);
+    else logger.error(`stopping: ${why}`);
     const deadline = setTimeout(() => {
       logger.error(`cleanup did not finish within ${SHUTDOWN_DEADLINE_MS} ms; exiting`);
       process.exit(1);

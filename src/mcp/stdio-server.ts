@@ -5,10 +5,15 @@ import type { Logger } from '../providers/logging/logger.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import { McpConnection } from './mcp-connection.js';
 
+/** Why a server stopped by itself when that was a failure, not its client leaving. */
+export interface ServerFailure {
+  readonly why: string;
+}
+
 /** A running MCP server: `closed` settles when its clients are gone; `close()` ends it. */
 export interface RunningServer {
-  /** Settles when the server stops by itself (stdio: the client closed the pipe). */
-  readonly closed: Promise<void>;
+  /** Settles when the server stops by itself (stdio: the client closed the pipe), with the failure if it broke. */
+  readonly closed: Promise<ServerFailure | void>;
   /** Closes every connection and disposes their sessions. Does not dispose the host. */
   close(): Promise<void>;
 }
@@ -33,11 +38,19 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   const connection = new McpConnection(host, { cwd: options.workspace, logger: options.logger, approvals: options.approvals });
   const transport = new StdioServerTransport(stdin, stdout);
 
-  let markClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (markClosed = resolve));
-  const end = (why: string) => {
+  let markClosed!: (failure?: ServerFailure) => void;
+  const closed = new Promise<ServerFailure | void>((resolve) => (markClosed = resolve));
+  const end = (why: string, failure?: ServerFailure) => {
     options.logger?.debug(`mcp stdio: ${why}`);
-    markClosed();
+    markClosed(failure);
+  };
+  // The transport reports a fatal read (an over-long message) as an error, then closes itself.
+  let lastError: Error | undefined;
+  let closing = false;
+  const previousOnError = connection.server.onerror;
+  connection.server.onerror = (error) => {
+    lastError = error;
+    previousOnError?.(error);
   };
   const onEnd = () => end('stdin ended');
   // EPIPE on stdout means the client is gone; unhandled, it would crash the
@@ -49,13 +62,15 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   const previousOnClose = connection.server.onclose;
   connection.server.onclose = () => {
     previousOnClose?.();
-    end('transport closed');
+    // Only close() or a broken read closes this transport; stdin ending does not.
+    end('transport closed', closing ? undefined : transportFailure(lastError));
   };
 
   await connection.connect(transport);
   return {
     closed,
     close: async () => {
+      closing = true;
       stdin.off('end', onEnd);
       stdin.off('close', onEnd);
       await connection.close();
@@ -65,4 +80,10 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
       stdout.on('error', () => undefined);
     },
   };
+}
+
+function transportFailure(error: Error | undefined): ServerFailure {
+  const detail = error?.message ?? 'no reason given';
+  if (/exceeded maximum size/i.test(detail)) return { why: `stdin carried a message over the MCP transport's limit (${detail})` };
+  return { why: `the stdio transport failed (${detail})` };
 }

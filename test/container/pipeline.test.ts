@@ -42,11 +42,21 @@ describe('invocation pipeline', () => {
     expect(recorder.seen).toEqual([]);
   });
 
-  it('drops extra keys before the tool sees the arguments', async () => {
-    const result = await host.call('echo', { text: 'a', times: 2, rm: '-rf /', __proto__: { polluted: true } });
-    expect(text(result)).toBe('aa');
-    expect(recorder.seen).toEqual([{ text: 'a', times: 2 }]);
+  it('rejects an unknown key, naming the valid ones, before the tool sees anything', async () => {
+    const result = await host.call('echo', { text: 'a', times: 2, rm: '-rf /' });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'Error: unknown argument "rm" for echo; valid arguments: text, times' }],
+      isError: true,
+    });
+    const polluting = JSON.parse('{"text":"a","__proto__":{"polluted":true}}') as unknown;
+    expect(text(await host.call('echo', polluting))).toBe('Error: unknown argument "__proto__" for echo; valid arguments: text, times');
+    expect(recorder.seen).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(text(await host.call('echo', { text: 'a', times: 2 }))).toBe('aa');
+  });
+
+  it('says additionalProperties: false in every schema', () => {
+    for (const tool of host.tools()) expect(tool.inputSchema.additionalProperties).toBe(false);
   });
 
   it('rejects arguments that are not an object', async () => {

@@ -9,9 +9,14 @@ export interface ApprovalConfig {
   readonly policy: ApprovalPolicy;
   /** The audit log keeps this many most recent records. Default 1000. */
   readonly maxAuditRecords: number;
+  /** A request with no answer after this long is rejected (`timed-out`). Default 300000 (5 min). */
+  readonly timeoutMs: number;
 }
 
-export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({ policy: 'ask', maxAuditRecords: 1000 });
+export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({ policy: 'ask', maxAuditRecords: 1000, timeoutMs: 300_000 });
+
+/** The longest delay a timer holds (2^31-1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export const ApprovalConfig: ServiceIdentifier<Partial<ApprovalConfig>> = Symbol.for('dsh.ApprovalConfig');
 
@@ -26,11 +31,15 @@ export function resolveApprovalConfig(partial: Partial<ApprovalConfig> | undefin
   const merged = mergeConfig('approval', DEFAULT_APPROVAL_CONFIG, partial);
   const policy = merged.policy;
   const maxAuditRecords = merged.maxAuditRecords;
+  const timeoutMs = merged.timeoutMs;
   if (!isApprovalPolicy(policy)) {
     throw new Error(`invalid approval config: policy must be ask or never, got ${describeValue(policy)}`);
   }
   if (typeof maxAuditRecords !== 'number' || !Number.isSafeInteger(maxAuditRecords) || maxAuditRecords < 1) {
     throw new Error(`invalid approval config: maxAuditRecords must be a positive integer, got ${describeValue(maxAuditRecords)}`);
   }
-  return Object.freeze({ policy, maxAuditRecords });
+  if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS) {
+    throw new Error(`invalid approval config: timeoutMs must be an integer from 1 to ${MAX_TIMER_MS}, got ${describeValue(timeoutMs)}`);
+  }
+  return Object.freeze({ policy, maxAuditRecords, timeoutMs });
 }

@@ -1,7 +1,8 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../container/tool-contract.js';
 
-export type ApprovalDecision = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable';
+/** `timed-out`: nobody answered within the service's timeout (a rejection). */
+export type ApprovalDecision = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable' | 'timed-out';
 
 export interface ApprovalRequest {
   readonly session?: SessionContext;
@@ -9,6 +10,7 @@ export interface ApprovalRequest {
   /** What the user is asked to approve, e.g. the command and the requested mode. */
   readonly reason: string;
   readonly callId: string;
+  /** Answerers get a signal that also fires when the service stops waiting (its timeout). */
   readonly signal?: AbortSignal;
 }
 
@@ -33,9 +35,12 @@ export interface ApprovalRecord {
 
 /**
  * Asks answerers in order; no answerer or a throwing one yields
- * `unavailable` (fail closed). Session policy `never` rejects without asking.
+ * `unavailable` (fail closed). Session policy `never` rejects without asking;
+ * no answer within `timeoutMs` is `timed-out`.
  */
 export interface ApprovalService {
+  /** How long a request waits for an answer, when the service has a limit. */
+  readonly timeoutMs?: number;
   request(request: ApprovalRequest): Promise<ApprovalDecision>;
   setPolicy(sessionId: string, policy: 'ask' | 'never'): void;
   audit(): readonly ApprovalRecord[];

@@ -20,7 +20,7 @@ export type ApprovalAnswerers = () => readonly ApprovalAnswerer[];
 
 export const ApprovalAnswerers: ServiceIdentifier<ApprovalAnswerers> = Symbol.for('dsh.ApprovalAnswerers');
 
-const DECISIONS: ReadonlySet<string> = new Set<ApprovalDecision>(['allowed-once', 'rejected', 'cancelled', 'unavailable']);
+const DECISIONS: ReadonlySet<string> = new Set<ApprovalDecision>(['allowed-once', 'rejected', 'cancelled', 'unavailable', 'timed-out']);
 
 interface Outcome {
   readonly decision: ApprovalDecision;
@@ -32,8 +32,10 @@ interface Outcome {
  * each answers or passes (undefined). Fail closed: no answerer, all passing,
  * an answerer that throws or returns something that is not a decision —
  * `unavailable`. An aborted signal (before or while an answerer works) is
- * `cancelled`. A session whose policy is `never` is rejected without asking
- * anyone. Every request is recorded with its decision in the audit log
+ * `cancelled`. No answer within `timeoutMs` is `timed-out`, and the
+ * answerer's signal fires so it can withdraw its question (an MCP
+ * elicitation is cancelled). A session whose policy is `never` is rejected
+ * without asking anyone. Every request is recorded with its decision in the audit log
  * (bounded to the most recent `maxAuditRecords`).
  */
 @injectable()
@@ -53,6 +55,10 @@ export class LocalApprovalService implements ApprovalService {
     const list = answerers === undefined || typeof answerers === 'function' ? undefined : [...answerers];
     this.answerers = typeof answerers === 'function' ? answerers : () => list ?? [];
     this.config = resolveApprovalConfig(config);
+  }
+
+  get timeoutMs(): number {
+    return this.config.timeoutMs;
   }
 
   async request(request: ApprovalRequest): Promise<ApprovalDecision> {
@@ -81,9 +87,26 @@ export class LocalApprovalService implements ApprovalService {
   }
 
   private async decide(request: ApprovalRequest): Promise<Outcome> {
-    const { signal } = request;
-    if (signal?.aborted) return { decision: 'cancelled' };
+    if (request.signal?.aborted) return { decision: 'cancelled' };
     if (this.policyOf(request.session?.id) === 'never') return { decision: 'rejected', answeredBy: 'policy:never' };
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.config.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
+    try {
+      const outcome = await this.ask({ ...request, signal });
+      // The caller's own abort wins over a timeout that fired in the same turn.
+      if (outcome.decision === 'cancelled' && deadline.signal.aborted && !request.signal?.aborted) {
+        this.logger?.warn(`approval: no answer within ${this.config.timeoutMs} ms; rejecting`);
+        return { decision: 'timed-out' };
+      }
+      return outcome;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async ask(request: ApprovalRequest & { readonly signal: AbortSignal }): Promise<Outcome> {
+    const { signal } = request;
     let answerers: readonly ApprovalAnswerer[];
     try {
       answerers = this.answerers();

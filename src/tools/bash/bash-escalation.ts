@@ -12,6 +12,11 @@ const DECLINED: Record<string, string> = {
   unavailable: 'escalation unavailable: no approval answerer is configured',
 };
 
+/** `no answer within 300s`; seconds keep their fraction (`0.05s`) so a short test limit reads true. */
+function timedOutMessage(timeoutMs: number | undefined): string {
+  return timeoutMs === undefined ? 'escalation rejected: no answer in time' : `escalation rejected: no answer within ${timeoutMs / 1000}s`;
+}
+
 export interface EscalationDeps {
   readonly executor: ShellExecutor;
   readonly approval?: ApprovalService;
@@ -56,6 +61,7 @@ export async function resolveCallSandbox(
         signal: ctx.signal,
       })
     : 'unavailable';
+  if (decision === 'timed-out') throw new ToolError(timedOutMessage(deps.approval?.timeoutMs));
   if (decision !== 'allowed-once') throw new ToolError(DECLINED[decision] ?? DECLINED.unavailable!);
   return deps.policy?.resolve({ session: ctx.session, mode: requested }) ?? { mode: requested };
 }

@@ -20,6 +20,7 @@ import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { ShellExecutor, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';
+import { BASH_OUTPUT_SCHEMA } from './bash-output-schema.js';
 import { BashToolConfig, resolveBashToolConfig } from './bash-config.js';
 import { resolveCallSandbox } from './bash-escalation.js';
 import { presentBashCall, presentBashResult } from './bash-present.js';
@@ -31,6 +32,10 @@ export type BashResultValue =
 
 @Tool({
   name: 'bash',
+  title: 'Run a shell command',
+  // Commands can change or delete anything the user can, and reach the network.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  outputSchema: BASH_OUTPUT_SCHEMA,
   description:
     'Run a bash command (bash -c) and return its output. Each call is a fresh non-interactive shell: ' +
     'state such as cd or exported variables does not persist, so use workdir instead of cd. ' +

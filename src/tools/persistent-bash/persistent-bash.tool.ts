@@ -15,6 +15,7 @@ import {
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { TerminalService } from '../../providers/terminal/terminal-service.js';
 import { PersistentBashArgs } from './persistent-bash-args.js';
+import { PERSISTENT_BASH_OUTPUT_SCHEMA } from './persistent-bash-output-schema.js';
 import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-bash-config.js';
 import { presentPersistentResult, renderSend } from './persistent-bash-render.js';
 
@@ -37,6 +38,10 @@ interface ShellSlot {
  */
 @Tool({
   name: 'bash',
+  title: 'Run a command in your shell',
+  // Commands can change or delete anything the user can, and reach the network.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  outputSchema: PERSISTENT_BASH_OUTPUT_SCHEMA,
   description: resolvePersistentBashConfig().description,
   args: PersistentBashArgs,
   requires: [TerminalService, EnvRegistry],

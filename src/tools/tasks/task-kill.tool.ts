@@ -10,6 +10,7 @@ import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime
 import { TaskKillArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
 import { statusText, unknownTaskMessage } from './task-format.js';
+import { TASK_KILL_OUTPUT_SCHEMA } from './task-output-schemas.js';
 import { TaskTool } from './task-tool.js';
 
 /** Typed value of a `task_kill` result. */
@@ -29,6 +30,10 @@ export interface TaskKillValue {
  */
 @Tool({
   name: 'task_kill',
+  title: 'Stop a background task',
+  // Kills a process group; a second kill of the same task changes nothing more.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  outputSchema: TASK_KILL_OUTPUT_SCHEMA,
   description:
     'Stop a background task (its whole process group) whose result no longer matters. Returns at once; ' +
     'task_list or task_output show it as killed once it is gone.',

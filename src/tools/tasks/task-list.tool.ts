@@ -9,6 +9,7 @@ import { TaskRuntime, type TaskSnapshot } from '../../providers/tasks/task-runti
 import { TaskListArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
 import { listLine } from './task-format.js';
+import { TASK_LIST_OUTPUT_SCHEMA } from './task-output-schemas.js';
 import { TaskTool } from './task-tool.js';
 
 /** Typed value of a `task_list` result. */
@@ -20,6 +21,9 @@ export interface TaskListValue {
 /** `task_list`: the calling session's tasks (and unowned ones), oldest first. */
 @Tool({
   name: 'task_list',
+  title: 'List background tasks',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  outputSchema: TASK_LIST_OUTPUT_SCHEMA,
   description: 'List your background tasks, one per line: id, kind, status and what it runs.',
   args: TaskListArgs,
   requires: [TaskRuntime],

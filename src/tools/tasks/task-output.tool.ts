@@ -10,6 +10,7 @@ import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, TaskOutputArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
 import { lossNotice, noticeKey, statusLine, unknownTaskMessage } from './task-format.js';
+import { TASK_OUTPUT_OUTPUT_SCHEMA } from './task-output-schemas.js';
 import { TaskTool } from './task-tool.js';
 
 /** Typed value of a `task_output` result. */
@@ -32,6 +33,10 @@ export interface TaskOutputValue {
  */
 @Tool({
   name: 'task_output',
+  title: 'Read background task output',
+  // Reads only; not idempotent: each call returns what the previous one did not.
+  annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+  outputSchema: TASK_OUTPUT_OUTPUT_SCHEMA,
   description:
     'Read the output a background task produced since your last task_output call for it, followed by a ' +
     '[status: …] line. Returns at once unless wait is true, which blocks until the task finishes or timeout_ms ' +

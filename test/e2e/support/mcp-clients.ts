@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, MAIN_JS } from './built-server.js';
@@ -112,15 +112,30 @@ export interface HttpServer {
   readonly url: URL;
   readonly process: ChildProcess;
   readonly exited: Promise<number | null>;
+  /** The generated token's file, when the server printed one. */
+  readonly tokenFile?: string;
+  /** The bearer token the client sends (read from `tokenFile`, or given); undefined under --no-auth. */
+  readonly token?: string;
   stderr(): string;
-  connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport; notices: NoticeLog }>;
+  /** A real MCP client; it sends the server's token unless `token` says otherwise (null: no header). */
+  connect(token?: string | null): Promise<{ client: Client; transport: StreamableHTTPClientTransport; notices: NoticeLog }>;
 }
 
-/** Spawns `serve --http 0` and reads the chosen address from its stderr. */
-export async function startHttpServer(options: { workspace: string; dshHome: string }): Promise<HttpServer> {
+/**
+ * Spawns `serve --http 0 …args` and reads the chosen address (and the
+ * generated token's file, if any) from its stderr. `token` is the token
+ * the server was given another way (DSH_HTTP_TOKEN or --token-file).
+ */
+export async function startHttpServer(options: {
+  workspace: string;
+  dshHome: string;
+  args?: string[];
+  env?: Record<string, string>;
+  token?: string;
+}): Promise<HttpServer> {
   ensureBuilt();
-  const child = spawn(process.execPath, [MAIN_JS, 'serve', '--http', '0', '--workspace', options.workspace], {
-    env: serverEnv(options.dshHome),
+  const child = spawn(process.execPath, [MAIN_JS, 'serve', '--http', '0', '--workspace', options.workspace, ...(options.args ?? [])], {
+    env: { ...serverEnv(options.dshHome), ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -133,13 +148,19 @@ export async function startHttpServer(options: { workspace: string; dshHome: str
     });
     void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${stderr}`)));
   });
+  const tokenFile = /bearer token written to (\S+)/.exec(stderr)?.[1];
+  const token = options.token ?? (tokenFile ? readFileSync(tokenFile, 'utf8').trim() : undefined);
   return {
     url,
     process: child,
     exited,
+    ...(tokenFile ? { tokenFile } : {}),
+    ...(token ? { token } : {}),
     stderr: () => stderr,
-    connect: async () => {
-      const transport = new StreamableHTTPClientTransport(url);
+    connect: async (override) => {
+      const sent = override === undefined ? token : override;
+      const headers: Record<string, string> = sent ? { authorization: `Bearer ${sent}` } : {};
+      const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
       const client = new Client({ name: 'dsh-e2e-http', version: '1.0.0' });
       const notices = new NoticeLog();
       notices.attach(client);

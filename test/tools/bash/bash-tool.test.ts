@@ -10,6 +10,9 @@ import { startFake } from '../../providers/tasks/fake-task-process.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
+/** The one-shot bash's arguments as its schema shows them without a sandbox. */
+const VALID = 'command, description, timeoutMs, workdir, run_in_background';
+
 describe('bash tool (scripted executor)', () => {
   let host: DshHost;
   let executor: ScriptedExecutor;
@@ -30,13 +33,13 @@ describe('bash tool (scripted executor)', () => {
     [{ command: 'ls', description: 'List', timeoutMs: -5 }, 'invalid timeoutMs: expected a positive number, got -5'],
     [{ command: 'ls', description: 'List', timeoutMs: '100' }, 'invalid timeoutMs: expected a positive number, got "100"'],
     [{ command: 'ls', description: 'List', timeoutMs: 0 }, 'invalid timeoutMs: expected a positive number, got 0'],
-    [{ command: 'ls', description: 'List', justification: 'because' }, 'invalid escalation: justification is only valid together with sandbox_permissions'],
-    [{ command: 'ls', description: 'List', sandbox_permissions: 'workspace-write' }, 'invalid escalation: sandbox_permissions requires a justification'],
-    [{ command: 'ls', description: 'List', sandbox_permissions: 'workspace-write', justification: ' ' }, 'invalid justification: expected a non-empty sentence'],
+    // Without a sandbox the schema hides the escalation fields: giving one is an unknown argument.
+    [{ command: 'ls', description: 'List', justification: 'because' }, `unknown argument "justification" for bash; valid arguments: ${VALID}`],
     [
       { command: 'ls', description: 'List', sandbox_permissions: 'workspace-write', justification: 'Needs to write.' },
-      'sandbox_permissions is not available in this composition (no sandboxing executor to escalate)',
+      `unknown argument "sandbox_permissions" for bash; valid arguments: ${VALID}`,
     ],
+    [{ command: 'ls', description: 'List', timeout_ms: 500 }, `unknown argument "timeout_ms" for bash; valid arguments: ${VALID}`],
   ])('rejects %j with a stable message', async (args, message) => {
     const result = await session.call('bash', args);
     expect(result).toEqual({ content: [{ type: 'text', text: `Error: ${message}` }], isError: true });
@@ -60,10 +63,10 @@ describe('bash tool (scripted executor)', () => {
     });
   });
 
-  it('never forwards extra keys such as env or stdin to the executor', async () => {
-    await session.call('bash', { command: 'ls', description: 'List files', env: { PATH: '/evil' }, stdin: 'x' });
-    expect(executor.runs[0]!.env).toBeUndefined();
-    expect(executor.runs[0]!.stdin).toBeUndefined();
+  it('refuses extra keys such as env or stdin and runs nothing', async () => {
+    const result = await session.call('bash', { command: 'ls', description: 'List files', env: { PATH: '/evil' }, stdin: 'x' });
+    expect(text(result)).toBe(`Error: unknown argument "env" for bash; valid arguments: ${VALID}`);
+    expect(executor.runs).toEqual([]);
   });
 
   it('returns the typed value alongside the text', async () => {
@@ -137,7 +140,7 @@ describe('bash tool (scripted executor)', () => {
 });
 
 describe('bash tool configuration', () => {
-  it('drops run_in_background from the schema and refuses a forced call when disabled', async () => {
+  it('drops run_in_background from the schema and refuses a forced call (an unknown argument) when disabled', async () => {
     const executor = new ScriptedExecutor();
     const [core, env, shell, answerers, runtime, taskTools] = testingEnvironment({ executor });
     const host = await createHost(core!, env!, shell!, answerers!, runtime!, taskTools!, bashToolModule({ enableRunInBackground: false }));
@@ -145,7 +148,7 @@ describe('bash tool configuration', () => {
       const schema = host.tools().find((tool) => tool.name === 'bash')!.inputSchema;
       expect(Object.keys(schema.properties as object)).not.toContain('run_in_background');
       const result = await host.call('bash', { command: 'ls', description: 'List files', run_in_background: true });
-      expect(text(result)).toBe('Error: background execution is disabled for this bash tool');
+      expect(text(result)).toBe('Error: unknown argument "run_in_background" for bash; valid arguments: command, description, timeoutMs, workdir');
       expect(executor.starts).toEqual([]);
     } finally {
       await host.dispose();
@@ -256,6 +259,22 @@ describe('bash tool escalation (sandboxing executor)', () => {
     } finally {
       await host.dispose();
       await runtime.dispose();
+    }
+  });
+
+  it.each([
+    [{ justification: 'because' }, 'invalid escalation: justification is only valid together with sandbox_permissions'],
+    [{ sandbox_permissions: 'workspace-write' }, 'invalid escalation: sandbox_permissions requires a justification'],
+    [{ sandbox_permissions: 'workspace-write', justification: ' ' }, 'invalid justification: expected a non-empty sentence'],
+  ])('rejects the escalation fields %j with a stable message, asking no one', async (fields, message) => {
+    const { host, executor, answerer } = await sandboxedHost(['allowed-once']);
+    try {
+      const result = await host.call('bash', { command: 'ls', description: 'List', ...fields });
+      expect(result).toEqual({ content: [{ type: 'text', text: `Error: ${message}` }], isError: true });
+      expect(answerer.requests).toEqual([]);
+      expect(executor.runs).toEqual([]);
+    } finally {
+      await host.dispose();
     }
   });
 

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
-import { validateArgs } from '../../../src/container/arg-validation.js';
+import { validateArgs as validateWith } from '../../../src/container/arg-validation.js';
+import { argsSchema, argumentNames } from '../../../src/container/tool-schema.js';
 import { PersistentBashArgs } from '../../../src/tools/persistent-bash/persistent-bash-args.js';
 import {
   FRAME_LOST_NOTICE,
@@ -8,6 +9,11 @@ import {
   WAITING_NOTICE,
 } from '../../../src/tools/persistent-bash/persistent-bash-render.js';
 import { harness, type Harness } from './persistent-bash-fixture.js';
+
+/** The host's argument validation with the names the persistent bash schema shows. */
+function validateArgs(cls: typeof PersistentBashArgs, raw: unknown): PersistentBashArgs {
+  return validateWith(cls, raw, { tool: 'bash', names: argumentNames(argsSchema(cls)) });
+}
 
 let h: Harness;
 

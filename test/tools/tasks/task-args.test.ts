@@ -1,11 +1,23 @@
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { validateArgs } from '../../../src/container/arg-validation.js';
+import { argsSchema, argumentNames } from '../../../src/container/tool-schema.js';
 import { TaskKillArgs, TaskListArgs, TaskOutputArgs } from '../../../src/tools/tasks/task-args.js';
+
+const NAMES = new Map<Function, string>([
+  [TaskOutputArgs, 'task_output'],
+  [TaskKillArgs, 'task_kill'],
+  [TaskListArgs, 'task_list'],
+]);
+
+/** The host's argument validation for `cls`, with the names its schema shows. */
+function validate(cls: new () => object, raw: unknown): object {
+  return validateArgs(cls, raw, { tool: NAMES.get(cls)!, names: argumentNames(argsSchema(cls)) });
+}
 
 /** Runs the host's argument pipeline; returns its error message, if any. */
 async function firstError(cls: new () => object, raw: unknown): Promise<string | undefined> {
   try {
-    await validateArgs(cls, raw);
+    validate(cls, raw);
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -13,16 +25,25 @@ async function firstError(cls: new () => object, raw: unknown): Promise<string |
 }
 
 describe('task tool arguments', () => {
-  it('accept valid arguments and ignore extra keys', async () => {
-    expect(await firstError(TaskOutputArgs, { task_id: 'bash-1', wait: true, timeout_ms: 500, extra: 1 })).toBeUndefined();
+  it('accept valid arguments', async () => {
+    expect(await firstError(TaskOutputArgs, { task_id: 'bash-1', wait: true, timeout_ms: 500 })).toBeUndefined();
     expect(await firstError(TaskKillArgs, { task_id: 'bash-1', reason: 'done' })).toBeUndefined();
-    expect(await firstError(TaskListArgs, { anything: true })).toBeUndefined();
+    expect(await firstError(TaskListArgs, {})).toBeUndefined();
     expect(await firstError(TaskListArgs, undefined)).toBeUndefined();
+    expect(validate(TaskOutputArgs, { task_id: 'bash-1' })).toEqual({ task_id: 'bash-1' });
   });
 
-  it('drop extra keys instead of forwarding them', async () => {
-    const args = await validateArgs(TaskOutputArgs, { task_id: 'bash-1', extra: 1 });
-    expect(args).toEqual({ task_id: 'bash-1' });
+  it('reject an unknown key, naming the valid ones', async () => {
+    expect(await firstError(TaskOutputArgs, { task_id: 'bash-1', timeoutMs: 500 })).toBe(
+      'unknown argument "timeoutMs" for task_output; valid arguments: task_id, wait, timeout_ms',
+    );
+    expect(await firstError(TaskKillArgs, { taskId: 'bash-1' })).toBe(
+      'unknown argument "taskId" for task_kill; valid arguments: task_id, reason',
+    );
+    expect(await firstError(TaskListArgs, { anything: true })).toBe('unknown argument "anything" for task_list; valid arguments: (none)');
+    expect(await firstError(TaskOutputArgs, JSON.parse('{"task_id":"bash-1","__proto__":{"polluted":1}}'))).toBe(
+      'unknown argument "__proto__" for task_output; valid arguments: task_id, wait, timeout_ms',
+    );
   });
 
   it.each([
