@@ -10,6 +10,7 @@ export { TerminalService, TerminalBackend } from '../providers/terminal/terminal
 export { ApprovalService, ApprovalAnswerer } from '../providers/approval/approval-service.js';
 export { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
 export { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
+export { Redactor, RedactionConfig } from '../providers/output-filter/redactor.js';
 export { ApprovalConfig } from '../providers/approval/approval-config.js';
 export { Logger, Clock } from '../providers/logging/logger.js';
 export { HostConfig } from './host-config.js';
@@ -25,6 +26,7 @@ import { ApprovalService } from '../providers/approval/approval-service.js';
 import { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
 import { Logger, Clock } from '../providers/logging/logger.js';
 import { HostConfig } from './host-config.js';
+import { Redactor } from '../providers/output-filter/redactor.js';
 
 /** Seams that take exactly one provider: a second binding fails the load. */
 export const SINGLE_PROVIDER_TOKENS: ReadonlySet<ServiceIdentifier> = new Set<ServiceIdentifier>([
@@ -35,6 +37,7 @@ export const SINGLE_PROVIDER_TOKENS: ReadonlySet<ServiceIdentifier> = new Set<Se
   ApprovalService,
   SandboxPolicy,
   SandboxProvider,
+  Redactor,
   Logger,
   Clock,
   HostConfig,

@@ -13,6 +13,7 @@ import {
 import { fallbackWorkspaceRoot } from './local-sandbox-policy.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
 import { SandboxProvider, SandboxUnavailableError, type ResolvedSandbox } from './sandbox-policy.js';
+import { Redactor } from '../output-filter/redactor.js';
 
 export { SANDBOX_UNAVAILABLE, SandboxUnavailableError } from './sandbox-policy.js';
 
@@ -38,8 +39,9 @@ export class SandboxedShellExecutor extends LocalShellExecutor {
     @inject(SandboxProvider) private readonly provider: SandboxProvider,
     @inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>,
     @inject(SandboxConfig) @optional() sandboxConfig?: Partial<SandboxConfig>,
+    @inject(Redactor) @optional() redactor?: Redactor,
   ) {
-    super(config);
+    super(config, redactor);
     const resolved = resolveSandboxConfig(sandboxConfig);
     this.sandboxMode = resolved.mode;
     this.fallbackRoot = resolved.fallbackRoot ?? this.config.cwd;

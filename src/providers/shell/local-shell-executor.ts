@@ -15,6 +15,7 @@ import {
 import { ShellProcess } from './shell-process.js';
 import { SpillDirectory } from './spill-directory.js';
 import { loadExeca } from './execa-loader.js';
+import { Redactor } from '../output-filter/redactor.js';
 
 /**
  * The default executor: runs each command as a fresh non-login `bash -c` on
@@ -37,7 +38,10 @@ export class LocalShellExecutor implements ShellExecutor {
   private disposing: Promise<void> | undefined;
 
   /** Throws `invalid executor config: ...` for a bad config. */
-  constructor(@inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>) {
+  constructor(
+    @inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>,
+    @inject(Redactor) @optional() private readonly redactor?: Redactor,
+  ) {
     this.config = resolveExecutorConfig(config);
     this.spills = new SpillDirectory('dsh-shell-', this.config.maxRetainedSpillBytes);
   }
@@ -71,6 +75,7 @@ export class LocalShellExecutor implements ShellExecutor {
       config: this.config,
       spills: this.spills,
       wrapArgv: this.wrapArgv,
+      redactor: this.redactor,
       timeoutMs,
       ...(signal === undefined ? {} : { signal }),
       ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
@@ -97,6 +102,7 @@ export class LocalShellExecutor implements ShellExecutor {
       stderrTruncated: stderr.truncated,
       ...(stdout.spillPath === undefined ? {} : { stdoutSpillPath: stdout.spillPath }),
       ...(stderr.spillPath === undefined ? {} : { stderrSpillPath: stderr.spillPath }),
+      ...collapsedUpdates(shell.stdout.collapsedUpdates + shell.stderr.collapsedUpdates),
     };
   }
 
@@ -112,7 +118,14 @@ export class LocalShellExecutor implements ShellExecutor {
     this.checkOpen();
     let shell: ShellProcess;
     try {
-      shell = ShellProcess.spawn({ execa, spec, config: this.config, spills: this.spills, wrapArgv: this.wrapArgv });
+      shell = ShellProcess.spawn({
+        execa,
+        spec,
+        config: this.config,
+        spills: this.spills,
+        wrapArgv: this.wrapArgv,
+        redactor: this.redactor,
+      });
     } catch (error) {
       return LocalBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }
@@ -157,6 +170,10 @@ export class LocalShellExecutor implements ShellExecutor {
   private checkOpen(): void {
     if (this.disposing !== undefined) throw new Error('shell executor is disposed');
   }
+}
+
+function collapsedUpdates(count: number): { collapsedUpdates?: number } {
+  return count > 0 ? { collapsedUpdates: count } : {};
 }
 
 function abortedBeforeStart(signal: AbortSignal): Error {

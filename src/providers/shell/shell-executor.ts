@@ -71,6 +71,8 @@ export interface RunResult {
   readonly sandboxDenied?: boolean;
   /** Set by sandboxing executors: the mode the command ran under. */
   readonly sandboxMode?: SandboxMode;
+  /** Progress updates (bare-`\r` redraws) dropped from both streams; absent when none. */
+  readonly collapsedUpdates?: number;
 }
 
 /** How a background process ended. */

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { inject, injectable, optional } from 'inversify';
+import { Redactor } from '../output-filter/redactor.js';
 import { buildChildEnv } from '../shell/child-env.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { BashPtySession } from './bash-pty-session.js';
@@ -23,7 +24,10 @@ export class BashPtyBackend implements TerminalBackend {
   readonly type = 'shell';
   private readonly config: BashPtyConfig;
 
-  constructor(@inject(BashPtyConfig) @optional() config?: Partial<BashPtyConfig>) {
+  constructor(
+    @inject(BashPtyConfig) @optional() config?: Partial<BashPtyConfig>,
+    @inject(Redactor) @optional() private readonly redactor?: Redactor,
+  ) {
     this.config = resolveBashPtyConfig(config);
   }
 
@@ -44,6 +48,7 @@ export class BashPtyBackend implements TerminalBackend {
         cols: positiveOr(options.cols, this.config.cols),
         rows: positiveOr(options.rows, this.config.rows),
         ...(options.wrapArgv ? { wrapArgv: options.wrapArgv } : {}),
+        ...(this.redactor ? { redactor: this.redactor } : {}),
       },
       this.config,
     );
