@@ -75,8 +75,15 @@ export class LineCollapser {
   private pushPlain(text: string): string {
     const newline = text.lastIndexOf('\n');
     if (newline < 0) {
-      this.segment += text;
-      return this.segment.length > MAX_PENDING_LINE_CHARS ? this.showPending(false) : '';
+      if (this.segment.length + text.length <= MAX_PENDING_LINE_CHARS) {
+        this.segment += text;
+        return '';
+      }
+      // Too long to hold, and plain: shown as it is, and the line goes on.
+      const out = this.segment + text;
+      this.segment = '';
+      this.midLine = true;
+      return out;
     }
     const out = this.segment + text.slice(0, newline + 1);
     this.segment = text.slice(newline + 1);
@@ -85,7 +92,7 @@ export class LineCollapser {
   }
 
   private closeDrawing(): void {
-    const drawing = stripAnsi(this.segment);
+    const drawing = withoutEscapes(this.segment);
     this.segment = '';
     const continues = this.midLine && !this.redrawnAfterDrain;
     if (this.midLine) this.redrawnAfterDrain = true;
@@ -97,7 +104,7 @@ export class LineCollapser {
 
   /** The final drawing of the current line (without its newline); resets the line. */
   private finishLine(): string {
-    const drawing = stripAnsi(this.segment);
+    const drawing = withoutEscapes(this.segment);
     let final: string;
     let continues = this.midLine && !this.redrawnAfterDrain;
     if (drawing.trim() !== '') {
@@ -131,7 +138,7 @@ export class LineCollapser {
         this.segment = this.segment.slice(0, esc);
       }
     }
-    const drawing = stripAnsi(this.segment);
+    const drawing = withoutEscapes(this.segment);
     let continues = this.midLine && !this.redrawnAfterDrain;
     let current: string;
     if (drawing.trim() !== '') {
@@ -151,6 +158,11 @@ export class LineCollapser {
     }
     return prefix + current;
   }
+}
+
+/** strip-ansi scans every character; most text has no escape at all. */
+function withoutEscapes(text: string): string {
+  return text.includes(ESC) ? stripAnsi(text) : text;
 }
 
 /** The whole-text form of `LineCollapser` (terminal text already complete). */

@@ -15,6 +15,13 @@ export interface RedactionRule {
   readonly group?: number;
   /** Literal text every match starts with (case-sensitive). */
   readonly leads?: readonly string[];
+  /**
+   * Substrings every match contains, searched before the rule's regex runs
+   * (default: `leads`). Few, and starting with a rare character: V8's search
+   * is a memchr on the first character (`BEGIN` costs 30× less than
+   * `-----BEGIN` on log text, and `xox` in 200 MB of `x` stops everywhere).
+   */
+  readonly probes?: readonly string[];
   /** For a lead at the end of the known text: could the text from it still grow into a match? */
   readonly unfinished?: (rest: string) => boolean;
   /** The literal rule: its values, so a stream holds back only a suffix that begins one. */
@@ -37,6 +44,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     maxLength: MAX_KEY_BODY + 130,
     replacement: REDACTED,
     leads: ['-----BEGIN'],
+    probes: ['BEGIN'],
     unfinished: (rest) => !/-----END[A-Z0-9 ]{0,40}PRIVATE KEY-----/.test(rest),
   },
   {
@@ -53,6 +61,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     maxLength: 259,
     replacement: REDACTED,
     leads: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
+    probes: ['gh'],
     unfinished: (rest) => /^gh[pousr]_[A-Za-z0-9]*$/.test(rest),
   },
   {
@@ -60,6 +69,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     maxLength: 266,
     replacement: REDACTED,
     leads: ['github_pat_'],
+    probes: ['_pat_'],
     unfinished: (rest) => /^github_pat_[A-Za-z0-9_]*$/.test(rest),
   },
   {
@@ -74,6 +84,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     maxLength: 255,
     replacement: REDACTED,
     leads: ['xox'],
+    probes: ['ox'],
     unfinished: (rest) => /^xox(?:[abprs](?:-[A-Za-z0-9-]*)?)?$/.test(rest),
   },
   {
@@ -82,6 +93,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     replacement: REDACTED,
     group: 2,
     leads: ['Authorization:', 'authorization:', 'AUTHORIZATION:'],
+    probes: ['zation:', 'ZATION:'],
     unfinished: (rest) => {
       const after = rest.replace(/^[A-Za-z]+:[ \t]*/, '');
       return 'bearer'.startsWith(after.toLowerCase()) || /^bearer[ \t]*[A-Za-z0-9._~+/=-]*$/i.test(after);
