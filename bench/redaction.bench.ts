@@ -34,11 +34,18 @@ export async function benchRedaction(runs: number): Promise<Figure[]> {
   ];
   try {
     const times = new Map<string, number[]>(hosts.map(([name]) => [name, []]));
+    // CPU of this process per call: steadier than wall time on a shared machine.
+    const cpu = new Map<string, number[]>(hosts.map(([name]) => [name, []]));
     const raw: number[] = [];
     const args = { command: COMMAND, description: 'Print 200 MB of lines' };
     for (let i = 0; i < runs; i++) {
       raw.push(await timeOnce(() => drainToFile(path.join(dir, 'raw.out'))));
-      for (const [name, host] of hosts) times.get(name)!.push(await timeOnce(() => host.call('bash', args)));
+      for (const [name, host] of hosts) {
+        const before = process.cpuUsage();
+        times.get(name)!.push(await timeOnce(() => host.call('bash', args)));
+        const used = process.cpuUsage(before);
+        cpu.get(name)!.push((used.user + used.system) / 1000);
+      }
     }
     const base = median(raw);
     const off = median(times.get('off')!);
@@ -47,11 +54,18 @@ export async function benchRedaction(runs: number): Promise<Figure[]> {
       return { name: label, value: fmt(value), baseline: `drain to file ${fmt(base)}`, ratio: value / base, goal };
     };
     const defaults = median(times.get('default')!);
+    const cpuOf = (name: string): number => median(cpu.get(name)!);
     return [
       figure('off', '200 MB lines, redaction off', 'reference'),
       figure('default', '200 MB lines, built-ins, no secrets', 'ratio ≤ 1.3'),
       { name: 'built-ins, no secrets vs redaction off', value: fmt(defaults), baseline: `off ${fmt(off)}`, ratio: defaults / off, goal: '≈ 1.0' },
       figure('50 secrets', '200 MB lines, 50 secrets + built-ins', 'ratio ≤ 1.3'),
+      ...hosts.map(([name]) => ({
+        name: `200 MB lines, host CPU, ${name}`,
+        value: fmt(cpuOf(name)),
+        baseline: `off ${fmt(cpuOf('off'))}`,
+        ratio: cpuOf(name) / cpuOf('off'),
+      })),
     ];
   } finally {
     await Promise.all(hosts.map(([, host]) => host.dispose()));
