@@ -130,10 +130,33 @@ describe('output filters: persistent shell', () => {
 
 describeWithBwrap(`output filters: sandboxed composition${NEEDS_BWRAP}`, () => {
   let host: DshHost;
+  let persistentHost: DshHost;
   beforeAll(async () => {
     host = await createHost(...sandboxedEnvironment(options()));
+    persistentHost = await createHost(...sandboxedEnvironment(options({ shell: 'persistent' })));
   });
-  afterAll(() => host.dispose());
+  afterAll(() => Promise.all([host.dispose(), persistentHost.dispose()]));
+
+  it('redacts and collapses a confined background task', async () => {
+    const session = host.openSession({ cwd: root });
+    const started = await session.call('bash', { command: `${SPLIT_PRINT}; ${PROGRESS}`, description: 'Confined task', run_in_background: true });
+    const id = /started background task (\S+)/.exec(text(started))![1]!;
+    const output = await session.call('task_output', { task_id: id, wait: true, timeout_ms: 30_000 });
+    expect(text(output)).toBe(
+      'value=[redacted] done\nDownloading 10000%\nlast real line\n[collapsed 9999 progress updates]\n[status: completed, exit code: 0]',
+    );
+    await session.dispose();
+  });
+
+  it('redacts and collapses the confined persistent shell', async () => {
+    const session = persistentHost.openSession({ cwd: root });
+    try {
+      const result = await session.call('bash', { command: `${SPLIT_PRINT}; ${PROGRESS}` });
+      expect(text(result)).toBe('value=[redacted] done\nDownloading 10000%\nlast real line\n[collapsed 9999 progress updates]');
+    } finally {
+      await session.dispose();
+    }
+  });
 
   it('redacts and collapses a confined one-shot command', async () => {
     const session = host.openSession({ cwd: root });

@@ -13,6 +13,8 @@
  * `GIT_AUTHOR_NAME`) is not `AUTH`.
  */
 const CREDENTIAL_PATTERN = /KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH(?!OR)|COOKIE|PRIVATE|_PWD$/i;
+/** Names that match but hold the path to an agent or file, not a credential: ssh and X keep working. */
+const NOT_CREDENTIALS: ReadonlySet<string> = new Set(['SSH_AUTH_SOCK', 'XAUTHORITY']);
 /** A value that is a URL with a password in it (`scheme://user:password@host`). */
 const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s/@]+@/i;
 
@@ -39,7 +41,7 @@ export interface ChildEnvOptions {
 }
 
 export function isCredentialName(name: string): boolean {
-  return CREDENTIAL_PATTERN.test(name);
+  return CREDENTIAL_PATTERN.test(name) && !NOT_CREDENTIALS.has(name);
 }
 
 /** A credential by its name, or by a value that is a URL carrying a password. */
