@@ -76,6 +76,12 @@ describe('output filters: one-shot and background', () => {
     expect(text(result)).toBe('bold\nnext');
   });
 
+  it('redacts error texts at the host boundary', async () => {
+    const result = await host.call('bash', { command: 'true', description: 'Bad dir', workdir: `/nonexistent/${CONFIGURED}` });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe('Error: workdir does not exist: /nonexistent/[redacted]');
+  });
+
   it('redacts progress messages', async () => {
     const seen: ToolProgress[] = [];
     await host.call('bash', { command: `echo ${CONFIGURED}; sleep 0.6`, description: 'Slow' }, { onProgress: (p) => seen.push(p) });
