@@ -74,28 +74,34 @@ export function redactWith(text: string, rules: readonly RedactionRule[]): strin
 
 /**
  * Where `buf` stops being safe to emit for `rule` while more text may come:
- * any match starting before it is entirely inside `buf`. Without leads that
- * is the last `maxLength - 1` characters; with leads only from a lead that
- * is closer than `maxLength` to the end (or a lead cut at the end).
+ * any match starting before it is entirely inside `buf`. For literals, from
+ * the longest suffix that begins one; with leads, from a lead closer than
+ * `maxLength` to the end, or a lead cut at the end; otherwise the last
+ * `maxLength - 1` characters. Usually nothing is held, so the next chunk
+ * is not copied onto a carry.
  */
 function holdFrom(buf: string, rule: RedactionRule): number {
   const length = buf.length;
+  if (rule.literals !== undefined) return unsafeFrom(buf, rule);
   const leads = rule.leads;
   if (leads === undefined) return length - (rule.maxLength - 1);
-  const window = Math.max(0, length - rule.maxLength + 1);
   let from = length;
+  for (const lead of leads) from = Math.min(from, length - partialSuffix(buf, lead));
+  const window = Math.max(0, length - rule.maxLength + 1);
+  // Every lead contains a probe, so a window without any probe has no lead.
+  if (!(rule.probes ?? leads).some((probe) => buf.indexOf(probe, window) >= 0)) return from;
   for (const lead of leads) {
     const at = buf.indexOf(lead, window);
     if (at >= 0 && at < from) from = at;
-    from = Math.min(from, length - (lead.length - 1));
   }
   return from;
 }
 
 /** Longest suffix of `buf` that is a proper prefix of `word`. */
 function partialSuffix(buf: string, word: string): number {
+  const last = buf.charCodeAt(buf.length - 1);
   for (let k = Math.min(word.length - 1, buf.length); k > 0; k--) {
-    if (buf.endsWith(word.slice(0, k))) return k;
+    if (word.charCodeAt(k - 1) === last && buf.endsWith(word.slice(0, k))) return k;
   }
   return 0;
 }
