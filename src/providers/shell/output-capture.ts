@@ -103,6 +103,7 @@ export class OutputCapture {
   }
 
   snapshot(): StreamCapture {
+    this.settle();
     const spillPath = this.truncated ? this.spillPath : undefined;
     return {
       text: this.text(),
