@@ -16,7 +16,8 @@ export interface RedactionRule {
   /** Literal text every match starts with (case-sensitive). */
   readonly leads?: readonly string[];
   /**
-   * Substrings every match contains, searched before the rule's regex runs
+   * Substrings every match contains *within its lead* (a stream also uses
+   * them to find a lead that may still grow), searched before the rule's regex runs
    * (default: `leads`). Few, and starting with a rare character: V8's search
    * is a memchr on the first character (`BEGIN` costs 30× less than
    * `-----BEGIN` on log text, and `xox` in 200 MB of `x` stops everywhere).
