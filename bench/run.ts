@@ -6,12 +6,14 @@ import { benchMcpRoundTrip } from './mcp.bench.js';
 import { benchOneShot } from './oneshot.bench.js';
 import { benchOutput } from './output.bench.js';
 import { benchPersistentRoundTrip, benchShells } from './persistent.bench.js';
+import { benchRedaction } from './redaction.bench.js';
 import { printFigures, type Figure } from './stats.js';
 
 const suites: Record<string, () => Promise<Figure[]>> = {
   oneshot: () => benchOneShot(200),
   persistent: () => benchPersistentRoundTrip(200),
   output: () => benchOutput(3),
+  redaction: () => benchRedaction(3),
   concurrency: () => benchConcurrentCalls(5),
   tasks: () => benchBackgroundTasks(),
   shells: () => benchShells(),

@@ -40,6 +40,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     bwrapPath: string,
   },
   approval: { policy: oneOf('ask', 'never'), maxAuditRecords: positiveInt, timeoutMs: positiveInt },
+  redact: { values: stringList, patterns: stringList, builtins: boolean, environment: boolean },
 };
 
 /**

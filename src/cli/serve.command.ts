@@ -31,6 +31,7 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   env: { <contributor>: { DSH_NAME: value } }
   sandbox: { mode, network, fallbackRoot, bwrapPath }   (selects the bwrap sandbox)
   approval: { policy: ask | never, maxAuditRecords, timeoutMs }
+  redact: { values, patterns, builtins, environment }   (secrets kept out of output)
 Flags override the file. Every key and default is in the README
 ("Configuration"), with how to register this server with an MCP client.
 

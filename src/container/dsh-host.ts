@@ -12,6 +12,8 @@ import { argsSchema, argumentNames } from './tool-schema.js';
 import { messageOf } from './describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
 import { tokenName } from './tokens.js';
+import { Redactor } from '../providers/output-filter/redactor.js';
+import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
 
 export interface PendingTool {
   readonly name: string;
@@ -131,9 +133,15 @@ export class DshHost {
     this.assertOpen();
     const id = options.id ?? crypto.randomUUID();
     if (this.sessions.has(id)) throw new Error(`session "${id}" is already open`);
-    const session = new HostSession(id, options, (tool, args, ctx) => this.invoke(tool, args, ctx), (closed) => {
-      if (this.sessions.get(closed.id) === closed) this.sessions.delete(closed.id);
-    });
+    const session = new HostSession(
+      id,
+      options,
+      (tool, args, ctx) => this.invoke(tool, args, ctx),
+      (closed) => {
+        if (this.sessions.get(closed.id) === closed) this.sessions.delete(closed.id);
+      },
+      (notice) => this.activeRedactor()?.redact(notice) ?? notice,
+    );
     this.sessions.set(id, session);
     return session;
   }
@@ -149,6 +157,19 @@ export class DshHost {
 
   /** The one invocation pipeline: lookup, validation, run, failure normalization. */
   async invoke(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult> {
+    const redactor = this.activeRedactor();
+    if (!redactor) return this.invokeTool(name, rawArgs, ctx);
+    return redactResult(await this.invokeTool(name, rawArgs, redactProgress(ctx, redactor)), redactor);
+  }
+
+  /** Model-visible text of this host (results, progress, notices) passes through this, when one is bound. */
+  private activeRedactor(): Redactor | undefined {
+    if (!this.container.isBound(Redactor)) return undefined;
+    const redactor = this.container.get(Redactor);
+    return redactor.active ? redactor : undefined;
+  }
+
+  private async invokeTool(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult> {
     try {
       const tool = this.active.get(name);
       if (!tool) return this.missingTool(name);

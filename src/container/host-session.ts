@@ -36,6 +36,8 @@ export class HostSession implements SessionContext {
     options: SessionOptions,
     private readonly invoke: Invoke,
     private readonly onClosed: (session: HostSession) => void,
+    /** Applied to every notice before anyone sees it (secret redaction). */
+    private readonly filterNotice: (notice: string) => string = (notice) => notice,
   ) {
     // An absolute cwd is kept as given: the sandbox policy resolves symlinks
     // before `..`, which a lexical path.resolve would already have folded.
@@ -68,6 +70,7 @@ export class HostSession implements SessionContext {
 
   notify(notice: string, key?: string): void {
     if (this.disposed) return;
+    notice = this.filterNotice(notice);
     this.pendingNotices.push({ text: notice, key });
     for (const listener of this.noticeListeners) {
       try {

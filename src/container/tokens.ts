@@ -11,6 +11,7 @@ export { ApprovalService, ApprovalAnswerer } from '../providers/approval/approva
 export { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
 export { Confinement } from '../providers/sandbox/confinement.js';
 export { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
+export { Redactor, RedactionConfig } from '../providers/output-filter/redactor.js';
 export { ApprovalConfig } from '../providers/approval/approval-config.js';
 export { Logger, Clock } from '../providers/logging/logger.js';
 export { HostConfig } from './host-config.js';
@@ -27,6 +28,7 @@ import { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-pol
 import { Confinement } from '../providers/sandbox/confinement.js';
 import { Logger, Clock } from '../providers/logging/logger.js';
 import { HostConfig } from './host-config.js';
+import { Redactor } from '../providers/output-filter/redactor.js';
 
 /** Seams that take exactly one provider: a second binding fails the load. */
 export const SINGLE_PROVIDER_TOKENS: ReadonlySet<ServiceIdentifier> = new Set<ServiceIdentifier>([
@@ -38,6 +40,7 @@ export const SINGLE_PROVIDER_TOKENS: ReadonlySet<ServiceIdentifier> = new Set<Se
   SandboxPolicy,
   SandboxProvider,
   Confinement,
+  Redactor,
   Logger,
   Clock,
   HostConfig,

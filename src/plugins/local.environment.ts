@@ -5,6 +5,8 @@ import { shellModule } from '../providers/shell/shell.module.js';
 import type { TaskRuntimeConfig } from '../providers/tasks/task-runtime.js';
 import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
 import { terminalModule } from '../providers/terminal/terminal.module.js';
+import { outputFilterModule } from '../providers/output-filter/output-filter.module.js';
+import type { RedactionConfig } from '../providers/output-filter/redactor.js';
 import type { BashToolConfig } from '../tools/bash/bash-config.js';
 import { bashToolModule } from '../tools/bash/bash.module.js';
 import type { PersistentBashConfig } from '../tools/persistent-bash/persistent-bash-config.js';
@@ -24,6 +26,8 @@ export interface EnvironmentOptions extends CoreOptions {
   readonly persistent?: Partial<PersistentBashConfig>;
   /** Static `DSH_*` values, one contributor per entry name. */
   readonly env?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Secrets kept out of model-visible text (see the README's Configuration). */
+  readonly redact?: Partial<RedactionConfig>;
 }
 
 /**
@@ -31,9 +35,10 @@ export interface EnvironmentOptions extends CoreOptions {
  * task runtime and tools, and either the one-shot or the persistent `bash`.
  */
 export function localEnvironment(options: EnvironmentOptions = {}): PluginModule[] {
-  const { shell = 'oneshot', executor, tasks, bash, persistent, env = {}, ...core } = options;
+  const { shell = 'oneshot', executor, tasks, bash, persistent, env = {}, redact, ...core } = options;
   const modules = [
     coreModule(core),
+    outputFilterModule(redact),
     envModule(),
     ...Object.entries(env).map(([name, values]) => staticEnvModule(name, values)),
     shellModule({ cwd: core.workspace, ...executor }),

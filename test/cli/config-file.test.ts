@@ -26,6 +26,8 @@ describe('composition files', () => {
     [{ bash: { enableRunInBackground: 'no' } }, 'bash.enableRunInBackground: expected true or false'],
     [{ env: { deploy: { STAGE: 'x' } } }, 'env.deploy.STAGE: names must match DSH_[A-Z0-9_]+'],
     [{ env: { deploy: { DSH_STAGE: 1 } } }, 'env.deploy.DSH_STAGE: expected a string value'],
+    [{ redact: { values: 'x' } }, 'redact.values: expected a list of strings'],
+    [{ redact: { builtin: true } }, 'redact.builtin: unknown key'],
     [[1, 2], '(top level): expected a mapping of keys'],
   ])('rejects %j', (data, message) => {
     expect(() => validateConfig(data, '/etc/dsh.yaml')).toThrow(`/etc/dsh.yaml: ${message}`);

@@ -5,7 +5,18 @@
  * caller env, then the managed `DSH_*` overlay. `process.env` is never touched.
  */
 
-const CREDENTIAL_PATTERN = /KEY|TOKEN|SECRET|PASSWORD|PASSPHRASE|CREDENTIAL/i;
+/**
+ * Credential-shaped names: scrubbed from every child env, and their values
+ * redacted from every model-visible text (see src/providers/output-filter).
+ * `PASS` covers PASSWORD, PASSWD and PASSPHRASE; `_PWD` as a suffix only, so
+ * the shell's own `PWD`/`OLDPWD` stay, and `AUTHOR` (git's
+ * `GIT_AUTHOR_NAME`) is not `AUTH`.
+ */
+const CREDENTIAL_PATTERN = /KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH(?!OR)|COOKIE|PRIVATE|_PWD$/i;
+/** Names that match but hold the path to an agent or file, not a credential: ssh and X keep working. */
+const NOT_CREDENTIALS: ReadonlySet<string> = new Set(['SSH_AUTH_SOCK', 'XAUTHORITY']);
+/** A value that is a URL with a password in it (`scheme://user:password@host`). */
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s/@]+@/i;
 
 /** Settings that stop colour, pagers and prompts from garbling or hanging a call. */
 export const MODEL_FRIENDLY_ENV: Readonly<Record<string, string>> = Object.freeze({
@@ -39,19 +50,24 @@ export function dropShellStartupVars(env: Record<string, string>): Record<string
 }
 
 export function isCredentialName(name: string): boolean {
-  return CREDENTIAL_PATTERN.test(name);
+  return CREDENTIAL_PATTERN.test(name) && !NOT_CREDENTIALS.has(name);
 }
 
-function isScrubbed(name: string, allow: readonly string[]): boolean {
+/** A credential by its name, or by a value that is a URL carrying a password. */
+export function isCredential(name: string, value: string): boolean {
+  return isCredentialName(name) || URL_WITH_PASSWORD.test(value);
+}
+
+function isScrubbed(name: string, value: string, allow: readonly string[]): boolean {
   if (name.startsWith('DSH_')) return true;
-  return isCredentialName(name) && !allow.includes(name);
+  return isCredential(name, value) && !allow.includes(name);
 }
 
 export function buildChildEnv(parent: NodeJS.ProcessEnv, options: ChildEnvOptions = {}): Record<string, string> {
   const allow = options.allow ?? [];
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
-    if (value !== undefined && !isScrubbed(name, allow)) env[name] = value;
+    if (value !== undefined && !isScrubbed(name, value, allow)) env[name] = value;
   }
   Object.assign(env, MODEL_FRIENDLY_ENV, options.extra, options.env, options.dshEnv);
   return env;

@@ -1,6 +1,7 @@
 import { joinStreams, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from './shell-executor.js';
 import type { ShellExit, ShellProcess } from './shell-process.js';
 import { messageOf } from '../../container/describe-value.js';
+import { collapsedNotice } from '../output-filter/line-collapse.js';
 
 /**
  * The live handle `LocalShellExecutor.start` returns. Reads consume: each
@@ -61,7 +62,11 @@ export class LocalBackgroundProcess implements BackgroundProcess {
     }
     const out = process.stdout.readNew();
     const err = process.stderr.readNew();
-    const text = joinStreams(out.text, err.text);
+    const collapsed = out.collapsed + err.collapsed;
+    const joined = joinStreams(out.text, err.text);
+    // The notice ends the new output, before the runtime's own lines (loss, status).
+    const text =
+      collapsed === 0 ? joined : `${joined}${joined === '' || joined.endsWith('\n') ? '' : '\n'}${collapsedNotice(collapsed)}\n`;
     // Only the streams that lost bytes matter: their spill files are where the missing part is.
     const spillPaths: string[] = [];
     if (out.lost && process.stdout.spillPath !== undefined) spillPaths.push(process.stdout.spillPath);

@@ -17,6 +17,7 @@ import {
 import { ShellProcess } from './shell-process.js';
 import { SpillDirectory } from './spill-directory.js';
 import { loadExeca } from './execa-loader.js';
+import { Redactor } from '../output-filter/redactor.js';
 
 /**
  * The default executor: runs each command as a fresh non-login `bash -c` on
@@ -49,6 +50,7 @@ export class LocalShellExecutor implements ShellExecutor {
   constructor(
     @inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>,
     @inject(Confinement) @optional() private readonly confinement?: Confinement,
+    @inject(Redactor) @optional() private readonly redactor?: Redactor,
   ) {
     this.config = resolveExecutorConfig(config);
     this.spills = new SpillDirectory('dsh-shell-', this.config.maxRetainedSpillBytes);
@@ -88,6 +90,7 @@ export class LocalShellExecutor implements ShellExecutor {
       spec,
       config: this.config,
       ...this.spillsAndWrap(spec, confined),
+      redactor: this.redactor,
       timeoutMs,
       ...(signal === undefined ? {} : { signal }),
       ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
@@ -115,6 +118,7 @@ export class LocalShellExecutor implements ShellExecutor {
       ...(stdout.spillPath === undefined ? {} : { stdoutSpillPath: stdout.spillPath }),
       ...(stderr.spillPath === undefined ? {} : { stderrSpillPath: stderr.spillPath }),
       ...(this.confinement ? this.sandboxFacts(confined, exit, stderr.text) : {}),
+      ...collapsedUpdates(shell.stdout.collapsedUpdates + shell.stderr.collapsedUpdates),
     };
   }
 
@@ -131,7 +135,13 @@ export class LocalShellExecutor implements ShellExecutor {
     this.checkOpen();
     let shell: ShellProcess;
     try {
-      shell = ShellProcess.spawn({ execa, spec, config: this.config, ...this.spillsAndWrap(spec, confined) });
+      shell = ShellProcess.spawn({
+        execa,
+        spec,
+        config: this.config,
+        ...this.spillsAndWrap(spec, confined),
+        redactor: this.redactor,
+      });
     } catch (error) {
       return LocalBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }
@@ -199,6 +209,10 @@ export class LocalShellExecutor implements ShellExecutor {
   private checkOpen(): void {
     if (this.disposing !== undefined) throw new Error('shell executor is disposed');
   }
+}
+
+function collapsedUpdates(count: number): { collapsedUpdates?: number } {
+  return count > 0 ? { collapsedUpdates: count } : {};
 }
 
 function abortedBeforeStart(signal: AbortSignal): Error {

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import type { Redactor } from '../output-filter/redactor.js';
+import { TextFilter, type FilteredText } from '../output-filter/text-filter.js';
 import type { StreamCapture } from './shell-executor.js';
 import type { SpillDirectory, SpillFile } from './spill-directory.js';
 import { TailBuffer, utf8StartIndex } from './tail-buffer.js';
@@ -14,20 +16,36 @@ export interface CaptureRead {
   readonly text: string;
   /** True when bytes since the previous read were overwritten in memory. */
   readonly lost: boolean;
+  /** Progress updates collapsed since the previous read. */
+  readonly collapsed: number;
 }
 
 /**
  * Captures one output stream within a fixed memory bound: the last
- * `maxOutputBytes` in a ring, and — only once the stream outgrows the ring —
- * the complete stream in a spill file, written synchronously (the event loop
- * is the only writer, so there is no backpressure to manage and order is
- * kept). Past `maxSpillBytes` the spill is deleted and reported unavailable.
- * A spill that cannot be written (disk full, temp dir gone) is likewise
- * dropped; the capture itself never throws on `write`.
+ * `maxOutputBytes` of the model's view (redacted and collapsed, see
+ * `TextFilter`) in a ring, and — only once the stream outgrows the ring —
+ * the complete stream, redacted but not collapsed, in a spill file written
+ * synchronously (the event loop is the only writer, so there is no
+ * backpressure to manage and order is kept). Until then the spill's head is
+ * buffered (at most `maxOutputBytes`). Past `maxSpillBytes` the spill is
+ * deleted and reported unavailable; a spill the model's view never needed
+ * (progress redraws collapsed it into the ring) is deleted at close. A spill
+ * that cannot be written (disk full, temp dir gone) is likewise dropped; the
+ * capture itself never throws on `write`.
  */
 export class OutputCapture {
   private readonly tail: TailBuffer;
+  /** Bytes the stream produced. */
   private total = 0;
+  /** Bytes of the model's view appended to the ring. */
+  private shown = 0;
+  private readonly filter: TextFilter;
+  private readonly input = new StringDecoder('utf8');
+  /** Spill bytes before the spill starts (it starts once they exceed `maxOutputBytes`). */
+  private head: Buffer[] | undefined = [];
+  private headBytes = 0;
+  private spilled = 0;
+  private readCollapsed = 0;
   private spill: SpillFile | undefined;
   /** The spill's descriptor while open; cleared on close so it is never closed twice. */
   private fd: number | undefined;
@@ -42,13 +60,20 @@ export class OutputCapture {
     private readonly limits: CaptureLimits,
     private readonly spills: SpillDirectory,
     private readonly label: string,
+    private readonly redactor?: Redactor,
   ) {
     this.tail = new TailBuffer(limits.maxOutputBytes);
+    this.filter = new TextFilter(redactor);
   }
 
-  /** True when memory holds only the tail. */
+  /** True when memory holds only the tail of the model's view. */
   get truncated(): boolean {
-    return this.total > this.tail.size;
+    return this.shown > this.tail.size;
+  }
+
+  /** Progress updates collapsed so far. */
+  get collapsedUpdates(): number {
+    return this.filter.collapsedUpdates;
   }
 
   /** The complete stream on disk, or undefined (never needed, dropped, or failed). */
@@ -58,28 +83,27 @@ export class OutputCapture {
 
   write(chunk: Buffer): void {
     if (this.closed || chunk.length === 0) return;
-    const before = this.total;
     this.total += chunk.length;
-    if (this.total > this.limits.maxOutputBytes && !this.spillLost) {
-      if (this.total > this.limits.maxSpillBytes) {
-        this.dropSpill();
-      } else {
-        // First overflow: the ring still holds every earlier byte, so the spill starts complete.
-        if (this.spill === undefined) this.startSpill(this.tail.last(before));
-        this.writeSpill(chunk);
-      }
+    const text = this.input.write(chunk);
+    if (this.redactor?.active) {
+      this.accept(this.filter.push(text));
+    } else {
+      // Nothing to redact: the spill keeps the exact bytes, invalid UTF-8 included.
+      this.toSpill(chunk);
+      this.toTail(this.filter.push(text).clean);
     }
-    this.tail.append(chunk);
   }
 
   /** The retained text: everything, or the tail without a split character at its start. */
   text(): string {
+    this.settle();
     const bytes = this.tail.last();
     const from = this.truncated ? utf8StartIndex(bytes) : 0;
     return bytes.toString('utf8', from);
   }
 
   snapshot(): StreamCapture {
+    this.settle();
     const spillPath = this.truncated ? this.spillPath : undefined;
     return {
       text: this.text(),
@@ -95,8 +119,11 @@ export class OutputCapture {
    * of them, returns what is left and `lost: true`.
    */
   readNew(): CaptureRead {
-    const fresh = this.total - this.readCursor;
-    this.readCursor = this.total;
+    this.settle();
+    const collapsed = this.filter.collapsedUpdates - this.readCollapsed;
+    this.readCollapsed += collapsed;
+    const fresh = this.shown - this.readCursor;
+    this.readCursor = this.shown;
     let text = '';
     let lost = false;
     if (fresh > 0) {
@@ -113,15 +140,57 @@ export class OutputCapture {
       }
     }
     if (this.closed && this.decoder !== undefined) text += this.decoder.end();
-    return { text, lost };
+    return { text, lost, collapsed };
   }
 
-  /** The stream ended: flush and close the spill file (kept on disk). */
+  /** The stream ended: flush the filters and close the spill file (kept on disk when the view needs it). */
   close(): void {
     if (this.closed) return;
+    const tail = this.input.end();
+    this.accept(this.redactor?.active ? this.filter.push(tail) : { redacted: '', clean: this.filter.push(tail).clean });
+    this.accept(this.filter.end());
     this.closed = true;
+    this.head = undefined;
     this.closeFd();
-    if (this.spill !== undefined && !this.spillLost) this.spills.retire(this.spill.path, this.total);
+    if (this.spill === undefined || this.spillLost) return;
+    if (this.truncated) this.spills.retire(this.spill.path, this.spilled);
+    else this.dropSpill();
+  }
+
+  /** Mid-run reads see everything the filters can release now. */
+  private settle(): void {
+    if (!this.closed) this.accept(this.filter.drain());
+  }
+
+  private accept(filtered: FilteredText): void {
+    if (filtered.redacted !== '') this.toSpill(Buffer.from(filtered.redacted));
+    this.toTail(filtered.clean);
+  }
+
+  private toTail(clean: string): void {
+    if (clean === '') return;
+    const bytes = Buffer.from(clean);
+    this.shown += bytes.length;
+    this.tail.append(bytes);
+  }
+
+  private toSpill(bytes: Buffer): void {
+    if (this.spillLost || bytes.length === 0) return;
+    this.spilled += bytes.length;
+    if (this.spilled > this.limits.maxSpillBytes) {
+      this.dropSpill();
+      return;
+    }
+    const head = this.head;
+    if (this.spill === undefined && head !== undefined) {
+      head.push(bytes);
+      this.headBytes += bytes.length;
+      if (this.headBytes <= this.limits.maxOutputBytes) return;
+      this.head = undefined;
+      this.startSpill(Buffer.concat(head));
+      return;
+    }
+    this.writeSpill(bytes);
   }
 
   private startSpill(head: Buffer): void {
@@ -160,6 +229,7 @@ export class OutputCapture {
   /** A partial spill would be mistaken for the full output, so it goes entirely. */
   private dropSpill(): void {
     this.spillLost = true;
+    this.head = undefined;
     const spill = this.spill;
     if (spill === undefined) return;
     this.closeFd();

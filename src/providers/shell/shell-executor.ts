@@ -74,6 +74,8 @@ export interface RunResult {
   readonly sandboxDenied?: boolean;
   /** Set by executors with a confinement: the mode the command ran under. */
   readonly sandboxMode?: SandboxMode;
+  /** Progress updates (bare-`\r` redraws) dropped from both streams; absent when none. */
+  readonly collapsedUpdates?: number;
 }
 
 /** How a background process ended. */

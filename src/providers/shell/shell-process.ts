@@ -3,6 +3,7 @@ import type { Execa } from './execa-loader.js';
 import { buildChildEnv, dropShellStartupVars } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
 import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
+import type { Redactor } from '../output-filter/redactor.js';
 import type { SpillDirectory } from './spill-directory.js';
 
 /** Why the executor itself stopped a process group. */
@@ -34,6 +35,8 @@ export interface ShellProcessOptions {
   readonly wrapArgv?: (argv: string[], spec: ExecSpec) => string[];
   /** The loaded execa (see execa-loader.ts). */
   readonly execa: Execa;
+  /** Secrets to keep out of the captures and spill files. */
+  readonly redactor?: Redactor;
 }
 
 /**
@@ -81,8 +84,8 @@ export class ShellProcess {
   private constructor(private readonly options: ShellProcessOptions) {
     const { spec, config, spills } = options;
     const limits = { maxOutputBytes: config.maxOutputBytes, maxSpillBytes: config.maxSpillBytes };
-    this.stdout = new OutputCapture(limits, spills, 'stdout');
-    this.stderr = new OutputCapture(limits, spills, 'stderr');
+    this.stdout = new OutputCapture(limits, spills, 'stdout', options.redactor);
+    this.stderr = new OutputCapture(limits, spills, 'stderr', options.redactor);
 
     const env = dropShellStartupVars(buildChildEnv(process.env, { allow: config.allowEnv, env: spec.env, dshEnv: spec.dshEnv }));
 

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { inject, injectable, optional } from 'inversify';
+import { Redactor } from '../output-filter/redactor.js';
 import { Confinement } from '../sandbox/confinement.js';
 import { buildChildEnv, dropShellStartupVars } from '../shell/child-env.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
@@ -32,6 +33,7 @@ export class BashPtyBackend implements TerminalBackend {
   constructor(
     @inject(BashPtyConfig) @optional() config?: Partial<BashPtyConfig>,
     @inject(Confinement) @optional() private readonly confinement?: Confinement,
+    @inject(Redactor) @optional() private readonly redactor?: Redactor,
   ) {
     this.config = resolveBashPtyConfig(config);
   }
@@ -56,6 +58,7 @@ export class BashPtyBackend implements TerminalBackend {
         cols: positiveOr(options.cols, this.config.cols),
         rows: positiveOr(options.rows, this.config.rows),
         ...(wrapArgv ? { wrapArgv } : {}),
+        ...(this.redactor ? { redactor: this.redactor } : {}),
       },
       this.config,
     );

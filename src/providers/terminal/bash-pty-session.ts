@@ -9,6 +9,7 @@ import { killShellTree } from './process-tree.js';
 import { probeStdinWait, shellTty } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
+import type { Redactor } from '../output-filter/redactor.js';
 
 export interface BashPtySpawn {
   readonly cwd: string;
@@ -18,6 +19,8 @@ export interface BashPtySpawn {
   readonly rows: number;
   /** Rewrites the shell's argv (a sandbox wrapper); the PTY stays its terminal. */
   readonly wrapArgv?: (argv: string[]) => string[];
+  /** Secrets to keep out of the output. */
+  readonly redactor?: Redactor;
 }
 
 /** The command currently framed in the shell; it outlives a send that returned early (stdin wait). */
@@ -178,7 +181,7 @@ export class BashPtySession implements PtySession {
     const nonce = newToken();
     const running: Running = {
       parser: new MarkerParser(nonce, this.secret),
-      collector: new OutputCollector(this.spec.scrollbackChars),
+      collector: new OutputCollector(this.spec.scrollbackChars, this.spec.redactor),
     };
     // Long commands span several physical lines (continuations): they travel as data, never through a file.
     const line = commandLine(nonce, command, { env });
@@ -237,14 +240,14 @@ export class BashPtySession implements PtySession {
     if (this.attached) this.settle(this.deadResult());
   }
 
-  private takeOutput(running: Running): { output: string; droppedChars: number; lostPrefix: false } {
+  private takeOutput(running: Running): { output: string; droppedChars: number; collapsedUpdates: number; lostPrefix: false } {
     const taken = running.collector.take();
-    running.collector = new OutputCollector(this.spec.scrollbackChars);
+    running.collector = new OutputCollector(this.spec.scrollbackChars, this.spec.redactor);
     return { ...taken, lostPrefix: false };
   }
 
   /** Forgets the framed command and returns its remaining output. */
-  private release(): { output: string; droppedChars: number; lostPrefix: false } {
+  private release(): { output: string; droppedChars: number; collapsedUpdates?: number; lostPrefix: false } {
     const running = this.running;
     if (!running) return { output: '', droppedChars: 0, lostPrefix: false };
     this.running = undefined;

@@ -1,43 +1,54 @@
-import stripAnsi from 'strip-ansi';
+import type { Redactor } from '../output-filter/redactor.js';
+import { TextFilter, type FilteredText } from '../output-filter/text-filter.js';
+import { collapseTerminalText } from '../output-filter/line-collapse.js';
 
-/** Terminal text as a model should read it: ANSI/OSC sequences removed, CR+LF (and CR CR LF) → LF. */
+/** Terminal text as a model should read it: escape codes removed, CR+LF → LF, redrawn lines collapsed. */
 export function normalizeTerminalText(raw: string): string {
-  return stripAnsi(raw).replace(/\r+\n/g, '\n');
+  return collapseTerminalText(raw);
 }
 
 /**
  * Keeps the beginning of a command's output, at most `capChars` characters
- * of raw terminal text; everything after is only counted (as normalized
- * characters), so memory stays bounded whatever the command prints.
+ * of the model's view (redacted and collapsed, see `TextFilter`, so redraws
+ * do not fill the cap); everything after is only counted, so memory stays
+ * bounded whatever the command prints.
  */
 export class OutputCollector {
   private readonly parts: string[] = [];
+  private readonly filter: TextFilter;
   private kept = 0;
   private dropped = 0;
-  /** True once the cap is reached; later text is only counted. */
-  private full = false;
 
-  constructor(private readonly capChars: number) {}
-
-  append(raw: string): void {
-    if (raw === '') return;
-    if (!this.full) {
-      const room = this.capChars - this.kept;
-      if (raw.length <= room) {
-        this.parts.push(raw);
-        this.kept += raw.length;
-        return;
-      }
-      this.parts.push(raw.slice(0, room));
-      this.kept = this.capChars;
-      this.full = true;
-      raw = raw.slice(room);
-    }
-    this.dropped += normalizeTerminalText(raw).length;
+  constructor(
+    private readonly capChars: number,
+    redactor?: Redactor,
+  ) {
+    this.filter = new TextFilter(redactor);
   }
 
-  /** Normalized retained text, and how many characters were not retained. */
-  take(): { output: string; droppedChars: number } {
-    return { output: normalizeTerminalText(this.parts.join('')), droppedChars: this.dropped };
+  append(raw: string): void {
+    if (raw !== '') this.keep(this.filter.push(raw));
+  }
+
+  /**
+   * The retained text (the filters flushed: a collector is taken once), how
+   * many characters were not retained, and how many redraws were collapsed.
+   */
+  take(): { output: string; droppedChars: number; collapsedUpdates: number } {
+    this.keep(this.filter.end());
+    return { output: this.parts.join(''), droppedChars: this.dropped, collapsedUpdates: this.filter.collapsedUpdates };
+  }
+
+  private keep({ clean }: FilteredText): void {
+    if (clean === '') return;
+    const room = this.capChars - this.kept;
+    if (clean.length <= room) {
+      this.parts.push(clean);
+      this.kept += clean.length;
+      return;
+    }
+    if (room > 0) this.parts.push(clean.slice(0, room));
+    this.kept = this.capChars;
+    this.dropped += clean.length - room;
   }
 }

@@ -45,6 +45,8 @@ export interface SendResult {
   readonly lostPrefix: boolean;
   /** Characters produced after the retained output (not kept in memory); 0 or absent when nothing was dropped. */
   readonly droppedChars?: number;
+  /** Progress updates (bare-`\r` redraws) dropped from `output`; 0 or absent when none. */
+  readonly collapsedUpdates?: number;
   /**
    * Present when this send continued a command that was waiting for input.
    * `inputDelivered: false` means that command had already finished, so the

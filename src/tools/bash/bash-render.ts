@@ -1,3 +1,4 @@
+import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
 import type { RunResult } from '../../providers/shell/shell-executor.js';
 
 /** Lines the model is told about in the escalation-capable compositions (docs/contract.md §4.1). */
@@ -25,6 +26,7 @@ export function renderForeground(result: RunResult, options: RenderOptions = {})
     if (result.stderrTruncated) blocks.push(truncationMarker(result.stderrSpillPath));
   }
   if (blocks.length === 0) blocks.push('(no output)');
+  if (result.collapsedUpdates) blocks.push(collapsedNotice(result.collapsedUpdates));
   if (result.sandboxDenied && result.sandboxMode) {
     blocks.push(`[sandbox: file access denied under ${result.sandboxMode} mode]`);
     if (options.escalationAdvertised) blocks.push(ESCALATION_HINT);

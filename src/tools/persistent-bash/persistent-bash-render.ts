@@ -1,5 +1,6 @@
 import type { ResultPresentation, ToolResult } from '../../container/tool-contract.js';
 import type { SendResult } from '../../providers/terminal/terminal-service.js';
+import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
 
 /** Model-visible notices of the persistent tool (stable text). */
 export const RESET_NOTICE = '[shell reset: the next call starts a fresh shell in the workspace]';
@@ -108,6 +109,7 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   const body = output.endsWith('\n') ? output.slice(0, -1) : output;
   if (body !== '') blocks.push(body);
   else if (clippedChars === 0 && !value.waitingForInput) blocks.push('(no output)');
+  if (result.collapsedUpdates) blocks.push(collapsedNotice(result.collapsedUpdates));
   if (clippedChars > 0) blocks.push(clipNotice(clippedChars));
   if (result.continuation?.inputDelivered === false) blocks.push(NOT_DELIVERED_NOTICE);
   if (value.waitingForInput) blocks.push(WAITING_NOTICE);

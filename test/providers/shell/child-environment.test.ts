@@ -1,4 +1,30 @@
+import { buildChildEnv } from '../../../src/providers/shell/child-env.js';
 import { ExecutorPool, runCommand } from './shell-test-kit.js';
+
+describe('buildChildEnv: credential-shaped names', () => {
+  it('scrubs AUTH, PASS, COOKIE, PRIVATE, *_PWD and URL-with-password values, not PWD/OLDPWD, AUTHOR or SSH_AUTH_SOCK', () => {
+    const parent = {
+      GH_AUTH: 'a',
+      DB_PASSWD: 'b',
+      SESSION_COOKIE: 'c',
+      PRIVATE_PEM: 'd',
+      DEPLOY_PWD: 'e',
+      DATABASE_URL: 'postgres://app:pw@db/app',
+      PUBLIC_URL: 'https://example.com/x',
+      PWD: '/w',
+      OLDPWD: '/v',
+      GIT_AUTHOR_NAME: 'Ada',
+      SSH_AUTH_SOCK: '/tmp/ssh-x/agent.1',
+    };
+    expect(Object.keys(buildChildEnv(parent)).filter((name) => name in parent).sort()).toEqual([
+      'GIT_AUTHOR_NAME',
+      'OLDPWD',
+      'PUBLIC_URL',
+      'PWD',
+      'SSH_AUTH_SOCK',
+    ]);
+  });
+});
 
 /** Runs `env -0` in the child and parses it. */
 async function childEnv(pool: ExecutorPool, config = {}, request = {}): Promise<Record<string, string>> {

@@ -76,20 +76,20 @@ describe('OutputCapture', () => {
     const euro = Buffer.from('€'); // 3 bytes
     capture.write(Buffer.from('ab'));
     capture.write(euro.subarray(0, 1));
-    expect(capture.readNew()).toEqual({ text: 'ab', lost: false });
+    expect(capture.readNew()).toEqual({ text: 'ab', lost: false, collapsed: 0 });
     capture.write(euro.subarray(1));
-    expect(capture.readNew()).toEqual({ text: '€', lost: false });
-    expect(capture.readNew()).toEqual({ text: '', lost: false });
+    expect(capture.readNew()).toEqual({ text: '€', lost: false, collapsed: 0 });
+    expect(capture.readNew()).toEqual({ text: '', lost: false, collapsed: 0 });
     capture.write(Buffer.from('0123456789'));
-    expect(capture.readNew()).toEqual({ text: '23456789', lost: true });
+    expect(capture.readNew()).toEqual({ text: '23456789', lost: true, collapsed: 0 });
     capture.write(Buffer.from('x'));
     capture.close();
-    expect(capture.readNew()).toEqual({ text: 'x', lost: false });
+    expect(capture.readNew()).toEqual({ text: 'x', lost: false, collapsed: 0 });
   });
 
   it('drops a split character at the start of a lossy read', () => {
     const capture = new OutputCapture({ maxOutputBytes: 7, maxSpillBytes: 1000 }, spills, 'stdout');
     capture.write(Buffer.from('€€€€')); // 12 bytes, the last 7 start mid-character
-    expect(capture.readNew()).toEqual({ text: '€€', lost: true });
+    expect(capture.readNew()).toEqual({ text: '€€', lost: true, collapsed: 0 });
   });
 });

@@ -10,13 +10,13 @@ describe('OutputCollector', () => {
     collector.append('0123456');
     collector.append('789abcdef');
     collector.append('\x1b[1mXY\x1b[0m');
-    expect(collector.take()).toEqual({ output: '0123456789', droppedChars: 8 });
+    expect(collector.take()).toEqual({ output: '0123456789', droppedChars: 8, collapsedUpdates: 0 });
   });
 
   it('keeps everything under the cap', () => {
     const collector = new OutputCollector(100);
     collector.append('a\r\n');
     collector.append('b');
-    expect(collector.take()).toEqual({ output: 'a\nb', droppedChars: 0 });
+    expect(collector.take()).toEqual({ output: 'a\nb', droppedChars: 0, collapsedUpdates: 0 });
   });
 });

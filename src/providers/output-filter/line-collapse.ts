@@ -1,0 +1,172 @@
+import stripAnsi from 'strip-ansi';
+
+/** A line without a newline longer than this is passed on as it is (binary dumps, minified files). */
+export const MAX_PENDING_LINE_CHARS = 8192;
+
+const ESC = '\x1b';
+
+/** Model-visible line when progress updates were dropped. */
+export const collapsedNotice = (updates: number): string => `[collapsed ${updates} progress updates]`;
+
+/**
+ * Terminal output as a model should read it, incrementally: ANSI/OSC escape
+ * sequences removed, `\r\n` as `\n`, and of a line redrawn with bare `\r`
+ * only its final text. One *update* is one non-blank drawing of a line that
+ * a later non-blank drawing replaced (`10%\r50%\r100%\n` keeps `100%` and
+ * counts 2); blank drawings (a `\r` before `\n`, a line cleared with spaces
+ * or escapes) are not counted. Memory is one pending line, at most
+ * `MAX_PENDING_LINE_CHARS` plus the last drawing.
+ */
+export class LineCollapser {
+  /** The drawing in progress (raw: escapes not yet removed). */
+  private segment = '';
+  /** The last finished non-blank drawing of the current line. */
+  private shown: string | undefined;
+  private dropped = 0;
+  /** A drain already showed part of the current line. */
+  private midLine = false;
+  /** ...and a `\r` has since ended that drawing: a new drawing starts on a new line. */
+  private redrawnAfterDrain = false;
+  /** `shown` is the rest of the drawing a read showed part of (so it continues that line). */
+  private shownContinues = false;
+
+  /** Updates dropped so far. */
+  get collapsedUpdates(): number {
+    return this.dropped;
+  }
+
+  push(text: string): string {
+    if (text === '') return '';
+    if (this.shown === undefined && !this.redrawnAfterDrain && !text.includes('\r') && !text.includes(ESC) && !this.segment.includes(ESC)) {
+      return this.pushPlain(text);
+    }
+    let out = '';
+    let at = 0;
+    const length = text.length;
+    while (at < length) {
+      const cr = text.indexOf('\r', at);
+      const lf = text.indexOf('\n', at);
+      const next = cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf);
+      if (next < 0) {
+        this.segment += text.slice(at);
+        break;
+      }
+      this.segment += text.slice(at, next);
+      if (next === lf) out += this.finishLine() + '\n';
+      else this.closeDrawing();
+      at = next + 1;
+    }
+    if (this.segment.length > MAX_PENDING_LINE_CHARS) out += this.showPending(false);
+    return out;
+  }
+
+  /** A reader wants everything up to now: shows the current drawing of the unfinished line. */
+  drain(): string {
+    return this.showPending(true);
+  }
+
+  /** The stream ended: the unfinished line's final drawing, without a newline. */
+  end(): string {
+    if (this.segment === '' && this.shown === undefined) return '';
+    return this.finishLine();
+  }
+
+  /** Plain text (no `\r`, no escapes, no drawing pending): lines pass through untouched. */
+  private pushPlain(text: string): string {
+    const newline = text.lastIndexOf('\n');
+    if (newline < 0) {
+      if (this.segment.length + text.length <= MAX_PENDING_LINE_CHARS) {
+        this.segment += text;
+        return '';
+      }
+      // Too long to hold, and plain: shown as it is, and the line goes on.
+      const out = this.segment + text;
+      this.segment = '';
+      this.midLine = true;
+      return out;
+    }
+    const out = this.segment + text.slice(0, newline + 1);
+    this.segment = text.slice(newline + 1);
+    this.midLine = false;
+    return out;
+  }
+
+  private closeDrawing(): void {
+    const drawing = withoutEscapes(this.segment);
+    this.segment = '';
+    const continues = this.midLine && !this.redrawnAfterDrain;
+    if (this.midLine) this.redrawnAfterDrain = true;
+    if (drawing.trim() === '') return;
+    if (this.shown !== undefined) this.dropped++;
+    this.shown = drawing;
+    this.shownContinues = continues;
+  }
+
+  /** The final drawing of the current line (without its newline); resets the line. */
+  private finishLine(): string {
+    const drawing = withoutEscapes(this.segment);
+    let final: string;
+    let continues = this.midLine && !this.redrawnAfterDrain;
+    if (drawing.trim() !== '') {
+      if (this.shown !== undefined) this.dropped++;
+      final = drawing;
+    } else {
+      final = this.shown ?? drawing;
+      if (this.shown !== undefined) continues = this.shownContinues;
+    }
+    // A redraw of text a read already showed starts a new line; its continuation (`…\r\n`) does not.
+    const prefix = this.midLine && !continues && final !== '' ? '\n' : '';
+    this.segment = '';
+    this.shown = undefined;
+    this.midLine = false;
+    this.redrawnAfterDrain = false;
+    this.shownContinues = false;
+    return prefix + final;
+  }
+
+  /**
+   * Shows the unfinished line's current drawing now (a read, or a line too
+   * long to hold); later text continues it, and a later redraw starts a new
+   * line. On a read, an escape sequence cut at the end stays pending.
+   */
+  private showPending(keepCutEscape: boolean): string {
+    let held = '';
+    if (keepCutEscape) {
+      const esc = this.segment.lastIndexOf(ESC);
+      if (esc >= 0 && stripAnsi(this.segment.slice(esc)).includes(ESC)) {
+        held = this.segment.slice(esc);
+        this.segment = this.segment.slice(0, esc);
+      }
+    }
+    const drawing = withoutEscapes(this.segment);
+    let continues = this.midLine && !this.redrawnAfterDrain;
+    let current: string;
+    if (drawing.trim() !== '') {
+      if (this.shown !== undefined) this.dropped++;
+      current = drawing;
+    } else {
+      current = this.shown ?? drawing;
+      if (this.shown !== undefined) continues = this.shownContinues;
+    }
+    const prefix = this.midLine && !continues && current !== '' ? '\n' : '';
+    this.segment = held;
+    this.shown = undefined;
+    this.shownContinues = false;
+    if (current !== '' || !this.midLine) {
+      this.midLine = current !== '';
+      this.redrawnAfterDrain = false;
+    }
+    return prefix + current;
+  }
+}
+
+/** strip-ansi scans every character; most text has no escape at all. */
+function withoutEscapes(text: string): string {
+  return text.includes(ESC) ? stripAnsi(text) : text;
+}
+
+/** The whole-text form of `LineCollapser` (terminal text already complete). */
+export function collapseTerminalText(raw: string): string {
+  const collapser = new LineCollapser();
+  return collapser.push(raw) + collapser.end();
+}

@@ -1,0 +1,18 @@
+import { PluginModule } from '../../container/plugin-module.js';
+import { PatternRedactor } from './pattern-redactor.js';
+import { resolveRedactionConfig } from './redaction-config.js';
+import { RedactionConfig, Redactor } from './redactor.js';
+
+/**
+ * Redaction of model-visible text (`Redactor` → `PatternRedactor`, built
+ * once from `config` and the server's environment at load). A bad pattern
+ * fails the load. Backends and the host take `Redactor` as an optional
+ * dependency; line collapse needs no binding (it always runs).
+ */
+export function outputFilterModule(config: Partial<RedactionConfig> = {}): PluginModule {
+  const resolved = resolveRedactionConfig(config);
+  return new PluginModule('output-filter', ({ bind }) => {
+    bind(RedactionConfig).toConstantValue(resolved);
+    bind(Redactor).toConstantValue(new PatternRedactor(resolved));
+  });
+}

@@ -1,0 +1,175 @@
+import type { RedactionStream } from './redactor.js';
+import type { RedactionRule } from './redaction-rules.js';
+
+/** One replacement: `[start, end)` of the text becomes `text`. */
+interface Hit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** Every match of every rule, earliest first; of overlapping matches the earlier (then longer) one wins. */
+function findHits(text: string, rules: readonly RedactionRule[]): Hit[] {
+  const hits: Hit[] = [];
+  for (const rule of rules) {
+    // A native substring search is far cheaper than the rule's regex: most text has no lead at all.
+    const probes = rule.probes ?? rule.leads;
+    if (probes !== undefined && !probes.some((probe) => text.includes(probe))) continue;
+    const regex = rule.regex;
+    regex.lastIndex = 0;
+    let match: RegExpExecArray | null;
+    while ((match = regex.exec(text)) !== null) {
+      if (match[0].length === 0) {
+        regex.lastIndex++;
+        continue;
+      }
+      const group = rule.group;
+      if (group === undefined) {
+        hits.push({ start: match.index, end: match.index + match[0].length, text: rule.replacement(match[0]) });
+      } else {
+        const [start, end] = match.indices![group]!;
+        hits.push({ start, end, text: rule.replacement(match[group]!) });
+      }
+    }
+  }
+  if (hits.length < 2) return hits;
+  hits.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: Hit[] = [];
+  let reach = 0;
+  for (const hit of hits) {
+    if (hit.start < reach) continue;
+    kept.push(hit);
+    reach = hit.end;
+  }
+  return kept;
+}
+
+/** `text[0, upTo)` with every hit that ends by `upTo` replaced. */
+function applyHits(text: string, hits: readonly Hit[], upTo: number): string {
+  if (hits.length === 0) return upTo === text.length ? text : text.slice(0, upTo);
+  let out = '';
+  let at = 0;
+  for (const hit of hits) {
+    if (hit.end > upTo) break;
+    out += text.slice(at, hit.start) + hit.text;
+    at = hit.end;
+  }
+  return out + text.slice(at, upTo);
+}
+
+/** Moves `cut` past any hit that straddles it (such a hit is complete: see `holdFrom`). */
+function settleCut(hits: readonly Hit[], cut: number): number {
+  for (const hit of hits) {
+    if (hit.start >= cut) break;
+    if (hit.end > cut) cut = hit.end;
+  }
+  return cut;
+}
+
+export function redactWith(text: string, rules: readonly RedactionRule[]): string {
+  if (text === '') return text;
+  const hits = findHits(text, rules);
+  return applyHits(text, hits, text.length);
+}
+
+/**
+ * Where `buf` stops being safe to emit for `rule` while more text may come:
+ * any match starting before it is entirely inside `buf`. For literals, from
+ * the longest suffix that begins one; with leads, from a lead closer than
+ * `maxLength` to the end, or a lead cut at the end; otherwise the last
+ * `maxLength - 1` characters. Usually nothing is held, so the next chunk
+ * is not copied onto a carry.
+ */
+function holdFrom(buf: string, rule: RedactionRule): number {
+  const length = buf.length;
+  if (rule.literals !== undefined) return unsafeFrom(buf, rule);
+  const leads = rule.leads;
+  if (leads === undefined) return length - (rule.maxLength - 1);
+  let from = length;
+  for (const lead of leads) from = Math.min(from, length - partialSuffix(buf, lead));
+  const window = Math.max(0, length - rule.maxLength + 1);
+  // Every lead contains a probe, so a window without any probe has no lead.
+  if (!(rule.probes ?? leads).some((probe) => buf.indexOf(probe, window) >= 0)) return from;
+  for (const lead of leads) {
+    const at = buf.indexOf(lead, window);
+    if (at >= 0 && at < from) from = at;
+  }
+  return from;
+}
+
+/** Longest suffix of `buf` that is a proper prefix of `word`. */
+function partialSuffix(buf: string, word: string): number {
+  const last = buf.charCodeAt(buf.length - 1);
+  for (let k = Math.min(word.length - 1, buf.length); k > 0; k--) {
+    if (word.charCodeAt(k - 1) === last && buf.endsWith(word.slice(0, k))) return k;
+  }
+  return 0;
+}
+
+/**
+ * For a mid-run read: from where `buf` could still be the start of a match
+ * of `rule` (the precise minimum, so a waiting prompt or a quiet server's
+ * last line is shown at once). User patterns cannot be analysed: their
+ * unfinished last line stays held.
+ */
+function unsafeFrom(buf: string, rule: RedactionRule): number {
+  const length = buf.length;
+  if (rule.literals !== undefined) {
+    let from = length;
+    for (const literal of rule.literals) from = Math.min(from, length - partialSuffix(buf, literal));
+    return from;
+  }
+  const leads = rule.leads;
+  if (leads === undefined || rule.unfinished === undefined) return buf.lastIndexOf('\n') + 1;
+  let from = length;
+  for (const lead of leads) {
+    from = Math.min(from, length - partialSuffix(buf, lead));
+    for (let at = buf.indexOf(lead); at >= 0 && at < from; at = buf.indexOf(lead, at + 1)) {
+      if (rule.unfinished(buf.slice(at))) {
+        from = at;
+        break;
+      }
+    }
+  }
+  return from;
+}
+
+/**
+ * A redaction stream over fixed rules. Between pushes it holds at most the
+ * longest rule's `maxLength - 1` characters (less with leads): that text
+ * reaches the reader on the next push, a `drain()` or `end()`.
+ */
+export class RuleRedactionStream implements RedactionStream {
+  private carry = '';
+
+  constructor(private readonly rules: readonly RedactionRule[]) {}
+
+  push(text: string): string {
+    if (text === '') return '';
+    const buf = this.carry === '' ? text : this.carry + text;
+    let cut = buf.length;
+    for (const rule of this.rules) cut = Math.min(cut, holdFrom(buf, rule));
+    return this.emit(buf, Math.max(0, cut));
+  }
+
+  drain(): string {
+    const buf = this.carry;
+    if (buf === '') return '';
+    let cut = buf.length;
+    for (const rule of this.rules) cut = Math.min(cut, unsafeFrom(buf, rule));
+    return this.emit(buf, Math.max(0, cut));
+  }
+
+  end(): string {
+    const buf = this.carry;
+    this.carry = '';
+    return redactWith(buf, this.rules);
+  }
+
+  private emit(buf: string, cut: number): string {
+    const hits = findHits(buf, this.rules);
+    const settled = settleCut(hits, cut);
+    this.carry = settled === buf.length ? '' : buf.slice(settled);
+    return applyHits(buf, hits, settled);
+  }
+}
