@@ -133,12 +133,12 @@ test('--max-sessions 1: a second client is refused with the JSON-RPC error', asy
   }
 }, 60_000);
 
-test('--idle-timeout 0.5: a client gone without DELETE loses its session and its task; the id then gets 404', async () => {
+test('--idle-timeout 2: a client gone without DELETE loses its session and its task; the id then gets 404', async () => {
   const { root, cleanup } = serverDirs();
   dirs.push(cleanup);
   const config = path.join(root, 'info.yaml');
   writeFileSync(config, 'logLevel: info\n');
-  const server = await start({ args: ['--idle-timeout', '0.5', '--config', config] });
+  const server = await start({ args: ['--idle-timeout', '2', '--config', config] });
   const { client, transport } = await server.connect();
   const marker = `1000.${uniqueMarker()}`;
   const id = transport.sessionId!;

@@ -45,7 +45,7 @@ const bash = (command: string, extra: Record<string, unknown> = {}) => ({
 });
 
 test('a session with no request for the idle timeout is disposed: its task dies and its id then gets 404', async () => {
-  const { server, url, ends } = await start({ idleTimeoutMs: 400 });
+  const { server, url, ends } = await start({ idleTimeoutMs: 2000 });
   const sleep = uniqueSleep();
   try {
     const { client, transport } = await connectClient(url);
@@ -74,7 +74,7 @@ test('an idle session\'s persistent shell dies with it', async () => {
     workspace: dir,
     port: 0,
     auth: 'none',
-    idleTimeoutMs: 400,
+    idleTimeoutMs: 2000,
     onSessionClosed: (id, reason) => ends.emit('closed', id, reason),
   });
   try {
@@ -93,13 +93,13 @@ test('an idle session\'s persistent shell dies with it', async () => {
 });
 
 test('a call that runs longer than the idle timeout keeps its session; the clock starts when it ends', async () => {
-  const { server, url, ends } = await start({ idleTimeoutMs: 300 });
+  const { server, url, ends } = await start({ idleTimeoutMs: 1500 });
   const endsSeen: unknown[] = [];
   ends.on('closed', (...args) => endsSeen.push(args));
   try {
     const { client, transport } = await connectClient(url);
     const id = transport.sessionId!;
-    const result = await client.callTool(bash('sleep 0.9; echo still here'));
+    const result = await client.callTool(bash('sleep 3; echo still here'));
     expect(result.content).toEqual([{ type: 'text', text: 'still here' }]);
     expect(endsSeen).toEqual([]);
     const ended = once(ends, 'closed');
