@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { SessionContext } from '../../container/tool-contract.js';
 
 /** Sandbox modes, narrowest first. */
 export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
@@ -18,6 +19,8 @@ export interface ExecRequest {
   readonly sandboxMode?: SandboxMode;
   /** Workspace root the sandbox opens for writing (sandboxing executors only). */
   readonly workspaceRoot?: string;
+  /** The calling session: executors that keep per-session state (a container) hang it here. */
+  readonly session?: SessionContext;
 }
 
 /** A fully resolved request: every default filled, every cap applied. */
@@ -120,6 +123,8 @@ export interface BackgroundProcess {
 export interface ShellExecutor {
   /** The default sandbox mode when this executor confines commands; undefined when it does not. */
   readonly sandboxMode?: SandboxMode;
+  /** Set by executors that never widen a sandbox (containers): the refusal a model's escalation gets. */
+  readonly escalationRefusal?: string;
   /** Fills defaults and applies caps; throws on invalid numbers. */
   resolve(request: ExecRequest): ExecSpec;
   /** Foreground run. Rejects only for infrastructure failures (missing workdir, missing bash, pre-aborted signal). */

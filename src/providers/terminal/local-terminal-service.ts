@@ -55,7 +55,7 @@ export class LocalTerminalService implements TerminalService {
       this.hookedOwners.add(owner.id);
       owner.onDispose(() => this.disposeOwner(owner.id));
     }
-    const pty = await backend.open(options);
+    const pty = await backend.open({ ...options, session: owner });
     // The owner or the service may have gone away while bash was starting.
     if (this.disposing || owner.disposed) {
       await pty.close();

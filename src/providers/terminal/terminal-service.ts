@@ -4,6 +4,8 @@ import type { SessionContext } from '../../container/tool-contract.js';
 /** Options for opening a PTY; backends read what they understand. */
 export interface TerminalOpenOptions {
   readonly cwd: string;
+  /** The owning session (set by the terminal service): backends that keep per-session state (a container) use it. */
+  readonly session?: SessionContext;
   /** Managed `DSH_*` overlay for the owning session. */
   readonly dshEnv?: Readonly<Record<string, string>>;
   readonly cols?: number;

@@ -85,6 +85,7 @@ export class BashTool implements ToolInstance<BashArgs> {
       timeoutMs: args.timeoutMs,
       sandboxMode: sandbox?.mode,
       workspaceRoot: sandbox?.workspaceRoot,
+      session: ctx.session,
     });
     const dshEnv = this.env.collect({
       session: ctx.session,
