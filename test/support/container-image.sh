@@ -15,7 +15,7 @@ ln -sfn bin "$root/usr/sbin"
 
 tools=(bash sh dash cat sleep true false echo printf env ls mkdir rm touch cp mv head tail wc grep sed
   ps kill pkill pgrep id pwd readlink seq dd yes sort uniq tr cut test stat chmod dirname basename
-  timeout setsid nproc uname date tee xargs find)
+  timeout setsid nproc uname date tee xargs find stty)
 copy() {
   local src="$1" real
   real="$(readlink -f "$src")"
