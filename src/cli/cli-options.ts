@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ShellChoice } from '../plugins/local.environment.js';
 import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
+import type { ContainerConfig } from '../providers/container/container-config.js';
 import { isSandboxMode } from '../providers/sandbox/sandbox-config.js';
 import { loadConfigFile } from './config-file.js';
 
@@ -10,7 +11,11 @@ export interface GlobalOptions {
   readonly shell?: string;
   readonly sandbox?: string;
   readonly workspace?: string;
+  readonly container?: string;
 }
+
+/** What a command composes: the sandboxed options plus, in container mode, the `container:` section. */
+export type CliEnvironment = SandboxedEnvironmentOptions & { readonly container?: Partial<ContainerConfig> };
 
 const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
 
@@ -19,7 +24,7 @@ const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
  * flags over it. A sandbox setting (flag or file) selects the sandboxed
  * environment. Throws a clear message for bad values.
  */
-export async function resolveEnvironment(options: GlobalOptions): Promise<SandboxedEnvironmentOptions> {
+export async function resolveEnvironment(options: GlobalOptions): Promise<CliEnvironment> {
   const fromFile = options.config ? await loadConfigFile(options.config) : {};
   if (options.shell !== undefined && !SHELLS.includes(options.shell as ShellChoice)) {
     throw new Error(`invalid --shell "${options.shell}": expected oneshot or persistent`);
@@ -33,5 +38,6 @@ export async function resolveEnvironment(options: GlobalOptions): Promise<Sandbo
     workspace,
     shell: (options.shell as ShellChoice | undefined) ?? fromFile.shell,
     ...(options.sandbox !== undefined ? { sandbox: { ...fromFile.sandbox, mode: options.sandbox } } : {}),
+    ...(options.container !== undefined ? { container: { ...fromFile.container, image: options.container } } : {}),
   };
 }

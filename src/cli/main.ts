@@ -15,6 +15,7 @@ const program = new Command('dsh-tools')
     new Option('--sandbox <mode>', 'sandbox mode for commands').choices(['read-only', 'workspace-write', 'danger-full-access']),
   )
   .option('--workspace <dir>', 'working directory of the session (default: the current directory)')
+  .option('--container <image>', "run every session's commands in its own container of this image (Docker engine API)")
   .showHelpAfterError('(add --help for details)')
   .enablePositionalOptions(false);
 

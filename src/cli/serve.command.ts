@@ -2,6 +2,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { statSync } from 'node:fs';
 import type { RunningServer } from '../mcp/stdio-server.js';
 import type { GlobalOptions } from './cli-options.js';
+import type { DshHost } from '../container/dsh-host.js';
+import type { Logger } from '../providers/logging/logger.js';
 
 const HELP_AFTER = `
 Transports:
@@ -74,6 +76,7 @@ export function registerServeCommand(program: Command): void {
         if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
           throw new Error(`the workspace ${workspace} is not a directory (check --workspace or the config file)`);
         }
+        await reapLeftContainers(host, logger);
         await host.load(mcpApprovalModule(approvals));
         if (options.http === undefined) {
           server = await serveStdio(host, { workspace, logger, approvals });
@@ -89,4 +92,17 @@ export function registerServeCommand(program: Command): void {
       const code = await runUntilStopped(server, host, logger);
       process.exit(code);
     });
+}
+
+/** Container mode: remove containers that dead servers on this machine left behind (their lifeline should have, too). */
+async function reapLeftContainers(host: DshHost, logger: Logger): Promise<void> {
+  const { ContainerEngine } = await import('../providers/container/container-engine.js');
+  if (!host.isBound(ContainerEngine)) return;
+  const { reapDeadInstances } = await import('../providers/container/orphan-reaper.js');
+  try {
+    const removed = await reapDeadInstances(host.get(ContainerEngine));
+    if (removed > 0) logger.info(`removed ${removed} container(s) left by servers that are no longer running`);
+  } catch (error) {
+    logger.warn(`could not look for containers left by earlier servers: ${(error as Error).message}`);
+  }
 }
