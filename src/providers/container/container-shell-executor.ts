@@ -14,6 +14,9 @@ import { ContainerCommand } from './container-command.js';
 import { containerExecEnv } from './container-env.js';
 import type { LiveContainer, SessionContainers } from './session-containers.js';
 
+/** How long an unexplained kill waits for the engine to report its container stopped. */
+const STOP_SETTLE_MS = 500;
+
 /** What the bash tool says when a model asks to widen the sandbox of a container. */
 export const CONTAINER_ESCALATION_REFUSAL =
   'sandbox escalation is refused in container mode: the session container is the sandbox, and its mounts are fixed when it starts';
@@ -60,8 +63,10 @@ export class ContainerShellExecutor implements ShellExecutor {
     } finally {
       progress?.stop();
     }
-    if (exit.exitCode === null && exit.signal === null) {
-      const state = await this.containers.markIfStopped(container);
+    // A status the engine could not tell, a kill, or the runtime's own 126: was it the container that went away?
+    if (exit.signal !== null || exit.exitCode === null || exit.exitCode >= 126) {
+      // Our own stop (timeout, abort) explains a kill; anything else may be the container dying.
+      const state = await this.containers.markIfStopped(container, exit.reason === undefined ? STOP_SETTLE_MS : 0);
       if (state) throw new Error(`the session container stopped while the command ran (${state.reason ?? 'unknown reason'})`);
     }
     const stdout = command.stdout.snapshot();

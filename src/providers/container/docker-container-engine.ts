@@ -37,6 +37,8 @@ const CALL_TIMEOUT_MS = 15_000;
 export class DockerContainerEngine implements ContainerEngine {
   readonly endpoint: string;
   private readonly docker: Docker;
+  /** Containers this engine created, until they stop: their execs' streams are cut when they do. */
+  private readonly stopping = new Map<string, Promise<unknown>>();
 
   constructor(host?: string) {
     const { endpoint, options } = engineEndpoint(host);
@@ -102,7 +104,11 @@ export class DockerContainerEngine implements ContainerEngine {
         () => this.state(container.id),
         (): ContainerState => ({ running: false, reason: 'removed' }),
       )
-      .finally(() => lifeline.destroy());
+      .finally(() => {
+        lifeline.destroy();
+        this.stopping.delete(container.id);
+      });
+    this.stopping.set(container.id, stopped);
     return { id: container.id, stopped };
   }
 
@@ -136,6 +142,8 @@ export class DockerContainerEngine implements ContainerEngine {
       stream.once('close', resolve);
       stream.once('error', resolve);
     });
+    // An engine may keep an exec's stream open after its container was killed: cut it then, never hang.
+    void this.stopping.get(containerId)?.then(() => stream.destroy());
     void ended.then(() => {
       stdout.end();
       stderr.end();

@@ -17,6 +17,8 @@ export interface LiveContainer {
   readonly spills: SpillDirectory;
   /** Set once the engine reported the container stopped. */
   stopped?: ContainerState;
+  /** Settles when the engine reports the container stopped. */
+  readonly ended: Promise<ContainerState>;
 }
 
 export interface SessionContainerOptions {
@@ -72,11 +74,21 @@ export class SessionContainers {
     return current.live;
   }
 
-  /** Marks a container stopped (an exec found it gone) so the next `acquire` replaces it. */
-  async markIfStopped(live: LiveContainer): Promise<ContainerState | undefined> {
+  /**
+   * Marks a container stopped (an exec found it gone) so the next `acquire`
+   * replaces it. A container being killed may still read as running for a
+   * moment after its processes died, so a running one gets `settleMs` to stop.
+   */
+  async markIfStopped(live: LiveContainer, settleMs = 0): Promise<ContainerState | undefined> {
     if (live.stopped) return live.stopped;
     const state = await this.engine.state(live.id);
     if (!state.running) live.stopped = state;
+    else if (settleMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const ended = await Promise.race([live.ended, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), settleMs)))]);
+      clearTimeout(timer);
+      if (ended) live.stopped ??= ended;
+    }
     return live.stopped;
   }
 
@@ -131,7 +143,7 @@ export class SessionContainers {
     }
     // A relative prefix puts the lazily made spill directory inside the shared one.
     const spills = new SpillDirectory(`${path.relative(os.tmpdir(), dir)}/spill-`, this.options.maxRetainedSpillBytes);
-    const live: LiveContainer = { id, dir, spills };
+    const live: LiveContainer = { id, dir, spills, ended: stopped };
     void stopped.then((state) => (live.stopped ??= state));
     if (previous?.stopped) session?.notify(restartNotice(previous.stopped.reason ?? 'unknown reason'));
     return live;
