@@ -69,9 +69,16 @@ describe('dsh-tools CLI', () => {
   it('doctor prints one line per capability', async () => {
     const run = await dsh(['doctor']);
     const lines = run.stdout.trim().split('\n');
-    expect(lines).toHaveLength(4);
-    expect(lines.map((line) => line.slice(8).split(/\s{2,}/)[0])).toEqual(['bash', 'node-pty', 'bwrap', 'user namespaces']);
+    expect(lines).toHaveLength(5);
+    expect(lines.map((line) => line.slice(8).split(/\s{2,}/)[0])).toEqual(['bash', 'node-pty', 'bwrap', 'user namespaces', 'container engine']);
     expect(lines[0]).toMatch(/^ok\s+bash\s+GNU bash/);
+  });
+
+  it('doctor names an unreachable container engine and a configured image', async () => {
+    const file = path.join(dir, 'container.yaml');
+    writeFileSync(file, 'container:\n  image: some-image:1\n  host: unix:///nonexistent/docker.sock\n');
+    const run = await dsh(['--config', file, 'doctor']);
+    expect(run.stdout).toMatch(/^missing container engine\s+container engine unreachable at unix:\/\/\/nonexistent\/docker.sock \(ENOENT\)/m);
   });
 
   it('rejects a bad composition file naming the file, the key and the reason', async () => {
