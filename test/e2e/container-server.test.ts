@@ -1,6 +1,8 @@
 // `dsh-tools serve --container <image>` end to end: a real MCP client, the built server, the real engine.
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { LABELS } from '../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 import { engine } from '../providers/container/container-kit.js';
@@ -80,10 +82,13 @@ describeWithEngine(`serve --container over MCP${NEEDS_ENGINE}`, () => {
       mounts: [],
       readOnlyRootfs: false,
     });
+    const leftDir = path.join(os.tmpdir(), `dsh-ct-${deadPid}-left`);
+    mkdirSync(leftDir, { recursive: true });
     const server = await startStdioServer({ workspace: dirs.workspace, dshHome: dirs.dshHome, args: ['--container', TEST_IMAGE] });
     try {
       await server.client.listTools();
       expect((await containersOf(deadPid)).map((c) => c.id)).not.toContain(orphan.id);
+      expect(existsSync(leftDir)).toBe(false);
     } finally {
       await server.close();
       await engine.remove(orphan.id);

@@ -34,6 +34,9 @@ interface Entry {
   creating?: Promise<LiveContainer>;
 }
 
+/** Shared session directories are `<tmp>/dsh-ct-<server pid>-XXXXXX`. */
+export const SHARED_DIR_PREFIX = 'dsh-ct-';
+
 /** `[container restarted: …]`, the line the model sees when its container was replaced. */
 export const restartNotice = (reason: string): string => `[container restarted: the previous one stopped (${reason})]`;
 
@@ -113,7 +116,8 @@ export class SessionContainers {
 
   private async create(session: SessionContext | undefined, previous: LiveContainer | undefined): Promise<LiveContainer> {
     if (previous) await this.discard(previous);
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-ct-'));
+    // The pid in the name lets `reapDeadInstances` remove the directory of a server that was SIGKILLed.
+    const dir = mkdtempSync(path.join(os.tmpdir(), `${SHARED_DIR_PREFIX}${process.pid}-`));
     const mounts: ContainerMount[] = [...this.config.mounts, { source: dir, target: dir, readOnly: true }];
     if (this.options.workspace !== undefined) {
       mounts.push({ source: this.options.workspace, target: this.options.workspace, readOnly: this.options.workspaceReadOnly });
