@@ -7,15 +7,18 @@ import type { SpillDirectory } from '../shell/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
 
 /**
- * Runs the command in a child bash, then kills whatever it left behind (every
- * process carrying this exec's tag), so the exec's streams close when the
- * command is done — the in-container twin of the local executor's group kill.
+ * Runs the command in a child bash in its own process group (`set -m`), then
+ * kills what it left behind — its group, at once, and every other process
+ * carrying this exec's tag (`setsid` escapes) — so the exec's streams close
+ * when the command is done: the in-container twin of the local group kill.
+ * The wrapper's own stderr is /dev/null (job reports such as "Terminated");
+ * the command's goes to the exec's stderr through fd 3.
  */
 const WRAPPER =
-  // The child's stderr goes around the wrapper's own, so bash's "Terminated" job report stays out of the output.
-  '{ "$0" -c "$1" 2>&3 3>&-; } 3>&2 2>/dev/null; s=$?; for d in /proc/[0-9]*; do p=${d#/proc/}; [[ $p == "$$" ]] && continue; ' +
-  'mapfile -d "" -t v <"$d/environ" 2>/dev/null || continue; for x in "${v[@]}"; do ' +
-  `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { kill -9 "$p" 2>/dev/null; break; }; done; done; exit $s`;
+  'set -m; exec 3>&2 2>/dev/null; "$0" -c "$1" 2>&3 3>&- & p=$!; wait $p; s=$?; kill -9 -- -$p; ' +
+  'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; ' +
+  'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
+  `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { kill -9 "$q"; break; }; done; done; exit $s`;
 
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
 

@@ -193,6 +193,8 @@ export class ContainerShellSession implements PtySession {
 
   private onExit(exitCode: number | null): void {
     this.exitCode = exitCode;
+    // Jobs the shell left behind (`sleep 100 &` then `exit`) have no owner any more.
+    if (!this.closing) void this.spawn.engine.killTagged(this.spawn.containerId, this.spawn.tag, 'KILL').catch(() => 0);
     if (this.attached) this.settle(this.deadResult());
   }
 

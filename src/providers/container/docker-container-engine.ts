@@ -23,7 +23,7 @@ const LIFELINE = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
 /** Bash: signal every process whose initial environment carries the tag. */
 const KILL_TAGGED =
   'n=0; for d in /proc/[0-9]*; do p=${d#/proc/}; [[ $p == "$$" ]] && continue; ' +
-  'mapfile -d "" -t vars <"$d/environ" 2>/dev/null || continue; for v in "${vars[@]}"; do ' +
+  'mapfile -d "" -t vars 2>/dev/null <"$d/environ" || continue; for v in "${vars[@]}"; do ' +
   `if [[ $v == "${EXEC_TAG_VAR}=$1" ]]; then kill -s "$2" "$p" 2>/dev/null && n=$((n+1)); break; fi; done; done; echo $n`;
 
 /** Engine calls that are not streams give up after this long instead of hanging a tool call. */

@@ -92,6 +92,21 @@ describeWithEngine(`bash in a container${NEEDS_ENGINE}`, () => {
     }
   });
 
+  it('an abort kills the tree inside the container and answers tool call aborted', async () => {
+    const session = host.openSession({ id: 'abort-check', cwd: root });
+    try {
+      const controller = new AbortController();
+      const call = session.call('bash', { command: 'echo go; sleep 5151', description: 'Hang' }, {
+        signal: controller.signal,
+        onProgress: () => controller.abort(),
+      });
+      expect(text(await call)).toBe('Error: tool call aborted');
+      expect((await containerProcesses(session.id)).filter((line) => line.includes('sleep 5151'))).toEqual([]);
+    } finally {
+      await session.dispose();
+    }
+  });
+
   it('kills what a finished command left behind, as the local shell does', async () => {
     const session = host.openSession({ id: 'leftover-check', cwd: root });
     try {

@@ -65,11 +65,12 @@ describeWithEngine(`persistent bash in a container${NEEDS_ENGINE}`, () => {
   it('reports the shell exit, and the next call gets a fresh shell', async () => {
     const session = host.openSession({ id: 'pty-exit', cwd: root });
     try {
-      await session.call('bash', { command: 'export GONE=1' });
+      await session.call('bash', { command: 'export GONE=1; sleep 4949 &' });
       const exited = text(await session.call('bash', { command: 'exit 7' }));
       expect(exited).toContain('[shell exited: code 7]');
       expect(exited).toContain('[shell reset: the next call starts a fresh shell in the workspace]');
       expect(text(await session.call('bash', { command: 'echo ${GONE:-unset}' }))).toContain('unset');
+      expect((await containerProcesses(session.id)).filter((l) => l.includes('sleep 4949'))).toEqual([]);
     } finally {
       await session.dispose();
     }
