@@ -96,7 +96,7 @@ async function twentySessions(): Promise<Figure> {
   await host.dispose();
   return {
     name: '20 sessions with containers (persistent shells)',
-    value: `open ${fmt(open)}, host RSS +${grownMb.toFixed(1)} MB, dispose all ${fmt(dispose)}, ${left} containers left`,
+    value: `open ${fmt(open)}, host RSS ${grownMb >= 0 ? "+" : ""}${grownMb.toFixed(1)} MB, dispose all ${fmt(dispose)}, ${left} containers left`,
   };
 }
 
