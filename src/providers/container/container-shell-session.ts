@@ -4,7 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import { MAX_TIMER_MS, type BashPtyConfig } from '../terminal/bash-pty-config.js';
 import { MarkerParser } from '../terminal/marker-parser.js';
-import { MAX_INLINE_BYTES, commandLine, envStatements, initLine, inputBytes, newToken, readyMarker } from '../terminal/marker-protocol.js';
+import { commandLine, envStatements, initLine, inputBytes, newToken, readyMarker } from '../terminal/marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from '../terminal/output-collector.js';
 import { probeStdinWait, shellTty } from '../terminal/stdin-wait-probe.js';
 import { StdinWaitWatcher } from '../terminal/stdin-wait-watcher.js';
@@ -22,6 +22,19 @@ export interface ContainerShellSpawn {
   /** The shell's pid on this machine when the engine is local; undefined turns stdin-wait detection off. */
   readonly hostPid: number | undefined;
   readonly scrollbackChars: number;
+}
+
+/** A terminal line holds 4095 bytes; a longer framed line travels through files in the shared directory. */
+const MAX_INLINE_BYTES = 3500;
+
+/**
+ * The parts of a parse step this session uses, read loosely: a frame the
+ * shell never ran (no exit code) and output to discard are optional facts
+ * that newer marker parsers report.
+ */
+function readStep(step: ReturnType<MarkerParser['push']>): { output: string; discardEarlier: boolean; end?: { exitCode?: number } } {
+  const loose = step as { output: string; discardEarlier?: boolean; end?: { exitCode?: number } };
+  return { output: loose.output, discardEarlier: loose.discardEarlier === true, ...(loose.end ? { end: loose.end } : {}) };
 }
 
 interface Running {
@@ -148,7 +161,9 @@ export class ContainerShellSession implements PtySession {
       writeFileSync(files.env, envStatements(env).join('\n'), { mode: 0o644 });
       writeFileSync(files.command, command, { mode: 0o644 });
       running.files = [files.env, files.command];
-      line = commandLine(nonce, command, { files });
+      // Passed loosely: a protocol that frames long lines itself takes only `env` and ignores the files.
+      const options: Record<string, unknown> = { env, files };
+      line = commandLine(nonce, command, options);
     }
     this.running = running;
     this.spawn.channel.write(line);
@@ -183,12 +198,20 @@ export class ContainerShellSession implements PtySession {
     }
     const running = this.running;
     if (!running || running.exitCode !== undefined) return;
-    const step = running.parser.push(chunk);
+    const step = readStep(running.parser.push(chunk));
+    if (step.discardEarlier) running.collector = new OutputCollector(this.spawn.scrollbackChars);
     running.collector.append(step.output);
     if (step.output !== '') this.attached?.progress?.feed(Buffer.from(normalizeTerminalText(step.output)));
     if (!step.end) return;
-    running.exitCode = step.end.exitCode;
-    if (this.attached) this.settle(this.finish({ kind: 'completed', exitCode: step.end.exitCode }));
+    if (step.end.exitCode === undefined) {
+      // The shell is back at its prompt but never ran this frame: its state is unknown, so it is replaced.
+      void this.close();
+      if (this.attached) this.settle(this.finish({ kind: 'shell-exited', exitCode: null, signal: null }));
+      return;
+    }
+    const exitCode = step.end.exitCode;
+    running.exitCode = exitCode;
+    if (this.attached) this.settle(this.finish({ kind: 'completed', exitCode }));
   }
 
   private onExit(exitCode: number | null): void {
