@@ -182,7 +182,8 @@ export class DockerContainerEngine implements ContainerEngine {
       workdir: '/',
       tty: false,
       stdin: false,
-      user: 'root',
+      // uid 0 needs no passwd entry in the image; the scan must see every user's processes.
+      user: '0',
     });
     let out = '';
     channel.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
