@@ -116,3 +116,29 @@ describeWithEngine(`container failures on the real engine${NEEDS_ENGINE}`, () =>
     }
   }, 90_000);
 });
+
+describeWithEngine(`a persistent shell whose container is removed from outside${NEEDS_ENGINE}`, () => {
+  it('reports the shell gone, then runs in a fresh container with the restart notice', async () => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'dsh-ct-fail-pty-')));
+    const host = await createHost(
+      ...containerEnvironment({ workspace: root, shell: 'persistent', container: { image: TEST_IMAGE }, persistent: { timeoutMs: 20_000 } }),
+    );
+    const session = host.openSession({ id: 'pty-removed', cwd: root });
+    try {
+      await session.call('bash', { command: 'export KEPT=1' });
+      const [id] = await sessionContainers(session.id);
+      let printed!: () => void;
+      const started = new Promise<void>((resolve) => (printed = resolve));
+      const running = session.call('bash', { command: 'echo before; sleep 60' }, { onProgress: () => printed() });
+      await started;
+      await engine.remove(id!);
+      expect(text(await running)).toMatch(/\[shell reset: the next call starts a fresh shell in the workspace\]$/);
+      expect(text(await session.call('bash', { command: 'echo ${KEPT:-fresh}' }))).toMatch(/fresh$/);
+      expect(session.takeNotices().filter((notice) => RESTARTED.test(notice))).toHaveLength(1);
+    } finally {
+      await session.dispose();
+      await host.dispose();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
