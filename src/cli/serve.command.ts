@@ -30,13 +30,16 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   env: { <contributor>: { DSH_NAME: value } }
   sandbox: { mode, network, fallbackRoot, bwrapPath }   (selects the bwrap sandbox)
   approval: { policy: ask | never, maxAuditRecords }
+  container: { image, host, mounts, network, memory, cpus, pidsLimit, user,
+               readOnlyRootfs, env }   (every session in its own container)
 Flags override the file. Every key and default is in the README
 ("Configuration"), with how to register this server with an MCP client.
 
 Examples:
   $ dsh-tools serve --workspace ~/project
   $ dsh-tools serve --shell persistent --config dsh.yaml
-  $ dsh-tools serve --http 8765 --workspace .`;
+  $ dsh-tools serve --http 8765 --workspace .
+  $ dsh-tools serve --container my-image --workspace ~/project`;
 
 function parsePort(value: string): number {
   const port = Number(value);
