@@ -2,6 +2,7 @@
 // baseline measured in the same run. Pass figure names to run a subset.
 import { benchCliPrompt } from './cli.bench.js';
 import { benchBackgroundTasks, benchConcurrentCalls } from './concurrency.bench.js';
+import { benchContainers } from './container.bench.js';
 import { benchMcpRoundTrip } from './mcp.bench.js';
 import { benchOneShot } from './oneshot.bench.js';
 import { benchOutput } from './output.bench.js';
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   shells: () => benchShells(),
   mcp: () => benchMcpRoundTrip(100),
   cli: () => benchCliPrompt(15),
+  container: () => benchContainers(),
 };
 
 const wanted = process.argv.slice(2);

@@ -46,6 +46,7 @@ export { sandboxModule } from './providers/sandbox/sandbox.module.js';
 export { LocalApprovalService, ApprovalAnswerers } from './providers/approval/local-approval-service.js';
 export { DEFAULT_APPROVAL_CONFIG, APPROVAL_POLICIES } from './providers/approval/approval-config.js';
 export { approvalModule, approvalAnswerersModule } from './providers/approval/approval.module.js';
+export * from './providers/container/index.js';
 
 // Tools.
 export { BashTool } from './tools/bash/bash.tool.js';
@@ -57,6 +58,7 @@ export { persistentBashModule } from './tools/persistent-bash/persistent-bash.mo
 // Environment modules.
 export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';
 export { sandboxedEnvironment, type SandboxedEnvironmentOptions } from './plugins/sandboxed.environment.js';
+export { containerEnvironment, type ContainerEnvironmentOptions } from './plugins/container.environment.js';
 
 // The MCP server, for embedding in your own process.
 export { McpConnection } from './mcp/mcp-connection.js';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ShellChoice } from '../plugins/local.environment.js';
 import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
+import type { ContainerConfig } from '../providers/container/container-config.js';
 import { isSandboxMode } from '../providers/sandbox/sandbox-config.js';
 import { loadConfigFile } from './config-file.js';
 
@@ -12,7 +13,11 @@ export interface GlobalOptions {
   /** False with `--no-network` (commander's default for a negated flag is true). */
   readonly network?: boolean;
   readonly workspace?: string;
+  readonly container?: string;
 }
+
+/** What a command composes: the sandboxed options plus, in container mode, the `container:` section. */
+export type CliEnvironment = SandboxedEnvironmentOptions & { readonly container?: Partial<ContainerConfig> };
 
 const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
 
@@ -21,7 +26,7 @@ const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
  * flags over it. A sandbox setting (`--sandbox`, `--no-network` or the
  * file's `sandbox`) selects the sandboxed environment. Throws a clear message for bad values.
  */
-export async function resolveEnvironment(options: GlobalOptions): Promise<SandboxedEnvironmentOptions> {
+export async function resolveEnvironment(options: GlobalOptions): Promise<CliEnvironment> {
   const fromFile = options.config ? await loadConfigFile(options.config) : {};
   if (options.shell !== undefined && !SHELLS.includes(options.shell as ShellChoice)) {
     throw new Error(`invalid --shell "${options.shell}": expected oneshot or persistent`);
@@ -43,5 +48,6 @@ export async function resolveEnvironment(options: GlobalOptions): Promise<Sandbo
           },
         }
       : {}),
+    ...(options.container !== undefined ? { container: { ...fromFile.container, image: options.container } } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
+import type { CliEnvironment } from './cli-options.js';
+import { containerChecks } from './config-container.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -41,13 +42,14 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   },
   approval: { policy: oneOf('ask', 'never'), maxAuditRecords: positiveInt, timeoutMs: positiveInt },
   redact: { values: stringList, patterns: stringList, builtins: boolean, environment: boolean },
+  container: containerChecks,
 };
 
 /**
  * Reads a YAML or JSON composition file. Every problem names the file, the
  * key and the reason; unknown keys are errors (a typo must not be ignored).
  */
-export async function loadConfigFile(file: string): Promise<SandboxedEnvironmentOptions> {
+export async function loadConfigFile(file: string): Promise<CliEnvironment> {
   const absolute = path.resolve(file);
   let text: string;
   try {
@@ -64,7 +66,7 @@ export async function loadConfigFile(file: string): Promise<SandboxedEnvironment
   return validateConfig(data ?? {}, absolute);
 }
 
-export function validateConfig(data: unknown, source: string): SandboxedEnvironmentOptions {
+export function validateConfig(data: unknown, source: string): CliEnvironment {
   const fail = (key: string, reason: string): never => {
     throw new Error(`${source}: ${key}: ${reason}`);
   };
@@ -91,7 +93,7 @@ export function validateConfig(data: unknown, source: string): SandboxedEnvironm
     }
   }
   if (typeof config.workspace === 'string') config.workspace = path.resolve(path.dirname(source), config.workspace);
-  return config as SandboxedEnvironmentOptions;
+  return config as CliEnvironment;
 }
 
 function checkEnv(value: unknown, fail: (key: string, reason: string) => never): void {

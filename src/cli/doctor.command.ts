@@ -1,18 +1,22 @@
 import type { Command } from 'commander';
-import { resolveEnvironment, type GlobalOptions } from './cli-options.js';
 import { runChecks } from './doctor-checks.js';
 import { ignoreBrokenStdout } from './broken-pipe.js';
+import type { GlobalOptions } from './cli-options.js';
 
 /** One line per capability; exit 1 only when bash itself is missing. */
 export function registerDoctorCommand(program: Command): void {
   program
     .command('doctor')
-    .description('report bash, node-pty, bwrap and user-namespace availability and what each missing piece disables')
+    .description('report bash, node-pty, bwrap, user namespaces and the container engine, and what each missing piece disables')
     .action(async (_options: unknown, command: Command) => {
       ignoreBrokenStdout();
+      const [{ resolveEnvironment }, { checkContainerEngine }] = await Promise.all([
+        import('./cli-options.js'),
+        import('./doctor-container.js'),
+      ]);
+      const environment = await resolveEnvironment(command.optsWithGlobals<GlobalOptions>());
       // The configured bwrap (--config's sandbox.bwrapPath), probed the way serve would use it.
-      const { sandbox } = await resolveEnvironment(command.optsWithGlobals<GlobalOptions>());
-      const checks = await runChecks(sandbox);
+      const checks = [...(await runChecks(environment.sandbox)), ...(await checkContainerEngine(environment))];
       const width = Math.max(...checks.map((check) => check.name.length));
       for (const check of checks) {
         const status = check.ok ? 'ok     ' : 'missing';

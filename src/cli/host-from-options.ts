@@ -1,16 +1,37 @@
 import { createHost } from '../container/create-host.js';
 import type { DshHost } from '../container/dsh-host.js';
 import { localEnvironment } from '../plugins/local.environment.js';
-import { sandboxedEnvironment, type SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
-import { resolveEnvironment, type GlobalOptions } from './cli-options.js';
+import { sandboxedEnvironment } from '../plugins/sandboxed.environment.js';
+import { containerEnvironment } from '../plugins/container.environment.js';
+import { resolveEnvironment, type CliEnvironment, type GlobalOptions } from './cli-options.js';
 
 /** Builds the host a command runs on, from the shared options. */
 export async function hostFromOptions(
   options: GlobalOptions,
-  adjust: (environment: SandboxedEnvironmentOptions) => SandboxedEnvironmentOptions = (environment) => environment,
+  adjust: (environment: CliEnvironment) => CliEnvironment = (environment) => environment,
 ): Promise<{ host: DshHost; workspace: string }> {
   const environment = adjust(await resolveEnvironment(options));
-  const modules = environment.sandbox !== undefined ? sandboxedEnvironment(environment) : localEnvironment(environment);
+  const modules =
+    environment.container !== undefined
+      ? containerModules(environment)
+      : environment.sandbox !== undefined
+        ? sandboxedEnvironment(environment)
+        : localEnvironment(environment);
   const host = await createHost(...modules);
   return { host, workspace: environment.workspace! };
+}
+
+/**
+ * Container mode: the container is the confinement, so the sandbox section
+ * only chooses how the workspace is mounted (and `network: false` means no
+ * network); no bwrap and no approval service are composed.
+ */
+function containerModules(environment: CliEnvironment): ReturnType<typeof containerEnvironment> {
+  const { container, sandbox, approval: _approval, answerers: _answerers, ...local } = environment;
+  const network = sandbox?.network === false ? { network: 'none' } : {};
+  return containerEnvironment({
+    ...local,
+    container: { ...network, ...container } as NonNullable<CliEnvironment['container']> & { image: string },
+    ...(sandbox?.mode === undefined ? {} : { sandboxMode: sandbox.mode }),
+  });
 }

@@ -2,6 +2,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { statSync } from 'node:fs';
 import type { RunningServer } from '../mcp/stdio-server.js';
 import type { GlobalOptions } from './cli-options.js';
+import type { DshHost } from '../container/dsh-host.js';
+import type { Logger } from '../providers/logging/logger.js';
 
 const HELP_AFTER = `
 Transports:
@@ -32,13 +34,16 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   sandbox: { mode, network, fallbackRoot, bwrapPath }   (selects the bwrap sandbox)
   approval: { policy: ask | never, maxAuditRecords, timeoutMs }
   redact: { values, patterns, builtins, environment }   (secrets kept out of output)
+  container: { image, host, mounts, network, memory, cpus, pidsLimit, user,
+               readOnlyRootfs, env }   (every session in its own container)
 Flags override the file. Every key and default is in the README
 ("Configuration"), with how to register this server with an MCP client.
 
 Examples:
   $ dsh-tools serve --workspace ~/project
   $ dsh-tools serve --shell persistent --config dsh.yaml
-  $ dsh-tools serve --http 8765 --workspace .`;
+  $ dsh-tools serve --http 8765 --workspace .
+  $ dsh-tools serve --container my-image --workspace ~/project`;
 
 function parseSeconds(value: string): number {
   const seconds = Number(value);
@@ -112,6 +117,7 @@ export function registerServeCommand(program: Command): void {
         if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
           throw new Error(`the workspace ${workspace} is not a directory (check --workspace or the config file)`);
         }
+        await reapLeftContainers(host, logger);
         await host.load(mcpApprovalModule(approvals));
         if (options.http === undefined) {
           server = await serveStdio(host, { workspace, logger, approvals });
@@ -145,4 +151,17 @@ export function registerServeCommand(program: Command): void {
       token?.dispose();
       process.exit(code);
     });
+}
+
+/** Container mode: remove containers that dead servers on this machine left behind (their lifeline should have, too). */
+async function reapLeftContainers(host: DshHost, logger: Logger): Promise<void> {
+  const { ContainerEngine } = await import('../providers/container/container-engine.js');
+  if (!host.isBound(ContainerEngine)) return;
+  const { reapDeadInstances } = await import('../providers/container/orphan-reaper.js');
+  try {
+    const removed = await reapDeadInstances(host.get(ContainerEngine));
+    if (removed > 0) logger.info(`removed ${removed} container(s) left by servers that are no longer running`);
+  } catch (error) {
+    logger.warn(`could not look for containers left by earlier servers: ${(error as Error).message}`);
+  }
 }

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
 import { bwrapUsable, NEEDS_BWRAP } from '../support/bwrap.js';
+import { engineUsable, NEEDS_ENGINE, TEST_IMAGE } from '../support/container-engine.js';
 
 interface Run {
   code: number;
@@ -69,9 +70,22 @@ describe('dsh-tools CLI', () => {
   it('doctor prints one line per capability', async () => {
     const run = await dsh(['doctor']);
     const lines = run.stdout.trim().split('\n');
-    expect(lines).toHaveLength(4);
-    expect(lines.map((line) => line.slice(8).split(/\s{2,}/)[0])).toEqual(['bash', 'node-pty', 'bwrap', 'user namespaces']);
+    expect(lines).toHaveLength(5);
+    expect(lines.map((line) => line.slice(8).split(/\s{2,}/)[0])).toEqual(['bash', 'node-pty', 'bwrap', 'user namespaces', 'container engine']);
     expect(lines[0]).toMatch(/^ok\s+bash\s+GNU bash/);
+  });
+
+  it('doctor names an unreachable container engine and a configured image', async () => {
+    const file = path.join(dir, 'container.yaml');
+    writeFileSync(file, 'container:\n  image: some-image:1\n  host: unix:///nonexistent/docker.sock\n');
+    const run = await dsh(['--config', file, 'doctor']);
+    expect(run.stdout).toMatch(/^missing container engine\s+container engine unreachable at unix:\/\/\/nonexistent\/docker.sock \(ENOENT\)/m);
+  });
+
+  (engineUsable ? it : it.skip)(`--container with --sandbox read-only mounts the workspace read-only${NEEDS_ENGINE}`, async () => {
+    const args = { command: 'pwd; touch x', description: 'Try to write' };
+    const run = await dsh(['--container', TEST_IMAGE, '--sandbox', 'read-only', '--workspace', dir, 'call', 'bash', JSON.stringify(args)]);
+    expect(run.stdout).toMatch(new RegExp(`^${dir}\n\\[stderr\\]\ntouch: cannot touch 'x': Read-only file system\n\\[exit code: 1\\]`));
   });
 
   it('rejects a bad composition file naming the file, the key and the reason', async () => {

@@ -19,7 +19,7 @@ export interface ExecRequest {
   readonly sandboxMode?: SandboxMode;
   /** Workspace root the sandbox opens for writing (executors with a confinement only). */
   readonly workspaceRoot?: string;
-  /** The owning session: its confinement (mode, pinned workspace, private /tmp) and its own spill directory. */
+  /** The owning session: its confinement (mode, pinned workspace, private /tmp), its own spill directory, a container's per-session state. */
   readonly session?: SessionContext;
 }
 
@@ -125,6 +125,8 @@ export interface BackgroundProcess {
 export interface ShellExecutor {
   /** The default sandbox mode when this executor confines commands; undefined when it does not. */
   readonly sandboxMode?: SandboxMode;
+  /** Set by executors that never widen a sandbox (containers): the refusal a model's escalation gets. */
+  readonly escalationRefusal?: string;
   /** Fills defaults and applies caps; throws on invalid numbers. */
   resolve(request: ExecRequest): ExecSpec;
   /** Foreground run. Rejects only for infrastructure failures (missing workdir, missing bash, pre-aborted signal). */

@@ -220,7 +220,7 @@ export class BashPtySession implements PtySession {
     const running = this.running;
     if (!running || running.exitCode !== undefined || running.lost) return;
     const step = running.parser.push(chunk);
-    if (step.discardEarlier) running.collector = new OutputCollector(this.spec.scrollbackChars);
+    if (step.discardEarlier) running.collector = new OutputCollector(this.spec.scrollbackChars, this.spec.redactor);
     running.collector.append(step.output);
     if (step.output !== '') this.attached?.progress?.feed(Buffer.from(normalizeTerminalText(step.output)));
     if (!step.end) return;

@@ -19,7 +19,7 @@ export interface TerminalOpenOptions {
    * wrapper must keep the shell on the PTY as its controlling terminal.
    */
   readonly wrapArgv?: (argv: string[]) => string[];
-  /** The owning session (the service sets it): backends confine the shell in its mode and workspace. */
+  /** The owning session (the service sets it): backends confine the shell in its mode and workspace, or keep per-session state (a container). */
   readonly session?: SessionContext;
 }
 

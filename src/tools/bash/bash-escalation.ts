@@ -43,6 +43,7 @@ export async function resolveCallSandbox(
   const defaultMode = deps.executor.sandboxMode;
   if (defaultMode === undefined) {
     if (requested !== undefined) {
+      if (deps.executor.escalationRefusal) throw new ToolError(deps.executor.escalationRefusal);
       throw new ToolError('sandbox_permissions is not available in this composition (no sandboxing executor to escalate)');
     }
     return undefined;

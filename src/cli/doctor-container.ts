@@ -1,0 +1,44 @@
+import type { CapabilityCheck } from './doctor-checks.js';
+import type { CliEnvironment } from './cli-options.js';
+
+/**
+ * The container engine (reachable, version, API version) at the configured
+ * host, and — when an image is configured — whether the engine has it.
+ */
+export async function checkContainerEngine(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck[]> {
+  const disables = "container mode (--container): every session's commands in its own container";
+  const { DockerContainerEngine } = await import('../providers/container/docker-container-engine.js');
+  let engine;
+  try {
+    engine = new DockerContainerEngine(environment.container?.host);
+  } catch (error) {
+    return [{ name: 'container engine', ok: false, detail: (error as Error).message, disables }];
+  }
+  let info;
+  try {
+    info = await engine.info();
+  } catch (error) {
+    return [{ name: 'container engine', ok: false, detail: (error as Error).message, disables }];
+  }
+  const checks: CapabilityCheck[] = [
+    {
+      name: 'container engine',
+      ok: true,
+      detail: `reachable at ${info.endpoint}, version ${info.version}, API ${info.apiVersion}`,
+      disables,
+    },
+  ];
+  const image = environment.container?.image;
+  if (image !== undefined) {
+    let present = false;
+    let detail: string;
+    try {
+      present = await engine.imagePresent(image);
+      detail = present ? `${image} is present` : `${image} is not present on the engine (build or pull it)`;
+    } catch (error) {
+      detail = `${image}: cannot inspect (${(error as Error).message})`;
+    }
+    checks.push({ name: 'container image', ok: present, detail, disables: 'container mode with this image' });
+  }
+  return checks;
+}

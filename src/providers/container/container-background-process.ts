@@ -1,0 +1,65 @@
+import { messageOf } from '../../container/describe-value.js';
+import { joinStreams, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from '../shell/shell-executor.js';
+import type { ContainerCommand } from './container-command.js';
+
+/**
+ * The handle `ContainerShellExecutor.start` returns: the local background
+ * handle's contract (consuming reads, stdout then a `[stderr]` section,
+ * `kill` stops the command's tree inside the container) over a container exec.
+ */
+export class ContainerBackgroundProcess implements BackgroundProcess {
+  readonly pid = undefined;
+  readonly done: Promise<ProcessOutcome>;
+  private isFinished = false;
+  private unreadError: string | undefined;
+
+  private constructor(
+    private readonly command: ContainerCommand | undefined,
+    outcome: Promise<ProcessOutcome>,
+  ) {
+    this.done = outcome.then((result) => {
+      this.isFinished = true;
+      return result;
+    });
+  }
+
+  static running(command: ContainerCommand): ContainerBackgroundProcess {
+    return new ContainerBackgroundProcess(
+      command,
+      command.exited.then(({ exitCode, signal }) => ({ exitCode, signal })),
+    );
+  }
+
+  /** A command that never started: finished at once, its first read and outcome carry the error. */
+  static failed(error: Error): ContainerBackgroundProcess {
+    const message = messageOf(error);
+    const handle = new ContainerBackgroundProcess(undefined, Promise.resolve({ exitCode: null, signal: null, error: message }));
+    handle.isFinished = true;
+    handle.unreadError = message;
+    return handle;
+  }
+
+  get finished(): boolean {
+    return this.isFinished;
+  }
+
+  readOutput(): OutputDelta {
+    const error = this.unreadError;
+    this.unreadError = undefined;
+    const command = this.command;
+    if (command === undefined) return { text: error ?? '', lost: false, spillPaths: [] };
+    const out = command.stdout.readNew();
+    const err = command.stderr.readNew();
+    const spillPaths: string[] = [];
+    if (out.lost && command.stdout.spillPath !== undefined) spillPaths.push(command.stdout.spillPath);
+    if (err.lost && command.stderr.spillPath !== undefined) spillPaths.push(command.stderr.spillPath);
+    return { text: joinStreams(out.text, err.text), lost: out.lost || err.lost, spillPaths };
+  }
+
+  async kill(): Promise<boolean> {
+    if (this.isFinished || this.command === undefined) return false;
+    this.command.stop('kill');
+    await this.done;
+    return this.command.stopReason !== undefined;
+  }
+}

@@ -1,0 +1,132 @@
+import type { Redactor } from '../output-filter/redactor.js';
+import { randomBytes } from 'node:crypto';
+import { constants as osConstants } from 'node:os';
+import { OutputCapture } from '../shell/output-capture.js';
+import type { ExecSpec, ExecutorConfig } from '../shell/shell-executor.js';
+import type { ShellExit, StopReason } from '../shell/shell-process.js';
+import type { SpillDirectory } from '../shell/spill-directory.js';
+import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
+
+/**
+ * Runs the command in a child bash in its own process group (`set -m`), then
+ * kills what it left behind — its group, at once, and every other process
+ * carrying this exec's tag (`setsid` escapes) — so the exec's streams close
+ * when the command is done: the in-container twin of the local group kill.
+ * The wrapper's own stderr is /dev/null (job reports such as "Terminated");
+ * the command's goes to the exec's stderr through fd 3.
+ */
+const WRAPPER =
+  'set -m; exec 3>&2 2>/dev/null; "$0" -c "$1" 2>&3 3>&- & p=$!; wait $p; s=$?; kill -9 -- -$p; ' +
+  'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; ' +
+  'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
+  `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { kill -9 "$q"; break; }; done; done; exit $s`;
+
+const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
+
+export interface ContainerCommandOptions {
+  readonly engine: ContainerEngine;
+  readonly containerId: string;
+  readonly spec: ExecSpec;
+  /** The exec's environment (already built; the tag is added here). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly config: ExecutorConfig;
+  readonly spills: SpillDirectory;
+  readonly user?: string;
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (chunk: Buffer, stream: 0 | 1) => void;
+  /** Secrets kept out of the captured text and the spill files. */
+  readonly redactor?: Redactor;
+}
+
+/**
+ * One `bash -c` exec in a session's container with bounded capture of both
+ * streams (the shared `OutputCapture`, spilling into the session's directory
+ * that the container sees at the same path). Stopping signals the command's
+ * whole process tree inside the container: TERM, then KILL after the grace.
+ */
+export class ContainerCommand {
+  readonly stdout: OutputCapture;
+  readonly stderr: OutputCapture;
+  readonly exited: Promise<ShellExit>;
+  private reason: StopReason | undefined;
+  private done = false;
+  private timers: NodeJS.Timeout[] = [];
+  private readonly onAbort = (): void => this.stop('abort');
+
+  private constructor(
+    private readonly options: ContainerCommandOptions,
+    channel: ExecChannel,
+    private readonly tag: string,
+  ) {
+    const limits = { maxOutputBytes: options.config.maxOutputBytes, maxSpillBytes: options.config.maxSpillBytes };
+    this.stdout = new OutputCapture(limits, options.spills, 'stdout', options.redactor);
+    this.stderr = new OutputCapture(limits, options.spills, 'stderr', options.redactor);
+    channel.stdout.on('data', (chunk: Buffer) => {
+      this.stdout.write(chunk);
+      options.onOutput?.(chunk, 0);
+    });
+    channel.stderr.on('data', (chunk: Buffer) => {
+      this.stderr.write(chunk);
+      options.onOutput?.(chunk, 1);
+    });
+    if (options.spec.stdin !== undefined) channel.write(options.spec.stdin);
+    this.exited = channel.exited.then(({ exitCode }) => {
+      this.done = true;
+      for (const timer of this.timers) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', this.onAbort);
+      this.stdout.close();
+      this.stderr.close();
+      return classify(exitCode, this.reason);
+    });
+    if (options.timeoutMs !== undefined) this.timers.push(setTimeout(() => this.stop('timeout'), options.timeoutMs));
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Starts the exec; rejects (with the engine's cause) when it could not start. */
+  static async start(options: ContainerCommandOptions): Promise<ContainerCommand> {
+    const tag = randomBytes(8).toString('hex');
+    const channel = await options.engine.exec(options.containerId, {
+      argv: ['bash', '-c', WRAPPER, options.config.shellPath, options.spec.command],
+      env: { ...options.env, [EXEC_TAG_VAR]: tag },
+      workdir: options.spec.workdir,
+      tty: false,
+      stdin: options.spec.stdin !== undefined,
+      ...(options.user === undefined ? {} : { user: options.user }),
+    });
+    return new ContainerCommand(options, channel, tag);
+  }
+
+  get stopReason(): StopReason | undefined {
+    return this.reason;
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  /** TERM to the whole tree, KILL after the grace. The first reason wins. */
+  stop(reason: StopReason): void {
+    if (this.done || this.reason !== undefined) return;
+    this.reason = reason;
+    void this.signalTree('TERM');
+    this.timers.push(setTimeout(() => void this.signalTree('KILL'), this.options.config.graceMs));
+  }
+
+  private async signalTree(signal: 'TERM' | 'KILL'): Promise<void> {
+    try {
+      await this.options.engine.killTagged(this.options.containerId, this.tag, signal);
+    } catch {
+      // The container is gone: so is the tree.
+    }
+  }
+}
+
+/** Exec statuses are `128 + n` for a signal; only a stop of ours is reported as that signal. */
+function classify(exitCode: number | null, reason: StopReason | undefined): ShellExit {
+  if (reason !== undefined && exitCode !== null && exitCode > 128) {
+    const name = SIGNAL_NAMES.get(exitCode - 128);
+    if (name) return { exitCode: null, signal: name, reason };
+  }
+  return { exitCode, signal: null, reason };
+}

@@ -1,0 +1,120 @@
+import path from 'node:path';
+import type { ServiceIdentifier } from 'inversify';
+import { configError, mergeConfig } from '../../container/config-merge.js';
+import { describeValue } from '../../container/describe-value.js';
+import type { ContainerMount } from './container-engine.js';
+
+/** The `container:` section of a composition (README "Configuration"). */
+export interface ContainerConfig {
+  /** Image every session's container runs. Required. */
+  readonly image: string;
+  /** Engine endpoint; default `DOCKER_HOST`, else the local socket. */
+  readonly host?: string;
+  /** Extra binds, `src:dst[:ro]` (absolute paths). */
+  readonly mounts: readonly string[];
+  /** `none` or an engine network name; default the engine's default network. */
+  readonly network?: string;
+  /** Memory limit: bytes, or a number with a `k`, `m` or `g` suffix. */
+  readonly memory?: string | number;
+  /** CPU limit in CPUs (fractions allowed). */
+  readonly cpus?: number;
+  readonly pidsLimit?: number;
+  /** User the commands run as (`uid[:gid]` or a name the image knows). */
+  readonly user?: string;
+  readonly readOnlyRootfs: boolean;
+  /** Fixed variables of every container. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The config with every value checked and converted for the engine. */
+export interface ResolvedContainerConfig {
+  readonly image: string;
+  readonly host?: string;
+  readonly mounts: readonly ContainerMount[];
+  readonly network?: string;
+  readonly memoryBytes?: number;
+  readonly nanoCpus?: number;
+  readonly pidsLimit?: number;
+  readonly user?: string;
+  readonly readOnlyRootfs: boolean;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export const ContainerConfig: ServiceIdentifier<ResolvedContainerConfig> = Symbol.for('dsh.ContainerConfig');
+
+const DEFAULTS = { mounts: [], readOnlyRootfs: false, env: {} };
+const KNOWN = new Set(['image', 'host', 'mounts', 'network', 'memory', 'cpus', 'pidsLimit', 'user', 'readOnlyRootfs', 'env']);
+const LABEL = 'container';
+
+/** Throws `invalid container config: <key> <reason>` for the first bad value. */
+export function resolveContainerConfig(partial: unknown): ResolvedContainerConfig {
+  const merged = mergeConfig(LABEL, DEFAULTS, partial, KNOWN);
+  const fail = (key: string, problem: string): never => {
+    throw configError(LABEL, key, `${problem}, got ${describeValue(merged[key])}`);
+  };
+  const optionalString = (key: string): string | undefined => {
+    const value = merged[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value.trim() === '') fail(key, 'must be a non-empty string');
+    return value as string;
+  };
+  const image = optionalString('image');
+  if (image === undefined) throw configError(LABEL, 'image', 'is required');
+  if (!Array.isArray(merged.mounts)) fail('mounts', 'must be a list of "src:dst[:ro]" strings');
+  const mounts = (merged.mounts as unknown[]).map((entry) => parseMount(entry));
+  const env = merged.env;
+  if (env === null || typeof env !== 'object' || Array.isArray(env)) fail('env', 'must be a mapping of names to strings');
+  for (const [name, value] of Object.entries(env as object)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw configError(LABEL, `env.${name}`, 'is not a valid variable name');
+    if (typeof value !== 'string') throw configError(LABEL, `env.${name}`, `must be a string, got ${describeValue(value)}`);
+  }
+  if (typeof merged.readOnlyRootfs !== 'boolean') fail('readOnlyRootfs', 'must be true or false');
+  const cpus = merged.cpus;
+  if (cpus !== undefined && !(typeof cpus === 'number' && Number.isFinite(cpus) && cpus > 0)) fail('cpus', 'must be a positive number');
+  const pids = merged.pidsLimit;
+  if (pids !== undefined && !(Number.isSafeInteger(pids) && (pids as number) > 0)) fail('pidsLimit', 'must be a positive integer');
+  const memoryBytes = merged.memory === undefined ? undefined : parseMemory(merged.memory);
+  if (memoryBytes === null) fail('memory', 'must be a byte count or a number with k, m or g (at least 6m)');
+  const host = optionalString('host');
+  const network = optionalString('network');
+  const user = optionalString('user');
+  return Object.freeze({
+    image,
+    mounts,
+    readOnlyRootfs: merged.readOnlyRootfs as boolean,
+    env: Object.freeze({ ...(env as Record<string, string>) }),
+    ...(host === undefined ? {} : { host }),
+    ...(network === undefined ? {} : { network }),
+    ...(user === undefined ? {} : { user }),
+    ...(memoryBytes == null ? {} : { memoryBytes }),
+    ...(cpus === undefined ? {} : { nanoCpus: Math.round((cpus as number) * 1e9) }),
+    ...(pids === undefined ? {} : { pidsLimit: pids as number }),
+  });
+}
+
+/** `src:dst[:ro|rw]` with absolute paths. */
+export function parseMount(entry: unknown): ContainerMount {
+  const bad = (why: string): never => {
+    throw configError(LABEL, 'mounts', `entry ${describeValue(entry)} ${why}`);
+  };
+  if (typeof entry !== 'string') return bad('must be a "src:dst[:ro]" string');
+  const parts = entry.split(':');
+  if (parts.length < 2 || parts.length > 3) return bad('must look like src:dst or src:dst:ro');
+  const [source, target, flag] = parts as [string, string, string | undefined];
+  if (!path.isAbsolute(source) || !path.isAbsolute(target)) bad('needs absolute source and target paths');
+  if (flag !== undefined && flag !== 'ro' && flag !== 'rw') bad('may only end in :ro or :rw');
+  return { source, target, readOnly: flag === 'ro' };
+}
+
+/** Bytes, or null for a bad value. The engine refuses limits under 6 MiB. */
+function parseMemory(value: unknown): number | null {
+  let bytes: number;
+  if (typeof value === 'number') bytes = value;
+  else if (typeof value === 'string') {
+    const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i.exec(value.trim());
+    if (!match) return null;
+    const scale = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
+    bytes = Math.round(Number(match[1]) * scale);
+  } else return null;
+  return Number.isSafeInteger(bytes) && bytes >= 6 * 1024 * 1024 ? bytes : null;
+}

@@ -1,0 +1,128 @@
+import type { Readable } from 'node:stream';
+import type { ServiceIdentifier } from 'inversify';
+
+/** A bind mount: `source` on the engine's host at `target` inside the container. */
+export interface ContainerMount {
+  readonly source: string;
+  readonly target: string;
+  readonly readOnly: boolean;
+}
+
+/** Everything needed to create one session's container. */
+export interface ContainerSpec {
+  readonly image: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Fixed variables of the container (added to the image's own environment). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly mounts: readonly ContainerMount[];
+  /** `none`, an engine network name, or undefined for the engine's default. */
+  readonly network?: string;
+  readonly memoryBytes?: number;
+  readonly nanoCpus?: number;
+  readonly pidsLimit?: number;
+  readonly user?: string;
+  readonly readOnlyRootfs: boolean;
+}
+
+/** Why a container is not running any more (for the restart notice). */
+export interface ContainerState {
+  readonly running: boolean;
+  /** Short human reason when not running: `out of memory`, `killed (exit 137)`, `removed`, … */
+  readonly reason?: string;
+}
+
+/** A started container. Its main process lives exactly as long as `lifeline` stays open. */
+export interface ContainerHandle {
+  readonly id: string;
+  /** Settles once the engine reports the container stopped (or gone). Never rejects. */
+  readonly stopped: Promise<ContainerState>;
+}
+
+export interface ExecOptions {
+  readonly argv: readonly string[];
+  /** Added to the container's environment for this process and its children. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly workdir: string;
+  /** One PTY for both streams (persistent shell); otherwise separate stdout and stderr. */
+  readonly tty: boolean;
+  /** Keep stdin open for `write` (the persistent shell). */
+  readonly stdin: boolean;
+  readonly user?: string;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+/** How an exec ended. `exitCode` is null when the engine could not tell. */
+export interface ExecExit {
+  readonly exitCode: number | null;
+}
+
+/** A running process inside a container. */
+export interface ExecChannel {
+  /** stdout (with a TTY: the terminal's whole output). Ends when the process's output ends. */
+  readonly stdout: Readable;
+  /** stderr; empty and already ended with a TTY. */
+  readonly stderr: Readable;
+  /** Settles after the output streams ended, with the exec's exit status. Never rejects. */
+  readonly exited: Promise<ExecExit>;
+  write(data: string): void;
+  resize(cols: number, rows: number): Promise<void>;
+  /**
+   * The exec's process id on the engine's host, when the engine runs on this
+   * machine and reports it (Docker does; Podman and Kubernetes may not).
+   */
+  hostPid(): Promise<number | undefined>;
+  /** Closes our end of the streams (the process itself is killed with `killTagged`). */
+  detach(): void;
+}
+
+/** The engine behind `doctor`. */
+export interface EngineInfo {
+  readonly endpoint: string;
+  readonly version: string;
+  readonly apiVersion: string;
+}
+
+/**
+ * The container operations the container executor and terminal backend use;
+ * one provider per engine (Docker/Podman here; Kubernetes maps onto the same
+ * calls, see src/providers/container/README.md). Every method rejects with a
+ * message that names the cause (unreachable engine, missing image, …).
+ */
+export interface ContainerEngine {
+  readonly endpoint: string;
+  info(): Promise<EngineInfo>;
+  imagePresent(image: string): Promise<boolean>;
+  /**
+   * Creates and starts a container whose main process waits on a stream held
+   * by this process: when this process dies, the container stops and is removed.
+   */
+  create(spec: ContainerSpec): Promise<ContainerHandle>;
+  exec(containerId: string, options: ExecOptions): Promise<ExecChannel>;
+  /**
+   * Signals every process in the container whose environment carries
+   * `DSH_EXEC_TAG=<tag>`: the exec started with that tag and everything it
+   * started, even after `setsid`. Resolves with how many were signalled.
+   */
+  killTagged(containerId: string, tag: string, signal: 'TERM' | 'KILL'): Promise<number>;
+  state(containerId: string): Promise<ContainerState>;
+  /** Stops and removes; resolves when it is gone (a missing container is not an error). */
+  remove(containerId: string): Promise<void>;
+  /** Containers carrying every given label (`key=value`). */
+  list(labels: readonly string[]): Promise<Array<{ readonly id: string; readonly labels: Readonly<Record<string, string>> }>>;
+}
+
+export const ContainerEngine: ServiceIdentifier<ContainerEngine> = Symbol.for('dsh.ContainerEngine');
+
+/** The variable that tags an exec's process tree (see `killTagged`). */
+export const EXEC_TAG_VAR = 'DSH_EXEC_TAG';
+
+/** Label keys on every container the host creates. */
+export const LABELS = Object.freeze({
+  managed: 'dsh-tools.managed',
+  session: 'dsh-tools.session',
+  instance: 'dsh-tools.instance',
+  hostname: 'dsh-tools.hostname',
+  pid: 'dsh-tools.pid',
+});

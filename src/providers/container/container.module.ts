@@ -1,0 +1,75 @@
+import type { ResolutionContext } from 'inversify';
+import { PluginModule } from '../../container/plugin-module.js';
+import { Redactor } from '../output-filter/redactor.js';
+import { resolveBashPtyConfig, type BashPtyConfig } from '../terminal/bash-pty-config.js';
+import { bindTerminalService } from '../terminal/terminal.module.js';
+import { TerminalBackend } from '../terminal/terminal-service.js';
+import { resolveExecutorConfig } from '../shell/executor-config.js';
+import { ExecutorConfig, ShellExecutor } from '../shell/shell-executor.js';
+import { ContainerConfig, resolveContainerConfig, type ResolvedContainerConfig } from './container-config.js';
+import { ContainerEngine } from './container-engine.js';
+import { ContainerShellExecutor } from './container-shell-executor.js';
+import { ContainerTerminalBackend } from './container-terminal-backend.js';
+import { DockerContainerEngine } from './docker-container-engine.js';
+import { SessionContainers, SessionContainersToken } from './session-containers.js';
+
+export interface ContainerShellModuleOptions {
+  readonly container: unknown;
+  /** Bind-mounted at the same path; read-only when `workspaceReadOnly`. */
+  readonly workspace?: string;
+  readonly workspaceReadOnly?: boolean;
+  readonly executor?: Partial<ExecutorConfig>;
+  /** Another engine provider (tests, a Kubernetes provider); default Docker at `container.host`. */
+  readonly engine?: ContainerEngine;
+}
+
+/**
+ * Container execution: the engine, the per-session containers and the
+ * container `ShellExecutor`. Bad config fails here, at composition; unloading
+ * stops running commands and removes every session's container.
+ */
+export function containerShellModule(options: ContainerShellModuleOptions): PluginModule {
+  const config: ResolvedContainerConfig = resolveContainerConfig(options.container);
+  const executor = resolveExecutorConfig({ cwd: options.workspace, ...options.executor });
+  return new PluginModule('shell:container', ({ bind }) => {
+    bind(ContainerConfig).toConstantValue(config);
+    bind(ExecutorConfig).toConstantValue(Object.freeze({ cwd: options.workspace, ...options.executor }));
+    bind(ContainerEngine).toConstantValue(options.engine ?? new DockerContainerEngine(config.host));
+    bind(SessionContainersToken)
+      .toDynamicValue(
+        (ctx) =>
+          new SessionContainers(ctx.get(ContainerEngine), config, {
+            ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+            workspaceReadOnly: options.workspaceReadOnly ?? false,
+            maxRetainedSpillBytes: executor.maxRetainedSpillBytes,
+            keepSpills: executor.keepSpills,
+          }),
+      )
+      .inSingletonScope()
+      .onDeactivation((containers) => containers.dispose());
+    bind(ShellExecutor)
+      .toDynamicValue((ctx) => new ContainerShellExecutor(ctx.get(SessionContainersToken), executor, optionalRedactor(ctx)))
+      .inSingletonScope()
+      .onDeactivation((shell) => (shell as ContainerShellExecutor).dispose());
+  });
+}
+
+/** The persistent shell in the session's container (needs `containerShellModule`). */
+export function containerTerminalModule(config: Partial<BashPtyConfig> = {}): PluginModule {
+  const resolved = resolveBashPtyConfig(config);
+  return new PluginModule('terminal:container', ({ bind }) => {
+    bind(TerminalBackend)
+      .toDynamicValue((ctx) => {
+        const containers = ctx.get(SessionContainersToken);
+        const local = containers.engine.endpoint.startsWith('unix://');
+        return new ContainerTerminalBackend(containers, resolved, local, optionalRedactor(ctx));
+      })
+      .inSingletonScope();
+    bindTerminalService(bind);
+  });
+}
+
+/** The composition's redactor, when one is bound (every local environment binds one). */
+function optionalRedactor(ctx: ResolutionContext): Redactor | undefined {
+  return ctx.get(Redactor, { optional: true });
+}

@@ -1,0 +1,44 @@
+import { readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { LABELS, type ContainerEngine } from './container-engine.js';
+import { SHARED_DIR_PREFIX } from './session-containers.js';
+
+/**
+ * Removes containers that earlier servers on this machine created and left
+ * behind (their process is gone). Containers of live servers, and of other
+ * machines sharing the engine, are left alone; so are their shared session
+ * directories under the temp dir. Resolves with how many containers went.
+ */
+export async function reapDeadInstances(engine: ContainerEngine, hostname: string = os.hostname()): Promise<number> {
+  const found = await engine.list([`${LABELS.managed}=1`, `${LABELS.hostname}=${hostname}`]);
+  const dead = found.filter((c) => !processAlive(Number(c.labels[LABELS.pid])));
+  await Promise.all(dead.map((c) => engine.remove(c.id).catch(() => undefined)));
+  removeDeadSharedDirs(os.tmpdir());
+  return dead.length;
+}
+
+function removeDeadSharedDirs(tmp: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmp);
+  } catch {
+    return;
+  }
+  const pattern = new RegExp(`^${SHARED_DIR_PREFIX}(\\d+)-`);
+  for (const name of names) {
+    const pid = pattern.exec(name)?.[1];
+    if (pid !== undefined && !processAlive(Number(pid))) rmSync(path.join(tmp, name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

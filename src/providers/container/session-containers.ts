@@ -1,0 +1,181 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ServiceIdentifier } from 'inversify';
+import type { SessionContext } from '../../container/tool-contract.js';
+import { SpillDirectory } from '../shell/spill-directory.js';
+import { LABELS, type ContainerEngine, type ContainerMount, type ContainerState } from './container-engine.js';
+import type { ResolvedContainerConfig } from './container-config.js';
+import { describeEngineError } from './engine-errors.js';
+
+/** A session's running container and the host directory it shares at the same path. */
+export interface LiveContainer {
+  readonly id: string;
+  /** Host directory bind-mounted (read-only) at the same path: spill files, long command lines. */
+  readonly dir: string;
+  readonly spills: SpillDirectory;
+  /** Set once the engine reported the container stopped. */
+  stopped?: ContainerState;
+  /** Settles when the engine reports the container stopped. */
+  readonly ended: Promise<ContainerState>;
+}
+
+export interface SessionContainerOptions {
+  /** Bind-mounted at the same absolute path. */
+  readonly workspace?: string;
+  readonly workspaceReadOnly: boolean;
+  readonly maxRetainedSpillBytes: number;
+  readonly keepSpills: boolean;
+}
+
+interface Entry {
+  live?: LiveContainer;
+  creating?: Promise<LiveContainer>;
+}
+
+/** Shared session directories are `<tmp>/dsh-ct-<server pid>-XXXXXX`. */
+export const SHARED_DIR_PREFIX = 'dsh-ct-';
+
+/** `[container restarted: …]`, the line the model sees when its container was replaced. */
+export const restartNotice = (reason: string): string => `[container restarted: the previous one stopped (${reason})]`;
+
+/**
+ * One container per session, created on the session's first call and
+ * removed when the session is disposed. A container that stopped (killed
+ * from outside, out of memory, …) is replaced on the next call, which tells
+ * the session why with `restartNotice`. Shared by the container executor
+ * and the container terminal backend, so one session has one container.
+ */
+export class SessionContainers {
+  readonly instanceId = randomUUID();
+  private readonly entries = new Map<string, Entry>();
+  private disposing?: Promise<void>;
+
+  constructor(
+    readonly engine: ContainerEngine,
+    readonly config: ResolvedContainerConfig,
+    private readonly options: SessionContainerOptions,
+  ) {}
+
+  /** The session's running container, created (or replaced) as needed. Rejects with the cause. */
+  async acquire(session: SessionContext | undefined): Promise<LiveContainer> {
+    if (this.disposing) throw new Error('the container provider is disposed');
+    const key = session?.id ?? '';
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = {};
+      this.entries.set(key, entry);
+      session?.onDispose(() => this.release(key));
+    }
+    if (entry.creating) return entry.creating;
+    const previous = entry.live;
+    if (previous && !previous.stopped) return previous;
+    const current = entry;
+    current.creating = this.create(session, previous).finally(() => (current.creating = undefined));
+    current.live = await current.creating;
+    return current.live;
+  }
+
+  /**
+   * Marks a container stopped (an exec found it gone) so the next `acquire`
+   * replaces it. A container being killed may still read as running for a
+   * moment after its processes died, so a running one gets `settleMs` to stop.
+   */
+  async markIfStopped(live: LiveContainer, settleMs = 0): Promise<ContainerState | undefined> {
+    if (live.stopped) return live.stopped;
+    const state = await this.engine.state(live.id);
+    if (!state.running) live.stopped = state;
+    else if (settleMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const ended = await Promise.race([live.ended, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), settleMs)))]);
+      clearTimeout(timer);
+      if (ended) live.stopped ??= ended;
+    }
+    return live.stopped;
+  }
+
+  /** Removes the session's container and its shared directory. */
+  async release(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    if (!entry) return;
+    const live = entry.live ?? (await entry.creating?.catch(() => undefined));
+    if (live) await this.discard(live);
+  }
+
+  dispose(): Promise<void> {
+    this.disposing ??= Promise.all([...this.entries.keys()].map((key) => this.release(key))).then(() => undefined);
+    return this.disposing;
+  }
+
+  /** How many containers are live (for tests and the bench). */
+  get size(): number {
+    return [...this.entries.values()].filter((e) => e.live && !e.live.stopped).length;
+  }
+
+  private async create(session: SessionContext | undefined, previous: LiveContainer | undefined): Promise<LiveContainer> {
+    if (previous) await this.discard(previous);
+    // The pid in the name lets `reapDeadInstances` remove the directory of a server that was SIGKILLed.
+    const dir = mkdtempSync(path.join(os.tmpdir(), `${SHARED_DIR_PREFIX}${process.pid}-`));
+    const mounts: ContainerMount[] = [...this.config.mounts, { source: dir, target: dir, readOnly: true }];
+    if (this.options.workspace !== undefined) {
+      mounts.push({ source: this.options.workspace, target: this.options.workspace, readOnly: this.options.workspaceReadOnly });
+    }
+    const sessionId = session?.id ?? '';
+    let id: string;
+    let stopped: Promise<ContainerState>;
+    try {
+      ({ id, stopped } = await this.engine.create({
+        image: this.config.image,
+        name: `dsh-${this.instanceId.slice(0, 8)}-${slug(sessionId)}-${randomBytes(3).toString('hex')}`,
+        labels: {
+          [LABELS.managed]: '1',
+          [LABELS.session]: sessionId,
+          [LABELS.instance]: this.instanceId,
+          [LABELS.hostname]: os.hostname(),
+          [LABELS.pid]: String(process.pid),
+        },
+        env: this.config.env,
+        mounts,
+        readOnlyRootfs: this.config.readOnlyRootfs,
+        ...pick(this.config, ['network', 'memoryBytes', 'nanoCpus', 'pidsLimit', 'user'] as const),
+      }));
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`cannot start the session's container: ${this.explain(error)}`);
+    }
+    // A relative prefix puts the lazily made spill directory inside the shared one.
+    const spills = new SpillDirectory(`${path.relative(os.tmpdir(), dir)}/spill-`, this.options.maxRetainedSpillBytes);
+    const live: LiveContainer = { id, dir, spills, ended: stopped };
+    void stopped.then((state) => (live.stopped ??= state));
+    if (previous?.stopped) session?.notify(restartNotice(previous.stopped.reason ?? 'unknown reason'));
+    return live;
+  }
+
+  private async discard(live: LiveContainer): Promise<void> {
+    live.stopped ??= { running: false, reason: 'removed' };
+    await this.engine.remove(live.id).catch(() => undefined);
+    if (!this.options.keepSpills) rmSync(live.dir, { recursive: true, force: true });
+  }
+
+  private explain(error: unknown): string {
+    const message = describeEngineError(error, this.engine.endpoint);
+    if (/no such image/i.test(message)) {
+      return `image "${this.config.image}" is not present on the engine at ${this.engine.endpoint} (build or pull it first)`;
+    }
+    return message;
+  }
+}
+
+export const SessionContainersToken: ServiceIdentifier<SessionContainers> = Symbol.for('dsh.SessionContainers');
+
+function slug(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 24) || 'anon';
+}
+
+function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out;
+}
