@@ -6,6 +6,8 @@ import { ToolError } from './tool-contract.js';
 export interface KnownArguments {
   readonly tool: string;
   readonly names: readonly string[];
+  /** Hidden names the tool refuses with its own reason instead of the unknown-argument message. */
+  readonly refusals?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -37,7 +39,10 @@ function toPlainObject(raw: unknown, known: KnownArguments): Record<string, unkn
   // Only names the schema shows are copied, so `__proto__` or `constructor` never reach the instance.
   const plain: Record<string, unknown> = {};
   for (const key of Object.keys(raw)) {
-    if (!known.names.includes(key)) throw new ToolError(unknownArgumentMessage(key, known));
+    if (!known.names.includes(key)) {
+      const refusal = known.refusals && Object.hasOwn(known.refusals, key) ? known.refusals[key] : undefined;
+      throw new ToolError(refusal ?? unknownArgumentMessage(key, known));
+    }
     plain[key] = (raw as Record<string, unknown>)[key];
   }
   return plain;

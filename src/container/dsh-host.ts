@@ -174,7 +174,11 @@ export class DshHost {
       const tool = this.active.get(name);
       if (!tool) return this.missingTool(name);
       if (ctx.session?.disposed) return errorResult(`session "${ctx.session.id}" is disposed`);
-      const args = validateArgs(tool.meta.args, rawArgs, { tool: name, names: argumentNames(tool.descriptor.inputSchema) });
+      const args = validateArgs(tool.meta.args, rawArgs, {
+        tool: name,
+        names: argumentNames(tool.descriptor.inputSchema),
+        ...(tool.instance.hiddenArgumentReasons ? { refusals: tool.instance.hiddenArgumentReasons() } : {}),
+      });
       if (ctx.signal.aborted) return errorResult('tool call aborted');
       return await tool.instance.run(args, ctx);
     } catch (error) {

@@ -96,6 +96,11 @@ export interface ToolInstance<A = unknown> {
   description?(): string;
   /** Adapts the generated schema to capability facts (e.g. drops a disabled parameter). */
   adjustSchema?(schema: JsonSchema): JsonSchema;
+  /**
+   * Why an argument the schema hides is refused, when "unknown argument" would
+   * mislead (e.g. escalation in a composition that refuses it). Keyed by name.
+   */
+  hiddenArgumentReasons?(): Readonly<Record<string, string>>;
   presentCall?(args: unknown): CallPresentation | undefined;
   presentResult?(result: ToolResult): ResultPresentation | undefined;
   /** Called when the tool is deactivated or the host is disposed. */

@@ -67,6 +67,11 @@ export class BashTool implements ToolInstance<BashArgs> {
     return adjusted;
   }
 
+  hiddenArgumentReasons(): Readonly<Record<string, string>> {
+    const refusal = this.executor.escalationRefusal;
+    return refusal ? { sandbox_permissions: refusal, justification: refusal } : {};
+  }
+
   async run(args: BashArgs, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
     const background = args.run_in_background === true;
     if (background && !this.config.enableRunInBackground) {
