@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Every process a command starts inherits this variable (unless it rebuilds
+ * its environment from scratch), whatever session or process group it moves
+ * to: `/proc/<pid>/environ` keeps the environment a process was started with.
+ * That finds `setsid`, `setpgid`, `nohup … &`, double-forked and disowned
+ * processes without root or cgroups.
+ */
+export const PROCESS_TAG_VARIABLE = 'DSH_PROCESS_TAG';
+
+/** This server process; every tag starts with it, so a watchdog can find all of them. */
+export const INSTANCE_ID = randomBytes(6).toString('hex');
+
+let sequence = 0;
+
+/** A tag no other call of any server shares: `<instance>.<n>`. */
+export function newProcessTag(): string {
+  sequence += 1;
+  return `${INSTANCE_ID}.${sequence}`;
+}
+
+/** Past this, the pid counter may have wrapped since the leader started: scan every pid. */
+const FULL_SCAN_AFTER_MS = 1_000;
+/** Each pass kills what it finds; a survivor may have forked meanwhile, so look again, bounded. */
+const MAX_PASSES = 16;
+
+/**
+ * Finds and SIGKILLs the live processes carrying one call's tag, and counts
+ * them. Cheap when nothing was started: pids are handed out in order, so when
+ * the newest pid (`/proc/loadavg`) is still the leader's, no process can
+ * carry the tag and no directory is read.
+ */
+export class LeftoverReaper {
+  private readonly killed = new Set<number>();
+  private readonly needle: Buffer;
+  private readonly startedAt = performance.now();
+
+  constructor(
+    tag: string,
+    private readonly leaderPid: number,
+  ) {
+    this.needle = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tag}\0`);
+  }
+
+  /** Processes this reaper killed so far. */
+  get count(): number {
+    return this.killed.size;
+  }
+
+  /** Kills every live carrier of the tag (the leader must have exited). */
+  reap(): void {
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const newest = newestPid();
+      if (newest === this.leaderPid) return;
+      const full = newest === undefined || newest < this.leaderPid || performance.now() - this.startedAt > FULL_SCAN_AFTER_MS;
+      let found = 0;
+      for (const pid of listPids()) {
+        if (!full && pid <= this.leaderPid) continue;
+        if (!carries(pid, this.needle) || !killPid(pid)) continue;
+        if (!this.killed.has(pid)) found++;
+        this.killed.add(pid);
+      }
+      if (found === 0) return;
+    }
+  }
+}
+
+/** Kills every live process whose tag starts with `prefix` (any call of one server). Returns how many. */
+export function killTaggedWithPrefix(prefix: string, exceptPid = process.pid): number {
+  const needle = Buffer.from(`${PROCESS_TAG_VARIABLE}=${prefix}`);
+  let total = 0;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    let found = 0;
+    for (const pid of listPids()) {
+      if (pid !== exceptPid && carries(pid, needle) && killPid(pid)) found++;
+    }
+    total += found;
+    if (found === 0) break;
+  }
+  return total;
+}
+
+/** The most recently assigned pid in our pid namespace (5th field of /proc/loadavg). */
+function newestPid(): number | undefined {
+  try {
+    const text = readFileSync('/proc/loadavg', 'latin1');
+    const value = Number(text.slice(text.lastIndexOf(' ') + 1));
+    return Number.isInteger(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function listPids(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    const code = name.charCodeAt(0);
+    if (code >= 48 && code <= 57) pids.push(Number(name));
+  }
+  return pids;
+}
+
+/** True when an entry of `pid`'s environment starts with `needle`. */
+function carries(pid: number, needle: Buffer): boolean {
+  let environ: Buffer;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return false; // gone, or not ours to read
+  }
+  let at = environ.indexOf(needle);
+  while (at !== -1) {
+    if (at === 0 || environ[at - 1] === 0) return true;
+    at = environ.indexOf(needle, at + 1);
+  }
+  return false;
+}
+
+function killPid(pid: number): boolean {
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    process.kill(pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
