@@ -56,6 +56,8 @@ export const LEFTOVER_DRAIN_MS = 100;
  * descendant that left the group (its own setsid) could hold them forever.
  */
 export const ESCAPED_HOLDER_MS = 1_000;
+/** At the timeout, how many 1 ms looks a leader on a CPU gets to finish its exit (see `onTimeout`). */
+const TIMEOUT_RECHECKS = 5;
 
 /**
  * One `bash -c` in its own session and process group (execa `detached`:
@@ -199,12 +201,20 @@ export class ShellProcess {
   }
 
   /**
-   * The timer can run before the leader's exit is processed: a leader that
-   * already exited (a zombie awaiting our wait) finished first, so it keeps
-   * its own outcome. Otherwise the caller may keep it running.
+   * Whichever happened first wins. The timer can run before the leader's
+   * exit is processed (it is a zombie awaiting our wait, or already reaped),
+   * or while it runs its own exit path (on a CPU: bash then ignores a late
+   * SIGTERM and exits 0); both finished first and keep their own outcome. A
+   * leader on a CPU is looked at again shortly, a bounded number of times.
    */
-  private onTimeout(): void {
-    if (this.pid !== undefined && hasExited(this.pid)) return;
+  private onTimeout(retries = TIMEOUT_RECHECKS): void {
+    if (this.settled || this.leader !== undefined) return;
+    const state = this.pid === undefined ? undefined : processState(this.pid);
+    if (state === undefined || state === 'Z' || state === 'X') return;
+    if (state === 'R' && retries > 0) {
+      this.timers.push(setTimeout(() => this.onTimeout(retries - 1), 1));
+      return;
+    }
     if (this.options.keepOnTimeout?.() === true) {
       this.options.signal?.removeEventListener('abort', this.onAbort);
       this.markPromoted();
@@ -297,13 +307,13 @@ function canEnter(dir: string): boolean {
   }
 }
 
-/** True when `pid` has exited but was not reaped yet (a zombie). */
-function hasExited(pid: number): boolean {
+/** The state letter of `pid` (`R`, `S`, `Z`, …); undefined once it is gone (reaped). */
+function processState(pid: number): string | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.charAt(stat.lastIndexOf(')') + 2) === 'Z';
+    return stat.charAt(stat.lastIndexOf(')') + 2);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
