@@ -46,3 +46,19 @@ test.each(compositions)('SIGKILL of the server (%s) leaves none of its commands 
   await inFlight;
   await server.close().catch(() => undefined);
 }, 60_000);
+
+test('SIGKILL of a server with the persistent shell leaves none of its commands running', async () => {
+  const workspace = path.join(root, 'persistent');
+  mkdirSync(workspace);
+  const server = await startStdioServer({ workspace, dshHome: path.join(root, 'home-persistent'), args: ['--shell', 'persistent'] });
+  const marker = `1000.${uniqueMarker()}`;
+  const started = await server.call('bash', {
+    command: `setsid sleep ${marker} >/dev/null 2>&1 & ( (setsid sleep ${marker} >/dev/null 2>&1 &) & ); nohup sleep ${marker} >/dev/null 2>&1 & echo started`,
+  });
+  expect(textOf(started)).toMatch(/started$/);
+  await waitUntil(() => processesWith(marker).length === 3, 'the daemons run');
+  process.kill(server.pid, 'SIGKILL');
+  await waitUntil(() => !isAlive(server.pid), 'the server is gone');
+  await waitUntil(() => processesWith(marker).length === 0, 'no daemon of the killed server survives');
+  await server.close().catch(() => undefined);
+}, 60_000);

@@ -67,6 +67,15 @@ export class LeftoverReaper {
   }
 }
 
+/**
+ * Kills every live process carrying `tag` with a scan of every pid (for a
+ * long-lived leader such as a persistent shell, where pid order says
+ * nothing). Returns how many.
+ */
+export function killTagged(tag: string): number {
+  return killTaggedWithPrefix(`${tag}\0`);
+}
+
 /** Kills every live process whose tag starts with `prefix` (any call of one server). Returns how many. */
 export function killTaggedWithPrefix(prefix: string, exceptPid = process.pid): number {
   const needle = Buffer.from(`${PROCESS_TAG_VARIABLE}=${prefix}`);

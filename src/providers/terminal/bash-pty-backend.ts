@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import { inject, injectable, optional } from 'inversify';
 import { buildChildEnv } from '../shell/child-env.js';
+import { newProcessTag, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
+import { ensureReaperWatchdog } from '../shell/reaper-watchdog.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { BashPtySession } from './bash-pty-session.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from './terminal-service.js';
@@ -36,6 +38,9 @@ export class BashPtyBackend implements TerminalBackend {
     }
     if (!isDirectory) throw new Error(`working directory does not exist: ${options.cwd}`);
     const env = buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV });
+    // The shell's commands carry its tag: their escaped daemons die with the shell, or with the server.
+    env[PROCESS_TAG_VARIABLE] = newProcessTag();
+    ensureReaperWatchdog(this.config.shellPath);
     return BashPtySession.start(
       {
         cwd: options.cwd,
