@@ -2,6 +2,8 @@
 // (bash.onTimeout: promote) when the session's task runtime admits one.
 import { createHost, coreModule, envModule, shellModule, bashToolModule, type DshHost, type HostSession } from '../../../src/index.js';
 import { localEnvironment, type EnvironmentOptions } from '../../../src/plugins/local.environment.js';
+import { sandboxedEnvironment } from '../../../src/plugins/sandboxed.environment.js';
+import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { resolveBashToolConfig } from '../../../src/tools/bash/bash-config.js';
 import { validateConfig } from '../../../src/cli/config-file.js';
 import { tempWorkspace } from '../../providers/sandbox/sandbox-test-kit.js';
@@ -145,6 +147,24 @@ describe('bash: the timeoutMs argument', () => {
       const result = await host.openSession({ cwd: ws.dir }).call('bash', { command: 'true', description: 'Nothing', timeoutMs: 0.5 });
       expect(result.isError).toBe(true);
       expect(text(result)).toBe('Error: invalid timeoutMs: expected at least 1 millisecond, got 0.5');
+    } finally {
+      await host.dispose();
+      ws.remove();
+    }
+  });
+});
+
+describeWithBwrap(`bash: promotion under the bwrap sandbox${NEEDS_BWRAP}`, () => {
+  it('moves a confined command to a background task and keeps reading it', async () => {
+    const ws = tempWorkspace('dsh-promotion-sandbox-');
+    const host = await createHost(...sandboxedEnvironment({ workspace: ws.dir, executor: { timeoutMs: TIMEOUT, graceMs: 200 } }));
+    try {
+      const session = host.openSession({ cwd: ws.dir });
+      const first = text(await session.call('bash', { command: 'echo one; sleep 0.6; echo two', description: 'Two steps' }));
+      const moved = MOVED.exec(first);
+      expect(first.startsWith('one\n[still running after')).toBe(true);
+      const rest = text(await session.call('task_output', { task_id: moved![1]!, wait: true, timeout_ms: 30_000 }));
+      expect(rest).toBe('two\n[status: completed, exit code: 0]');
     } finally {
       await host.dispose();
       ws.remove();
