@@ -25,3 +25,10 @@ export function exceedsArgLimit(command: string): boolean {
   if (command.length * 3 <= MAX_ARG_BYTES) return false;
   return Buffer.byteLength(command, 'utf8') > MAX_ARG_BYTES;
 }
+
+/** stdio with the long command on its private pipe at `COMMAND_FD` (see long-command.ts). */
+export function commandPipeStdio(command: string, stdin: string | undefined): { stdio: Array<'ignore' | 'pipe' | Uint8Array> } {
+  const stdio: Array<'ignore' | 'pipe' | Uint8Array> = [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'];
+  stdio[COMMAND_FD] = Buffer.from(command, 'utf8');
+  return { stdio };
+}

@@ -4,7 +4,8 @@ import { buildChildEnv } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
 import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
 import type { SpillDirectory } from './spill-directory.js';
-import { COMMAND_FD, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
+import { commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
+import { processState } from './process-state.js';
 import { LeftoverReaper, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
 
@@ -56,8 +57,12 @@ export const LEFTOVER_DRAIN_MS = 100;
  * descendant that left the group (its own setsid) could hold them forever.
  */
 export const ESCAPED_HOLDER_MS = 1_000;
-/** At the timeout, how many 1 ms looks a leader on a CPU gets to finish its exit (see `onTimeout`). */
-const TIMEOUT_RECHECKS = 5;
+/**
+ * At the timeout, how many 1 ms looks a runnable leader gets to finish its
+ * exit (see `onTimeout`): on a loaded machine a runnable process can wait
+ * tens of milliseconds for a CPU. Delays only the kill of a busy command.
+ */
+const TIMEOUT_RECHECKS = 50;
 
 /**
  * One `bash -c` in its own session and process group (execa `detached`:
@@ -205,7 +210,7 @@ export class ShellProcess {
    * exit is processed (it is a zombie awaiting our wait, or already reaped),
    * or while it runs its own exit path (on a CPU: bash then ignores a late
    * SIGTERM and exits 0); both finished first and keep their own outcome. A
-   * leader on a CPU is looked at again shortly, a bounded number of times.
+   * runnable leader is looked at again shortly, a bounded number of times.
    */
   private onTimeout(retries = TIMEOUT_RECHECKS): void {
     if (this.settled || this.leader !== undefined) return;
@@ -307,22 +312,6 @@ function canEnter(dir: string): boolean {
   }
 }
 
-/** The state letter of `pid` (`R`, `S`, `Z`, …); undefined once it is gone (reaped). */
-function processState(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.charAt(stat.lastIndexOf(')') + 2);
-  } catch {
-    return undefined;
-  }
-}
-
-/** stdio with the long command on its private pipe at `COMMAND_FD` (see long-command.ts). */
-function commandPipeStdio(command: string, stdin: string | undefined): { stdio: Array<'ignore' | 'pipe' | Uint8Array> } {
-  const stdio: Array<'ignore' | 'pipe' | Uint8Array> = [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'];
-  stdio[COMMAND_FD] = Buffer.from(command, 'utf8');
-  return { stdio };
-}
 
 function describeSpawnFailure(shellPath: string, workdir: string, result: unknown): string {
   const { code, originalMessage, message } = (result ?? {}) as Record<string, unknown>;
