@@ -54,10 +54,8 @@ export class LeftoverReaper {
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const newest = newestPid();
       if (newest === this.leaderPid) return;
-      const full = newest === undefined || newest < this.leaderPid || performance.now() - this.startedAt > FULL_SCAN_AFTER_MS;
       let found = 0;
-      for (const pid of listPids()) {
-        if (!full && pid <= this.leaderPid) continue;
+      for (const pid of this.candidates(newest)) {
         if (!carries(pid, this.needle) || !killPid(pid)) continue;
         if (!this.killed.has(pid)) found++;
         this.killed.add(pid);
@@ -65,6 +63,25 @@ export class LeftoverReaper {
       if (found === 0) return;
     }
   }
+
+  /**
+   * Pids that may carry the tag: those handed out after the leader's, tried
+   * by number when few were (no directory listing); every pid when the
+   * counter may have wrapped (it did, or the command ran long).
+   */
+  private candidates(newest: number | undefined): Iterable<number> {
+    const leader = this.leaderPid;
+    if (newest === undefined || newest < leader || performance.now() - this.startedAt > FULL_SCAN_AFTER_MS) return listPids();
+    if (newest - leader <= MAX_PROBED_PIDS) return range(leader + 1, newest);
+    return listPids().filter((pid) => pid > leader);
+  }
+}
+
+/** Up to this many new pids are probed one by one; more are found by listing /proc. */
+const MAX_PROBED_PIDS = 128;
+
+function* range(from: number, to: number): Iterable<number> {
+  for (let pid = from; pid <= to; pid++) yield pid;
 }
 
 /**
