@@ -128,9 +128,16 @@ function newestPid(): number | undefined {
   }
 }
 
+/** Every pid in /proc; none when /proc cannot be read (then only the process group is signalled). */
 function listPids(): number[] {
   const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const name of names) {
     const code = name.charCodeAt(0);
     if (code >= 48 && code <= 57) pids.push(Number(name));
   }
