@@ -1,4 +1,8 @@
 import { MAX_ARG_BYTES } from '../../../src/providers/shell/long-command.js';
+import { createHost } from '../../../src/index.js';
+import { sandboxedEnvironment } from '../../../src/plugins/sandboxed.environment.js';
+import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
+import { tempWorkspace } from '../sandbox/sandbox-test-kit.js';
 import { ExecutorPool, runCommand } from './shell-test-kit.js';
 
 /** A command of exactly `bytes` UTF-8 bytes that prints `marker` and its own length check. */
@@ -47,5 +51,19 @@ describe('LocalShellExecutor: commands longer than one argv string (E2BIG)', () 
   it('keeps trailing output of exec redirections like bash -c (the command runs in the same shell)', async () => {
     const result = await runCommand(pool.make(), commandOfBytes(150_000, 'exec 1>&2; echo to-stderr'));
     expect(result).toMatchObject({ stdout: '', stderr: 'to-stderr\n', exitCode: 0 });
+  });
+});
+
+describeWithBwrap(`a 1 MiB command under the bwrap sandbox${NEEDS_BWRAP}`, () => {
+  it('reaches the confined bash on its descriptor too', async () => {
+    const ws = tempWorkspace('dsh-long-sandbox-');
+    const host = await createHost(...sandboxedEnvironment({ workspace: ws.dir }));
+    try {
+      const result = await host.openSession({ cwd: ws.dir }).call('bash', { command: commandOfBytes(1024 * 1024), description: 'Long' });
+      expect(result.content.map((block) => block.text).join('')).toBe('bash 0\n[exit code: 7]');
+    } finally {
+      await host.dispose();
+      ws.remove();
+    }
   });
 });
