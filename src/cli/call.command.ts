@@ -29,10 +29,12 @@ export function registerCallCommand(program: Command): void {
       }
       // Loaded on demand so `--help` and other commands stay quick.
       const { hostFromOptions } = await import('./host-from-options.js');
-      // The process ends right after the call: keep spill files so the printed paths stay readable.
+      // The process ends right after the call: keep spill files so the printed paths stay readable,
+      // and kill at the timeout (a command moved to a background task would die with the process).
       const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), (environment) => ({
         ...environment,
         executor: { ...environment.executor, keepSpills: true },
+        bash: { ...environment.bash, onTimeout: 'kill' },
       }));
       const controller = new AbortController();
       const abort = () => controller.abort();

@@ -32,7 +32,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     keepSpills: boolean,
   },
   tasks: { maxConcurrentTasksPerOwner: positiveInt, maxFinishedTasksPerOwner: positiveInt },
-  bash: { enableRunInBackground: boolean },
+  bash: { enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill') },
   persistent: { backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string },
   sandbox: {
     mode: oneOf('read-only', 'workspace-write', 'danger-full-access'),

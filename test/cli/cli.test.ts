@@ -49,6 +49,13 @@ describe('dsh-tools CLI', () => {
     expect(bad.stdout).toMatch(/^Error: invalid arguments: not valid JSON/);
   });
 
+  it('call kills a command at its default timeout: a background task would die with the process', async () => {
+    const config = path.join(dir, 'short-timeout.yaml');
+    writeFileSync(config, 'executor:\n  timeoutMs: 300\n');
+    const run = await dsh(['call', 'bash', '{"command":"echo begun; sleep 5","description":"Sleep"}', '--config', config]);
+    expect(run).toEqual({ code: 0, stdout: 'begun\n[timed out after 300ms]\n[killed by signal: SIGTERM]\n', stderr: '' });
+  });
+
   it('call runs in --workspace', async () => {
     const run = await dsh(['call', 'bash', '{"command":"pwd","description":"Show the directory"}', '--workspace', dir]);
     expect(run.stdout).toBe(`${dir}\n`);

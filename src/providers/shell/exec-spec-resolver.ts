@@ -39,6 +39,8 @@ export function checkTimeout(value: unknown): asserts value is number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new Error(`invalid timeoutMs: expected a positive number, got ${describeValue(value)}`);
   }
+  // Timers count whole milliseconds: a smaller timeout would silently become 1 ms.
+  if (value < 1) throw new Error(`invalid timeoutMs: expected at least 1 millisecond, got ${describeValue(value)}`);
 }
 
 function resolveTimeout(value: unknown, config: ExecutorConfig): number {

@@ -1,4 +1,4 @@
-import { joinStreams, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from './shell-executor.js';
+import { joinStreams, leftoverNotice, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from './shell-executor.js';
 import type { ShellExit, ShellProcess } from './shell-process.js';
 import { messageOf } from '../../container/describe-value.js';
 import { collapsedNotice } from '../output-filter/line-collapse.js';
@@ -14,6 +14,7 @@ export class LocalBackgroundProcess implements BackgroundProcess {
   private isFinished = false;
   /** Spawn failure text not yet delivered by `readOutput`. */
   private unreadError: string | undefined;
+  private leftoversReported = false;
 
   private constructor(
     private readonly process: ShellProcess | undefined,
@@ -63,10 +64,14 @@ export class LocalBackgroundProcess implements BackgroundProcess {
     const out = process.stdout.readNew();
     const err = process.stderr.readNew();
     const collapsed = out.collapsed + err.collapsed;
-    const joined = joinStreams(out.text, err.text);
-    // The notice ends the new output, before the runtime's own lines (loss, status).
-    const text =
-      collapsed === 0 ? joined : `${joined}${joined === '' || joined.endsWith('\n') ? '' : '\n'}${collapsedNotice(collapsed)}\n`;
+    let text = joinStreams(out.text, err.text);
+    // The notices end the new output, before the runtime's own lines (loss, status).
+    if (collapsed > 0) text += `${text === '' || text.endsWith('\n') ? '' : '\n'}${collapsedNotice(collapsed)}\n`;
+    // The final read ends with the strays killed when the command ended, like a foreground result.
+    if (this.isFinished && !this.leftoversReported && process.leftoversKilled > 0) {
+      this.leftoversReported = true;
+      text += `${text === '' || text.endsWith('\n') ? '' : '\n'}${leftoverNotice(process.leftoversKilled)}\n`;
+    }
     // Only the streams that lost bytes matter: their spill files are where the missing part is.
     const spillPaths: string[] = [];
     if (out.lost && process.stdout.spillPath !== undefined) spillPaths.push(process.stdout.spillPath);

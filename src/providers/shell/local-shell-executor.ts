@@ -75,7 +75,7 @@ export class LocalShellExecutor implements ShellExecutor {
     checkCommand(spec.command);
     checkTimeout(spec.timeoutMs);
     const confined = this.confine(spec);
-    const { signal, onProgress } = options;
+    const { signal, onProgress, keepOnTimeout } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
 
     const execa = await loadExeca();
@@ -93,15 +93,17 @@ export class LocalShellExecutor implements ShellExecutor {
       redactor: this.redactor,
       timeoutMs,
       ...(signal === undefined ? {} : { signal }),
+      ...(keepOnTimeout === undefined ? {} : { keepOnTimeout }),
       ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
     });
     this.track(shell);
     let exit;
     try {
-      exit = await shell.exited;
+      exit = await Promise.race([shell.exited, shell.promoted.then(() => undefined)]);
     } finally {
       progress?.stop();
     }
+    if (exit === undefined) return continuedResult(shell, timeoutMs, performance.now() - startedAt);
     const stdout = shell.stdout.snapshot();
     const stderr = shell.stderr.snapshot();
     return {
@@ -119,6 +121,7 @@ export class LocalShellExecutor implements ShellExecutor {
       ...(stderr.spillPath === undefined ? {} : { stderrSpillPath: stderr.spillPath }),
       ...(this.confinement ? this.sandboxFacts(confined, exit, stderr.text) : {}),
       ...collapsedUpdates(shell.stdout.collapsedUpdates + shell.stderr.collapsedUpdates),
+      ...(shell.leftoversKilled === 0 ? {} : { leftoversKilled: shell.leftoversKilled }),
     };
   }
 
@@ -213,6 +216,34 @@ export class LocalShellExecutor implements ShellExecutor {
 
 function collapsedUpdates(count: number): { collapsedUpdates?: number } {
   return count > 0 ? { collapsedUpdates: count } : {};
+}
+
+/**
+ * The result of a run kept going past its timeout: the output so far, read
+ * with the consuming reads the continuation goes on with, so the hand-over
+ * neither repeats nor skips a byte.
+ */
+function continuedResult(shell: ShellProcess, timeoutMs: number, elapsedMs: number): RunResult {
+  const stdout = shell.stdout.readNew();
+  const stderr = shell.stderr.readNew();
+  const stdoutSpillPath = stdout.lost ? shell.stdout.spillPath : undefined;
+  const stderrSpillPath = stderr.lost ? shell.stderr.spillPath : undefined;
+  return {
+    stdout: stdout.text,
+    stderr: stderr.text,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    timeoutMs,
+    durationMs: Math.round(elapsedMs),
+    stdoutTruncated: stdout.lost,
+    stderrTruncated: stderr.lost,
+    ...(stdoutSpillPath === undefined ? {} : { stdoutSpillPath }),
+    ...(stderrSpillPath === undefined ? {} : { stderrSpillPath }),
+    ...collapsedUpdates(stdout.collapsed + stderr.collapsed),
+    continuation: LocalBackgroundProcess.running(shell),
+  };
 }
 
 function abortedBeforeStart(signal: AbortSignal): Error {

@@ -39,6 +39,12 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Called (throttled) as output arrives. No cost when absent. */
   readonly onProgress?: (progress: ExecProgress) => void;
+  /**
+   * Asked once when the timeout fires while the command still runs. Returning
+   * true keeps it running: `run` then resolves at once with the output so far
+   * and `continuation`, the live handle of the rest, which the caller owns.
+   */
+  readonly keepOnTimeout?: () => boolean;
 }
 
 /** Per-stream capture of a foreground run. */
@@ -76,6 +82,14 @@ export interface RunResult {
   readonly sandboxMode?: SandboxMode;
   /** Progress updates (bare-`\r` redraws) dropped from both streams; absent when none. */
   readonly collapsedUpdates?: number;
+  /** Processes still alive when the command ended, killed then (none when absent). */
+  readonly leftoversKilled?: number;
+  /**
+   * Set when `keepOnTimeout` kept the command running: its reads start after
+   * the output in this result (no byte shown twice or skipped). Exit fields
+   * are null and `timedOut` false: the command has not ended.
+   */
+  readonly continuation?: BackgroundProcess;
 }
 
 /** How a background process ended. */
@@ -100,6 +114,11 @@ export interface OutputDelta {
 export function joinStreams(stdout: string, stderr: string): string {
   if (stderr === '') return stdout;
   return `${stdout}${stdout === '' || stdout.endsWith('\n') ? '' : '\n'}[stderr]\n${stderr}`;
+}
+
+/** The line reporting processes killed because they outlived their command. */
+export function leftoverNotice(count: number): string {
+  return `[killed ${count} leftover ${count === 1 ? 'process' : 'processes'} when the command ended; use run_in_background to keep one running]`;
 }
 
 /** A live background process started by `ShellExecutor.start`. */

@@ -5,6 +5,10 @@ import { OutputCapture } from './output-capture.js';
 import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
 import type { Redactor } from '../output-filter/redactor.js';
 import type { SpillDirectory } from './spill-directory.js';
+import { commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
+import { processState } from './process-state.js';
+import { LeftoverReaper, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
+import { ensureReaperWatchdog } from './reaper-watchdog.js';
 
 /** Why the executor itself stopped a process group. */
 export type StopReason = 'timeout' | 'abort' | 'kill' | 'dispose';
@@ -25,6 +29,11 @@ export interface ShellProcessOptions {
   readonly timeoutMs?: number;
   /** Foreground only: stop with reason 'abort' when this fires. */
   readonly signal?: AbortSignal;
+  /**
+   * Foreground only: asked when the timeout fires on a still-running
+   * command; true keeps it running (see `promoted`) instead of stopping it.
+   */
+  readonly keepOnTimeout?: () => boolean;
   /** Sees every output chunk after it was captured; `stream` is 0 for stdout, 1 for stderr. */
   readonly onOutput?: (chunk: Buffer, stream: 0 | 1) => void;
   /**
@@ -51,6 +60,12 @@ export const LEFTOVER_DRAIN_MS = 100;
  * descendant that left the group (its own setsid) could hold them forever.
  */
 export const ESCAPED_HOLDER_MS = 1_000;
+/**
+ * At the timeout, how many 1 ms looks a runnable leader gets to finish its
+ * exit (see `onTimeout`): on a loaded machine a runnable process can wait
+ * tens of milliseconds for a CPU. Delays only the kill of a busy command.
+ */
+const TIMEOUT_RECHECKS = 50;
 
 /**
  * One `bash -c` in its own session and process group (execa `detached`:
@@ -65,6 +80,8 @@ export class ShellProcess {
   readonly stdout: OutputCapture;
   readonly stderr: OutputCapture;
   readonly exited: Promise<ShellExit>;
+  /** Resolves when `keepOnTimeout` kept the command running past its timeout; never rejects. */
+  readonly promoted: Promise<void>;
 
   private settle!: (exit: ShellExit) => void;
   private leader: { code: number | null; signal: string | null } | undefined;
@@ -74,6 +91,8 @@ export class ShellProcess {
   private timers: NodeJS.Timeout[] = [];
   private readonly destroyStreams: () => void;
   private readonly onAbort = (): void => this.stop('abort');
+  private reaper: LeftoverReaper | undefined;
+  private markPromoted!: () => void;
 
   /** Checks the workdir, then spawns. Throws (before spawning) when the workdir is unusable. */
   static spawn(options: ShellProcessOptions): ShellProcess {
@@ -87,19 +106,26 @@ export class ShellProcess {
     this.stdout = new OutputCapture(limits, spills, 'stdout', options.redactor);
     this.stderr = new OutputCapture(limits, spills, 'stderr', options.redactor);
 
+    // bash -c sources $BASH_ENV (and sh-mode $ENV): that would be an rc file by the back door.
     const env = dropShellStartupVars(buildChildEnv(process.env, { allow: config.allowEnv, env: spec.env, dshEnv: spec.dshEnv }));
+    const tag = newProcessTag();
+    env[PROCESS_TAG_VARIABLE] = tag;
+    ensureReaperWatchdog(config.shellPath);
 
     // Ask execa for the spawn and its error normalisation only: no buffering,
     // no timeout, no cancelSignal, no cleanup hook — each of those acts on the
     // leader alone, while everything here must act on the whole group.
-    const argv = [config.shellPath, '-c', spec.command];
+    const viaPipe = exceedsArgLimit(spec.command);
+    const argv = [config.shellPath, '-c', viaPipe ? READ_COMMAND_SCRIPT : spec.command];
     const [file, ...args] = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
+    const input = spec.stdin === undefined ? {} : { input: spec.stdin };
+    const io = viaPipe ? { ...commandPipeStdio(spec.command, spec.stdin), ...input } : spec.stdin === undefined ? { stdin: 'ignore' as const } : input;
     const child = options.execa(file!, args, {
       cwd: spec.workdir,
       env,
       extendEnv: false,
       detached: true,
-      ...(spec.stdin === undefined ? { stdin: 'ignore' as const } : { input: spec.stdin }),
+      ...io,
       buffer: false,
       encoding: 'buffer',
       reject: false,
@@ -111,6 +137,10 @@ export class ShellProcess {
     this.exited = new Promise<ShellExit>((resolve) => {
       this.settle = resolve;
     });
+    this.promoted = new Promise<void>((resolve) => {
+      this.markPromoted = resolve;
+    });
+    if (this.pid !== undefined) this.reaper = new LeftoverReaper(tag, this.pid);
 
     const { stdout, stderr } = child;
     this.destroyStreams = () => {
@@ -145,9 +175,14 @@ export class ShellProcess {
     child.once('exit', (code, signal) => this.onLeaderExit(code, signal));
 
     if (options.timeoutMs !== undefined) {
-      this.timers.push(setTimeout(() => this.stop('timeout'), options.timeoutMs));
+      this.timers.push(setTimeout(() => this.onTimeout(), options.timeoutMs));
     }
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Processes the reaper killed after the leader exited (they outlived it). */
+  get leftoversKilled(): number {
+    return this.reaper?.count ?? 0;
   }
 
   /** Why the executor stopped the group while its leader still ran; undefined when the leader exited on its own. */
@@ -171,6 +206,29 @@ export class ShellProcess {
     this.timers.push(setTimeout(() => this.signalGroup('SIGKILL'), this.options.config.graceMs));
   }
 
+  /**
+   * Whichever happened first wins. The timer can run before the leader's
+   * exit is processed (it is a zombie awaiting our wait, or already reaped),
+   * or while it runs its own exit path (on a CPU: bash then ignores a late
+   * SIGTERM and exits 0); both finished first and keep their own outcome. A
+   * runnable leader is looked at again shortly, a bounded number of times.
+   */
+  private onTimeout(retries = TIMEOUT_RECHECKS): void {
+    if (this.settled || this.leader !== undefined) return;
+    const state = this.pid === undefined ? undefined : processState(this.pid);
+    if (state === undefined || state === 'Z' || state === 'X') return;
+    if (state === 'R' && retries > 0) {
+      this.timers.push(setTimeout(() => this.onTimeout(retries - 1), 1));
+      return;
+    }
+    if (this.options.keepOnTimeout?.() === true) {
+      this.options.signal?.removeEventListener('abort', this.onAbort);
+      this.markPromoted();
+      return;
+    }
+    this.stop('timeout');
+  }
+
   private onLeaderExit(code: number | null, signal: string | null): void {
     this.leader = { code, signal };
     if (this.openStreams === 0) {
@@ -179,6 +237,7 @@ export class ShellProcess {
     }
     this.timers.push(
       setTimeout(() => {
+        this.reaper?.reap();
         this.signalGroup('SIGKILL');
         this.timers.push(
           setTimeout(() => {
@@ -201,7 +260,8 @@ export class ShellProcess {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers = [];
     this.options.signal?.removeEventListener('abort', this.onAbort);
-    // Members that never held our pipes (`sleep 1000 >/dev/null &`) are still in the group.
+    // Members that never held our pipes (`sleep 1000 >/dev/null &`), and those that left the group.
+    this.reaper?.reap();
     this.signalGroup('SIGKILL');
     this.stdout.close();
     this.stderr.close();
@@ -240,7 +300,19 @@ export function checkWorkdir(dir: string): void {
     throw new Error(`workdir is not accessible: ${dir} (${code ?? String(error)})`);
   }
   if (!stat.isDirectory()) throw new Error(`workdir is not a directory: ${dir}`);
+  // stat needs search permission on the parents only; the shell must be able to enter the directory itself.
+  if (!canEnter(dir)) throw new Error(`workdir is not accessible: ${dir} (EACCES)`);
 }
+
+function canEnter(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 
 function describeSpawnFailure(shellPath: string, workdir: string, result: unknown): string {
   const { code, originalMessage, message } = (result ?? {}) as Record<string, unknown>;
@@ -248,6 +320,7 @@ function describeSpawnFailure(shellPath: string, workdir: string, result: unknow
   // spawn reports a failed chdir as ENOENT too: the workdir may have vanished since it was checked.
   if (code === 'ENOENT' && !fs.existsSync(workdir)) return `workdir does not exist: ${workdir}`;
   if (code === 'ENOENT') return `cannot start the shell: ${shellPath} was not found (${detail})`;
+  if (code === 'EACCES' && !canEnter(workdir)) return `workdir is not accessible: ${workdir} (EACCES)`;
   if (code === 'EACCES') return `cannot start the shell: ${shellPath} is not executable (${detail})`;
   return `cannot start the shell ${shellPath}: ${detail}`;
 }

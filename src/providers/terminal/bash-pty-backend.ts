@@ -3,6 +3,8 @@ import { inject, injectable, optional } from 'inversify';
 import { Redactor } from '../output-filter/redactor.js';
 import { Confinement } from '../sandbox/confinement.js';
 import { buildChildEnv, dropShellStartupVars } from '../shell/child-env.js';
+import { newProcessTag, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
+import { ensureReaperWatchdog } from '../shell/reaper-watchdog.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { BashPtySession } from './bash-pty-session.js';
 import { ConfinedPtySession } from './confined-pty-session.js';
@@ -50,6 +52,9 @@ export class BashPtyBackend implements TerminalBackend {
     const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd }) : options.wrapArgv;
     // What the shell runs (`bash -c`, `sh`) must not source a file named by the server's environment either.
     const env = dropShellStartupVars(buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV }));
+    // The shell's commands carry its tag: their escaped daemons die with the shell, or with the server.
+    env[PROCESS_TAG_VARIABLE] = newProcessTag();
+    ensureReaperWatchdog(this.config.shellPath);
     const shell = await BashPtySession.start(
       {
         cwd: options.cwd,

@@ -6,6 +6,7 @@ import { commandLine, initLine, inputBytes, newToken, readyMarker } from './mark
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import { killShellTree } from './process-tree.js';
+import { killTagged, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
 import { probeStdinWait, shellTty } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
@@ -236,7 +237,7 @@ export class BashPtySession implements PtySession {
   private onExit(exit: ShellExit): void {
     this.exitInfo = exit;
     // Jobs the shell left behind (e.g. `sleep &` then `exit`) have no owner any more.
-    if (!this.closing) this.leftovers = killShellTree(this.pid, false);
+    if (!this.closing) this.leftovers = killShellTree(this.pid, false).then(() => this.killEscapees());
     if (this.attached) this.settle(this.deadResult());
   }
 
@@ -287,9 +288,16 @@ export class BashPtySession implements PtySession {
     return { output: '', ...taken, end, lostPrefix: false };
   }
 
+  /** Processes that left the shell's tree (`setsid`, double fork) still carry its tag. */
+  private killEscapees(): void {
+    const tag = this.spec.env[PROCESS_TAG_VARIABLE];
+    if (tag !== undefined) killTagged(tag);
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       await killShellTree(this.pid, this.exitInfo === undefined);
+      this.killEscapees();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)))]);
       clearTimeout(timer);

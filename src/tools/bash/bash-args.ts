@@ -4,13 +4,19 @@ import { describeValue } from '../../container/describe-value.js';
 
 const NON_BLANK = /\S/;
 
-/** A positive finite number; the message shows what was given. */
-function IsPositiveNumber(field: string): PropertyDecorator {
+/** A finite number of milliseconds, at least 1 (timers count whole milliseconds); the message shows what was given. */
+function IsMilliseconds(field: string): PropertyDecorator {
   return ValidateBy({
-    name: 'isPositiveNumber',
+    name: 'isMilliseconds',
     validator: {
-      validate: (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0,
-      defaultMessage: (args) => `invalid ${field}: expected a positive number, got ${describeValue(args?.value)}`,
+      validate: (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 1,
+      defaultMessage: (args) => {
+        const value: unknown = args?.value;
+        const positive = typeof value === 'number' && Number.isFinite(value) && value > 0;
+        return positive
+          ? `invalid ${field}: expected at least 1 millisecond, got ${describeValue(value)}`
+          : `invalid ${field}: expected a positive number, got ${describeValue(value)}`;
+      },
     },
   });
 }
@@ -32,7 +38,7 @@ export class BashArgs {
 
   @JSONSchema({ description: 'Timeout in milliseconds (default 120000, capped at 600000).' })
   @IsOptional()
-  @IsPositiveNumber('timeoutMs')
+  @IsMilliseconds('timeoutMs')
   timeoutMs?: number;
 
   @JSONSchema({ description: "Working directory; relative paths resolve against the session's directory." })

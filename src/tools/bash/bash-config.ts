@@ -2,12 +2,21 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../container/config-merge.js';
 import { describeValue } from '../../container/describe-value.js';
 
+export const ON_TIMEOUT_ACTIONS = ['promote', 'kill'] as const;
+export type OnTimeoutAction = (typeof ON_TIMEOUT_ACTIONS)[number];
+
 export interface BashToolConfig {
   /** When false, `run_in_background` leaves the schema and a forced call is refused. */
   readonly enableRunInBackground: boolean;
+  /**
+   * At the default timeout (the model gave no `timeoutMs`): `promote` moves a
+   * still-running command to a background task when the session's task
+   * runtime admits one; `kill` always stops it.
+   */
+  readonly onTimeout: OnTimeoutAction;
 }
 
-export const DEFAULT_BASH_TOOL_CONFIG: BashToolConfig = Object.freeze({ enableRunInBackground: true });
+export const DEFAULT_BASH_TOOL_CONFIG: BashToolConfig = Object.freeze({ enableRunInBackground: true, onTimeout: 'promote' });
 
 export const BashToolConfig: ServiceIdentifier<Partial<BashToolConfig>> = Symbol.for('dsh.BashToolConfig');
 
@@ -21,7 +30,11 @@ export function resolveBashToolConfig(config: Partial<BashToolConfig> | undefine
   if (typeof merged.enableRunInBackground !== 'boolean') {
     throw configError('bash tool', 'enableRunInBackground', `must be true or false, got ${describeValue(merged.enableRunInBackground)}`);
   }
-  return Object.freeze({ enableRunInBackground: merged.enableRunInBackground });
+  const onTimeout = merged.onTimeout as OnTimeoutAction;
+  if (!ON_TIMEOUT_ACTIONS.includes(onTimeout)) {
+    throw configError('bash tool', 'onTimeout', `must be "promote" or "kill", got ${describeValue(onTimeout)}`);
+  }
+  return Object.freeze({ enableRunInBackground: merged.enableRunInBackground, onTimeout });
 }
 
 /** The `tool:bash` prompt section text (docs/contract.md §4.1), shared by the one-shot and persistent tools. */

@@ -1,5 +1,5 @@
 import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
-import type { RunResult } from '../../providers/shell/shell-executor.js';
+import { leftoverNotice, type RunResult } from '../../providers/shell/shell-executor.js';
 
 /** Lines the model is told about in the escalation-capable compositions (docs/contract.md §4.1). */
 export const ESCALATION_HINT =
@@ -8,6 +8,10 @@ export const ESCALATION_HINT =
 export interface RenderOptions {
   /** True when the tool advertises escalation (a sandboxing executor with approval). */
   readonly escalationAdvertised?: boolean;
+  /** Why a command at its default timeout was killed instead of moved to a background task. */
+  readonly notMoved?: string;
+  /** The command outlived its default timeout and continues as this task (no exit marker: it has not ended). */
+  readonly movedTo?: { readonly taskId: string; readonly afterMs: number };
 }
 
 /**
@@ -31,7 +35,14 @@ export function renderForeground(result: RunResult, options: RenderOptions = {})
     blocks.push(`[sandbox: file access denied under ${result.sandboxMode} mode]`);
     if (options.escalationAdvertised) blocks.push(ESCALATION_HINT);
   }
+  if (options.movedTo) {
+    const { taskId, afterMs } = options.movedTo;
+    blocks.push(`[still running after ${afterMs}ms: moved to background task ${taskId}; read more with task_output, stop it with task_kill]`);
+    return joinLines(blocks);
+  }
+  if (result.timedOut && options.notMoved !== undefined) blocks.push(`[not moved to background: ${options.notMoved}]`);
   if (result.timedOut) blocks.push(`[timed out after ${result.timeoutMs}ms]`);
+  if (result.leftoversKilled) blocks.push(leftoverNotice(result.leftoversKilled));
   const exit = exitMarker(result);
   if (exit) blocks.push(exit);
   return joinLines(blocks);

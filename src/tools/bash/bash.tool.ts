@@ -17,7 +17,8 @@ import { withoutProperty } from '../../container/tool-schema.js';
 import { ApprovalService } from '../../providers/approval/approval-service.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
-import { ShellExecutor, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
+import { ShellExecutor, type BackgroundProcess, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
+import { messageOf } from '../../container/describe-value.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';
 import { BASH_OUTPUT_SCHEMA } from './bash-output-schema.js';
@@ -103,7 +104,7 @@ export class BashTool implements ToolInstance<BashArgs> {
       workdir: resolved.workdir,
     });
     const spec: ExecSpec = { ...resolved, dshEnv };
-    return background ? this.startBackground(args, spec, ctx) : this.runForeground(spec, ctx);
+    return background ? this.startBackground(args, spec, ctx) : this.runForeground(args, spec, ctx);
   }
 
   presentCall(args: unknown): CallPresentation | undefined {
@@ -114,12 +115,27 @@ export class BashTool implements ToolInstance<BashArgs> {
     return presentBashResult(result);
   }
 
-  private async runForeground(spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
+  private async runForeground(args: BashArgs, spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
     let result: RunResult;
+    let notMoved: string | undefined;
+    // Only the default timeout may become a hand-over: a timeout the model chose is a hard limit.
+    const tasks = this.promotionRuntime(args);
+    const keepOnTimeout =
+      tasks &&
+      ((): boolean => {
+        try {
+          tasks.preflight(ctx.session);
+          return true;
+        } catch (error) {
+          notMoved = messageOf(error);
+          return false;
+        }
+      });
     try {
       result = await this.executor.run(spec, {
         signal: ctx.signal,
         onProgress: ctx.onProgress ? withElapsed(ctx.onProgress) : undefined,
+        ...(keepOnTimeout ? { keepOnTimeout } : {}),
       });
     } catch (error) {
       // An executor refuses a signal that aborted before its spawn: that is still this call's abort.
@@ -128,7 +144,46 @@ export class BashTool implements ToolInstance<BashArgs> {
     }
     if (result.aborted) return errorResult('tool call aborted');
     const escalationAdvertised = this.executor.sandboxMode !== undefined && this.approval !== undefined;
-    return textResult(renderForeground(result, { escalationAdvertised }), { kind: 'foreground', ...result });
+    if (result.continuation && tasks) return this.moveToBackground(result, result.continuation, tasks, args, ctx);
+    const rendered = renderForeground(result, { escalationAdvertised, ...(notMoved === undefined ? {} : { notMoved }) });
+    return textResult(rendered, { kind: 'foreground', ...result });
+  }
+
+  /** The task runtime a default timeout hands the command to, when this call may be promoted. */
+  private promotionRuntime(args: BashArgs): TaskRuntime | undefined {
+    if (args.timeoutMs !== undefined || this.config.onTimeout !== 'promote' || !this.config.enableRunInBackground) return undefined;
+    return this.tasks;
+  }
+
+  /**
+   * Adopts a command kept running past its default timeout as a task. The
+   * admission checked at the timeout can be lost before the start (another
+   * call of the session started a task meanwhile): then it is killed as the
+   * timeout would have, and the result says why it was not moved.
+   */
+  private async moveToBackground(
+    result: RunResult,
+    continuation: BackgroundProcess,
+    tasks: TaskRuntime,
+    args: BashArgs,
+    ctx: CallContext,
+  ): Promise<ToolResult<BashResultValue>> {
+    const { continuation: _handle, ...soFar } = result;
+    try {
+      const snapshot = await tasks.start({
+        owner: ctx.session,
+        kind: 'bash',
+        label: args.description,
+        producer: () => Promise.resolve(continuation),
+      });
+      const text = renderForeground(soFar, { movedTo: { taskId: snapshot.id, afterMs: result.timeoutMs } });
+      return textResult(text, { kind: 'background', taskId: snapshot.id });
+    } catch (error) {
+      await continuation.kill();
+      const outcome = await continuation.done;
+      const killed = { ...soFar, timedOut: true, exitCode: outcome.exitCode, signal: outcome.signal };
+      return textResult(renderForeground(killed, { notMoved: messageOf(error) }), { kind: 'foreground', ...killed });
+    }
   }
 
   private async startBackground(args: BashArgs, spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {

@@ -110,11 +110,10 @@ describe('LocalShellExecutor.run: timeout, abort and leftovers', () => {
     expect(result.stdout).toBe('from-child\nfrom-leader\n');
   });
 
-  it('finishes even when a descendant left the group (own session) and holds the pipe', async () => {
-    // Known limit: such an escapee is outside the group and survives; the call must still end.
+  it('finishes and kills a descendant that left the group (own session) and holds the pipe', async () => {
     const sleep = uniqueSleep();
     const result = await runCommand(pool.make(), `setsid sleep ${sleep} & echo hi`);
-    expect(result).toMatchObject({ exitCode: 0, stdout: 'hi\n', timedOut: false });
-    await survivors(sleep, 0);
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'hi\n', timedOut: false, leftoversKilled: 1 });
+    expect(await survivors(sleep)).toEqual([]);
   });
 });
