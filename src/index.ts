@@ -51,9 +51,4 @@ export { persistentBashModule } from './tools/persistent-bash/persistent-bash.mo
 export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';
 export { sandboxedEnvironment, type SandboxedEnvironmentOptions } from './plugins/sandboxed.environment.js';
 
-// The MCP server, for embedding in your own process.
-export { McpConnection } from './mcp/mcp-connection.js';
-export { serveStdio } from './mcp/stdio-server.js';
-export { serveHttp } from './mcp/http-server.js';
-export { McpElicitationAnswerer, mcpApprovalModule } from './mcp/elicitation-answerer.js';
-export { toCallToolResult } from './mcp/call-result.js';
+// The MCP server lives in the `dsh-tools/mcp` subpath (src/mcp.ts), so these typings stay light.

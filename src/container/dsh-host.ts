@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule, type ServiceIdentifier } from 'inversify';
 import { validateArgs } from './arg-validation.js';
-import { ToolClass } from './contributions.js';
+import { ToolClass, Unavailable } from './contributions.js';
 import { guardedModule } from './guarded-module.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
 import { pluginName } from './plugin-module.js';
@@ -246,6 +246,13 @@ function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): bool
   return [...meta.requires, ...(meta.optional ?? [])].some((token) => tokens.has(token));
 }
 
+/** Names of the required tokens not bound, each with the reason a plugin recorded for it (`bindUnavailable`). */
 function missingTokens(container: Container, meta: ToolMeta): string[] {
-  return meta.requires.filter((token) => !container.isBound(token)).map(tokenName);
+  const reasons = container.isBound(Unavailable) ? container.getAll(Unavailable) : [];
+  return meta.requires
+    .filter((token) => !container.isBound(token))
+    .map((token) => {
+      const why = reasons.find((entry) => entry.token === token)?.reason;
+      return why === undefined ? tokenName(token) : `${tokenName(token)} (${why})`;
+    });
 }

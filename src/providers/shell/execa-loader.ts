@@ -1,4 +1,4 @@
-export type Execa = (typeof import('execa'))['execa'];
+export type Execa = (typeof import('execa', { with: { 'resolution-mode': 'import' } }))['execa'];
 
 let loading: Promise<Execa> | undefined;
 

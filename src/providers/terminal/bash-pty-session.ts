@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawn, type IPty } from 'node-pty';
+import type { IPty } from 'node-pty';
 import { MAX_TIMER_MS, type BashPtyConfig } from './bash-pty-config.js';
 import { MarkerParser } from './marker-parser.js';
 import { MAX_INLINE_BYTES, commandLine, envStatements, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
+import { requirePty } from './pty-loader.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import { killShellTree } from './process-tree.js';
 import { probeStdinWait, shellTty } from './stdin-wait-probe.js';
@@ -93,6 +94,7 @@ export class BashPtySession implements PtySession {
   static async start(spec: BashPtySpawn, config: BashPtyConfig): Promise<BashPtySession> {
     const argv = [config.shellPath, '--noprofile', '--norc', '--noediting', '-i'];
     const [file, ...args] = spec.wrapArgv ? spec.wrapArgv(argv) : argv;
+    const { spawn } = await requirePty();
     const pty = spawn(file!, args, {
       cwd: spec.cwd,
       env: spec.env,

@@ -1,4 +1,4 @@
-import stripAnsi from 'strip-ansi';
+import { stripAnsi } from './ansi.js';
 
 /** Terminal text as a model should read it: ANSI/OSC sequences removed, CR+LF (and CR CR LF) → LF. */
 export function normalizeTerminalText(raw: string): string {
