@@ -46,6 +46,12 @@ export { bashToolModule } from './tools/bash/bash.module.js';
 export { BashToolConfig } from './tools/bash/bash-config.js';
 export { taskToolsModule } from './tools/tasks/task-tools.module.js';
 export { persistentBashModule } from './tools/persistent-bash/persistent-bash.module.js';
+export type { BashResultValue } from './tools/bash/bash.tool.js';
+export type { PersistentBashValue } from './tools/persistent-bash/persistent-bash-render.js';
+export type { TaskOutputValue } from './tools/tasks/task-output.tool.js';
+export type { TaskListValue } from './tools/tasks/task-list.tool.js';
+export type { TaskKillValue } from './tools/tasks/task-kill.tool.js';
+export type { BuiltinToolValues, ToolValue } from './tools/builtin-tool-values.js';
 
 // Environment modules.
 export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';

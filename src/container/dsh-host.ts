@@ -12,6 +12,7 @@ import { argsSchema } from './tool-schema.js';
 import { messageOf } from './describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
 import { tokenName } from './tokens.js';
+import type { ToolValue } from '../tools/builtin-tool-values.js';
 
 export interface PendingTool {
   readonly name: string;
@@ -138,9 +139,9 @@ export class DshHost {
     return session;
   }
 
-  /** A call without a session. Never rejects. */
-  call(tool: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
-    return this.invoke(tool, args, {
+  /** A call without a session. Never rejects. The value is typed for the built-in tools. */
+  call<N extends string>(tool: N, args: unknown, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
+    return this.invoke<ToolValue<N>>(tool, args, {
       signal: options.signal ?? new AbortController().signal,
       callId: options.callId ?? crypto.randomUUID(),
       onProgress: options.onProgress,
@@ -148,14 +149,15 @@ export class DshHost {
   }
 
   /** The one invocation pipeline: lookup, validation, run, failure normalization. */
-  async invoke(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult> {
+  async invoke<V = unknown>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {
     try {
       const tool = this.active.get(name);
       if (!tool) return this.missingTool(name);
       if (ctx.session?.disposed) return errorResult(`session "${ctx.session.id}" is disposed`);
       const args = validateArgs(tool.meta.args, rawArgs);
       if (ctx.signal.aborted) return errorResult('tool call aborted');
-      return await tool.instance.run(args, ctx);
+      // The tool's declared value type is what BuiltinToolValues records for its name.
+      return (await tool.instance.run(args, ctx)) as ToolResult<V>;
     } catch (error) {
       return errorResult(messageOf(error));
     }
@@ -171,7 +173,7 @@ export class DshHost {
     return this.disposal;
   }
 
-  private missingTool(name: string): ToolResult {
+  private missingTool(name: string): ToolResult<never> {
     const pending = this.pendingTools.find((tool) => tool.name === name);
     if (!pending) return errorResult(`unknown tool "${name}"`);
     const why = pending.error ?? `missing ${pending.missing.join(', ')}`;
