@@ -124,6 +124,7 @@ export class DshHost {
   }
 
   prompt(): AssembledPrompt {
+    this.assertOpen('prompt()');
     const sections = this.container.isBound(PromptSection) ? this.container.getAll(PromptSection) : [];
     return assemblePrompt(sections, this.tools());
   }
@@ -239,8 +240,9 @@ export class DshHost {
     return [...new Set(this.container.getAll(ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
   }
 
-  private assertOpen(): void {
-    if (this.disposal) throw new Error('the host is disposed');
+  private assertOpen(operation?: string): void {
+    if (!this.disposal) return;
+    throw new Error(operation ? `cannot call ${operation}: the host is disposed` : 'the host is disposed');
   }
 }
 

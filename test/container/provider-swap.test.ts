@@ -3,7 +3,7 @@
 // executor leaves no spill file or process behind.
 import { existsSync } from 'node:fs';
 import { injectable, preDestroy } from 'inversify';
-import { createHost, decorate, localEnvironment, replace, ShellExecutor, type DshHost } from '../../src/index.js';
+import { createHost, decorate, localEnvironment, replace, shellModule, ShellExecutor, type DshHost } from '../../src/index.js';
 import type { BackgroundProcess, ExecRequest, ExecSpec, RunOptions, RunResult } from '../../src/index.js';
 import { survivors, uniqueSleep, waitUntilRunning } from '../support/process-table.js';
 
@@ -130,5 +130,11 @@ describe('swapping a provider keeps its lifecycle', () => {
     expect(made!.disposed).toBe(1);
     expect(existsSync(left.spill)).toBe(false);
     expect(left.processes).toEqual([]);
+  });
+
+  it('a second provider for a single-provider seam fails and names replace() as the way to swap it', async () => {
+    await expect(createHost(...environment(), shellModule())).rejects.toThrow(
+      'plugin "shell:local" binds a second provider for ShellExecutor, which takes exactly one; unload the other provider first, or swap it with replace(token, …) or decorate(token, …)',
+    );
   });
 });
