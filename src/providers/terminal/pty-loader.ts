@@ -37,7 +37,7 @@ export async function loadFirstPty(names: readonly string[]): Promise<PtyLoad> {
       if (typeof module?.spawn !== 'function') throw new Error('it has no spawn()');
       return { ok: true, module, name };
     } catch (error) {
-      failures.push(`${name}: ${((error as Error).message ?? String(error)).split('\n')[0]}`);
+      failures.push(`${name} ${whyNot(error)}`);
     }
   }
   return { ok: false, reason: `no PTY module loads (${failures.join('; ')}); ${PTY_INSTALL_HINT}` };
@@ -48,4 +48,11 @@ export async function requirePty(): Promise<PtyModule> {
   const load = await loadPty();
   if (!load.ok) throw new Error(load.reason);
   return load.module;
+}
+
+/** `not installed` for a missing package, else the first line of the load error (e.g. a native addon built for another Node). */
+function whyNot(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return 'is not installed';
+  return `does not load: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
 }
