@@ -18,6 +18,7 @@ export type * from './providers/env/env-registry.js';
 export type * from './providers/tasks/task-runtime.js';
 export type * from './providers/terminal/terminal-service.js';
 export type * from './providers/approval/approval-service.js';
+export type * from './providers/approval/command-policy.js';
 export type * from './providers/sandbox/sandbox-policy.js';
 export type * from './providers/logging/logger.js';
 export { buildChildEnv, MODEL_FRIENDLY_ENV } from './providers/shell/child-env.js';
@@ -39,6 +40,9 @@ export { sandboxModule, sandboxedShellModule } from './providers/sandbox/sandbox
 export { LocalApprovalService, ApprovalAnswerers } from './providers/approval/local-approval-service.js';
 export { DEFAULT_APPROVAL_CONFIG, APPROVAL_POLICIES } from './providers/approval/approval-config.js';
 export { approvalModule, approvalAnswerersModule } from './providers/approval/approval.module.js';
+export { LocalCommandPolicy } from './providers/approval/local-command-policy.js';
+export { commandParts } from './providers/approval/command-parts.js';
+export { judgeCommand } from './providers/approval/command-rules.js';
 
 // Tools.
 export { BashTool } from './tools/bash/bash.tool.js';

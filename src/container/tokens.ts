@@ -11,6 +11,7 @@ export { ApprovalService, ApprovalAnswerer } from '../providers/approval/approva
 export { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
 export { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
 export { ApprovalConfig } from '../providers/approval/approval-config.js';
+export { CommandPolicy } from '../providers/approval/command-policy.js';
 export { Logger, Clock } from '../providers/logging/logger.js';
 export { HostConfig } from './host-config.js';
 export { PromptSection } from './prompt-section.js';
@@ -22,6 +23,7 @@ import { EnvRegistry } from '../providers/env/env-registry.js';
 import { TaskRuntime } from '../providers/tasks/task-runtime.js';
 import { TerminalService } from '../providers/terminal/terminal-service.js';
 import { ApprovalService } from '../providers/approval/approval-service.js';
+import { CommandPolicy } from '../providers/approval/command-policy.js';
 import { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
 import { Logger, Clock } from '../providers/logging/logger.js';
 import { HostConfig } from './host-config.js';
@@ -33,6 +35,7 @@ export const SINGLE_PROVIDER_TOKENS: ReadonlySet<ServiceIdentifier> = new Set<Se
   TaskRuntime,
   TerminalService,
   ApprovalService,
+  CommandPolicy,
   SandboxPolicy,
   SandboxProvider,
   Logger,

@@ -2,6 +2,8 @@ import type { ServiceIdentifier } from 'inversify';
 import { mergeConfig } from '../../container/config-merge.js';
 import { describeValue } from '../../container/describe-value.js';
 import type { ApprovalPolicy } from './approval-service.js';
+import type { CommandAction, CommandRule } from './command-policy.js';
+import { COMMAND_ACTIONS, resolveRules } from './command-rules.js';
 
 /** Approval settings; every field optional in config. */
 export interface ApprovalConfig {
@@ -9,9 +11,18 @@ export interface ApprovalConfig {
   readonly policy: ApprovalPolicy;
   /** The audit log keeps this many most recent records. Default 1000. */
   readonly maxAuditRecords: number;
+  /** Command rules, first match wins (see `CommandPolicy`). Default none. */
+  readonly rules: readonly CommandRule[];
+  /** The action for a command no rule matches. Default `allow`. */
+  readonly defaultAction: CommandAction;
 }
 
-export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({ policy: 'ask', maxAuditRecords: 1000 });
+export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({
+  policy: 'ask',
+  maxAuditRecords: 1000,
+  rules: Object.freeze([]),
+  defaultAction: 'allow',
+});
 
 export const ApprovalConfig: ServiceIdentifier<Partial<ApprovalConfig>> = Symbol.for('dsh.ApprovalConfig');
 
@@ -32,5 +43,9 @@ export function resolveApprovalConfig(partial: Partial<ApprovalConfig> | undefin
   if (typeof maxAuditRecords !== 'number' || !Number.isSafeInteger(maxAuditRecords) || maxAuditRecords < 1) {
     throw new Error(`invalid approval config: maxAuditRecords must be a positive integer, got ${describeValue(maxAuditRecords)}`);
   }
-  return Object.freeze({ policy, maxAuditRecords });
+  if (!COMMAND_ACTIONS.includes(merged.defaultAction as CommandAction)) {
+    throw new Error(`invalid approval config: defaultAction must be allow, ask or deny, got ${describeValue(merged.defaultAction)}`);
+  }
+  const rules = resolveRules(merged.rules);
+  return Object.freeze({ policy, maxAuditRecords, rules, defaultAction: merged.defaultAction as CommandAction });
 }

@@ -18,6 +18,8 @@ import { ApprovalService } from '../../providers/approval/approval-service.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { ShellExecutor, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
+import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
+import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';
 import { BashToolConfig, resolveBashToolConfig } from './bash-config.js';
@@ -37,7 +39,7 @@ export type BashResultValue =
     'Managed $DSH_* variables identify the session.',
   args: BashArgs,
   requires: [ShellExecutor, EnvRegistry],
-  optional: [TaskRuntime, ApprovalService, SandboxPolicy, BashToolConfig],
+  optional: [TaskRuntime, ApprovalService, SandboxPolicy, BashToolConfig, CommandPolicy],
 })
 export class BashTool implements ToolInstance<BashArgs> {
   private readonly config: BashToolConfig;
@@ -49,6 +51,7 @@ export class BashTool implements ToolInstance<BashArgs> {
     @inject(ApprovalService) @optional() private readonly approval?: ApprovalService,
     @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
     @inject(BashToolConfig) @optional() config?: Partial<BashToolConfig>,
+    @inject(CommandPolicy) @optional() private readonly commands?: CommandPolicy,
   ) {
     this.config = resolveBashToolConfig(config);
   }
@@ -72,6 +75,8 @@ export class BashTool implements ToolInstance<BashArgs> {
     }
     // Admission before the approval prompt: never ask the user for a start that would be refused.
     if (background) this.tasks!.preflight(ctx.session);
+    const mode = this.policy?.resolve({ session: ctx.session }).mode ?? this.executor.sandboxMode;
+    await enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, workdir: this.workdirFor(args, ctx), sandboxMode: mode }, ctx);
     const sandbox = await resolveCallSandbox(args, ctx, {
       executor: this.executor,
       approval: this.approval,

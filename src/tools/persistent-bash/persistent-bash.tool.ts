@@ -13,6 +13,8 @@ import {
   type ToolResult,
 } from '../../container/tool-contract.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
+import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
+import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import {
   SandboxPolicy,
   SandboxProvider,
@@ -46,7 +48,7 @@ interface ShellSlot {
   description: resolvePersistentBashConfig().description,
   args: PersistentBashArgs,
   requires: [TerminalService, EnvRegistry],
-  optional: [PersistentBashConfig, HostConfig, SandboxPolicy, SandboxProvider],
+  optional: [PersistentBashConfig, HostConfig, SandboxPolicy, SandboxProvider, CommandPolicy],
 })
 export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly config: PersistentBashConfig;
@@ -59,6 +61,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     @inject(HostConfig) @optional() private readonly host?: HostConfig,
     @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
     @inject(SandboxProvider) @optional() private readonly sandboxProvider?: SandboxProvider,
+    @inject(CommandPolicy) @optional() private readonly commands?: CommandPolicy,
   ) {
     this.config = resolvePersistentBashConfig(config);
   }
@@ -71,7 +74,10 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const session = ctx.session;
     if (!session) return Promise.reject(new ToolError('bash requires an owning agent session'));
     const slot = this.slotFor(session);
-    const turn = slot.queue.then(() => this.runInShell(slot, args.command, ctx));
+    const mode = slot.sandbox?.mode ?? this.policy?.resolve({ session }).mode;
+    const admitted = enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, workdir: session.cwd, sandboxMode: mode }, ctx);
+    admitted.catch(() => undefined); // observed by `turn` once the queue reaches it
+    const turn = slot.queue.then(() => admitted).then(() => this.runInShell(slot, args.command, ctx));
     slot.queue = turn.catch(() => undefined);
     return turn;
   }
