@@ -32,7 +32,9 @@ export async function loadFirstPty(names: readonly string[]): Promise<PtyLoad> {
   const failures: string[] = [];
   for (const name of names) {
     try {
-      const loaded = (await import(name)) as PtyModule & { default?: PtyModule };
+      // Both PTY modules are CommonJS: the CommonJS build requires them (which also works
+      // where import() is unavailable, e.g. jest without VM modules); the ESM build imports them.
+      const loaded = (typeof require === 'function' ? require(name) : await import(name)) as PtyModule & { default?: PtyModule };
       const module = typeof loaded.spawn === 'function' ? loaded : loaded.default;
       if (typeof module?.spawn !== 'function') throw new Error('it has no spawn()');
       return { ok: true, module, name };
