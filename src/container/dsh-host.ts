@@ -5,6 +5,7 @@ import { ToolClass, Unavailable } from './contributions.js';
 import { guardedModule } from './guarded-module.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
 import { pluginName } from './plugin-module.js';
+import { disposeIfDisposable } from './provider-swap.js';
 import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './prompt-assembler.js';
 import { PromptSection } from './prompt-section.js';
 import { getToolMeta } from './tool.decorator.js';
@@ -99,9 +100,12 @@ export class DshHost {
     }
   }
 
-  /** Replaces the binding of a token (tests and composition roots). Call before the first resolve. */
+  /**
+   * Replaces the binding of a token (tests and composition roots). Call before
+   * the first resolve. Like `replace()`, the value is disposed with the host.
+   */
   async rebind<T>(token: ServiceIdentifier<T>, value: T): Promise<void> {
-    (await this.container.rebind(token)).toConstantValue(value);
+    (await this.container.rebind(token)).toConstantValue(value).onDeactivation(disposeIfDisposable);
     await this.deactivate((tool) => dependsOn(tool.meta, new Set([token])));
     await this.refresh();
   }

@@ -137,4 +137,14 @@ describe('swapping a provider keeps its lifecycle', () => {
       'plugin "shell:local" binds a second provider for ShellExecutor, which takes exactly one; unload the other provider first, or swap it with replace(token, …) or decorate(token, …)',
     );
   });
+
+  it('host.rebind(token, value): the value is disposed with the host too', async () => {
+    const wrapper = new CountingExecutor(await defaultExecutor());
+    const host = await createHost(...environment());
+    await host.rebind(ShellExecutor, wrapper);
+    const left = await leftoversAfterDispose(host);
+    expect(wrapper.disposed).toBe(1);
+    expect(existsSync(left.spill)).toBe(false);
+    expect(left.processes).toEqual([]);
+  });
 });
