@@ -27,7 +27,9 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   persistent: { backendType, timeoutMs, maxOutputChars, description }
   env: { <contributor>: { DSH_NAME: value } }
   sandbox: { mode, network, fallbackRoot, bwrapPath }   (selects the bwrap sandbox)
-  approval: { policy: ask | never, maxAuditRecords }
+  approval: { policy: ask | never, maxAuditRecords,
+              rules: [{ match: <prefix or /regex/>, action: allow | ask | deny }],
+              defaultAction: allow | ask | deny }
 Flags override the file. Every key and default is in the README
 ("Configuration"), with how to register this server with an MCP client.
 
