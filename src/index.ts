@@ -6,7 +6,7 @@ export { createHost, replace, decorate, type ProviderSpec } from './container/cr
 export { HostSession, type SessionOptions, type CallOptions } from './container/host-session.js';
 export { PluginModule } from './container/plugin-module.js';
 export { Tool, getToolMeta } from './container/tool.decorator.js';
-export { bindTool, bindPromptSection, bindProvider } from './container/contributions.js';
+export { bindTool, bindPromptSection, bindProvider, bindUnavailable, Unavailable } from './container/contributions.js';
 export { assemblePrompt, renderPrompt, type AssembledPrompt, type ToolDescriptor } from './container/prompt-assembler.js';
 export * from './container/tool-contract.js';
 export * from './container/tokens.js';
