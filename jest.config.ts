@@ -9,6 +9,8 @@ const config: Config = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Fixture consumer projects run against the packed tarball (scripts/consumer-check.sh).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/consumers/'],
   setupFiles: ['<rootDir>/test/setup.ts'],
   testTimeout: 30000,
   // Process-heavy suites share two cores; keep the load predictable.

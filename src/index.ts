@@ -2,11 +2,11 @@ import 'reflect-metadata';
 
 // The host and its contribution points.
 export { DshHost, type PendingTool } from './container/dsh-host.js';
-export { createHost, replace } from './container/create-host.js';
+export { createHost, replace, decorate, type ProviderSpec } from './container/create-host.js';
 export { HostSession, type SessionOptions, type CallOptions } from './container/host-session.js';
 export { PluginModule } from './container/plugin-module.js';
 export { Tool, getToolMeta } from './container/tool.decorator.js';
-export { bindTool, bindPromptSection, bindProvider } from './container/contributions.js';
+export { bindTool, bindPromptSection, bindProvider, bindUnavailable, Unavailable } from './container/contributions.js';
 export { assemblePrompt, renderPrompt, type AssembledPrompt, type ToolDescriptor } from './container/prompt-assembler.js';
 export * from './container/tool-contract.js';
 export * from './container/tokens.js';
@@ -18,6 +18,7 @@ export type * from './providers/env/env-registry.js';
 export type * from './providers/tasks/task-runtime.js';
 export type * from './providers/terminal/terminal-service.js';
 export type * from './providers/approval/approval-service.js';
+export type * from './providers/approval/command-policy.js';
 export type * from './providers/sandbox/sandbox-policy.js';
 export type * from './providers/sandbox/confinement.js';
 export type * from './providers/logging/logger.js';
@@ -47,6 +48,9 @@ export { LocalApprovalService, ApprovalAnswerers } from './providers/approval/lo
 export { DEFAULT_APPROVAL_CONFIG, APPROVAL_POLICIES } from './providers/approval/approval-config.js';
 export { approvalModule, approvalAnswerersModule } from './providers/approval/approval.module.js';
 export * from './providers/container/index.js';
+export { LocalCommandPolicy } from './providers/approval/local-command-policy.js';
+export { commandParts } from './providers/approval/command-parts.js';
+export { judgeCommand } from './providers/approval/command-rules.js';
 
 // Tools.
 export { BashTool } from './tools/bash/bash.tool.js';
@@ -54,15 +58,16 @@ export { bashToolModule } from './tools/bash/bash.module.js';
 export { BashToolConfig } from './tools/bash/bash-config.js';
 export { taskToolsModule } from './tools/tasks/task-tools.module.js';
 export { persistentBashModule } from './tools/persistent-bash/persistent-bash.module.js';
+export type { BashResultValue } from './tools/bash/bash.tool.js';
+export type { PersistentBashValue } from './tools/persistent-bash/persistent-bash-render.js';
+export type { TaskOutputValue } from './tools/tasks/task-output.tool.js';
+export type { TaskListValue } from './tools/tasks/task-list.tool.js';
+export type { TaskKillValue } from './tools/tasks/task-kill.tool.js';
+export type { BuiltinToolValues, ToolValue } from './tools/builtin-tool-values.js';
 
 // Environment modules.
 export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';
 export { sandboxedEnvironment, type SandboxedEnvironmentOptions } from './plugins/sandboxed.environment.js';
 export { containerEnvironment, type ContainerEnvironmentOptions } from './plugins/container.environment.js';
 
-// The MCP server, for embedding in your own process.
-export { McpConnection } from './mcp/mcp-connection.js';
-export { serveStdio } from './mcp/stdio-server.js';
-export { serveHttp } from './mcp/http-server.js';
-export { McpElicitationAnswerer, mcpApprovalModule } from './mcp/elicitation-answerer.js';
-export { toCallToolResult } from './mcp/call-result.js';
+// The MCP server lives in the `dsh-tools/mcp` subpath (src/mcp.ts), so these typings stay light.

@@ -8,4 +8,4 @@ export { ScriptedExecutor, runResult, type ScriptedAnswer } from './testing/scri
 export { InMemoryTerminal, type InMemoryShellState, type InMemoryAnswer, type InMemoryResponder } from './testing/in-memory-terminal.js';
 export { ScriptedApprovalAnswerer } from './testing/scripted-approval-answerer.js';
 export { testingEnvironment, type TestingEnvironmentOptions } from './plugins/testing.environment.js';
-export { replace } from './container/create-host.js';
+export { replace, decorate } from './container/create-host.js';

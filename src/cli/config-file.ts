@@ -15,6 +15,21 @@ const oneOf =
 const stringList: Check = (v) =>
   Array.isArray(v) && v.every((item) => typeof item === 'string') ? undefined : 'expected a list of strings';
 
+const ruleList: Check = (v) => {
+  const shape = 'expected a list of { match: <command prefix or /regex/>, action: allow | ask | deny, name? }';
+  if (!Array.isArray(v)) return shape;
+  for (const [index, rule] of v.entries()) {
+    const r = rule as Record<string, unknown> | null;
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) return `item ${index}: ${shape}`;
+    const unknown = Object.keys(r).filter((key) => !['match', 'action', 'name'].includes(key));
+    if (unknown.length > 0) return `item ${index}: unknown key ${unknown[0]} (known: match, action, name)`;
+    if (typeof r.match !== 'string' || r.match.trim() === '') return `item ${index}: match must be a command prefix or /regex/`;
+    if (!['allow', 'ask', 'deny'].includes(r.action as string)) return `item ${index}: action must be one of allow, ask, deny`;
+    if (r.name !== undefined && typeof r.name !== 'string') return `item ${index}: name must be a string`;
+  }
+  return undefined;
+};
+
 /** Every key a composition file may carry, with its check. */
 const SCHEMA: Record<string, Check | Record<string, Check>> = {
   workspace: string,
@@ -40,7 +55,13 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     fallbackRoot: string,
     bwrapPath: string,
   },
-  approval: { policy: oneOf('ask', 'never'), maxAuditRecords: positiveInt, timeoutMs: positiveInt },
+  approval: {
+    policy: oneOf('ask', 'never'),
+    maxAuditRecords: positiveInt,
+    timeoutMs: positiveInt,
+    rules: ruleList,
+    defaultAction: oneOf('allow', 'ask', 'deny'),
+  },
   redact: { values: stringList, patterns: stringList, builtins: boolean, environment: boolean },
   container: containerChecks,
 };

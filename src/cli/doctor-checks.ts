@@ -28,8 +28,11 @@ export function checkBash(): CapabilityCheck {
 
 export async function checkNodePty(): Promise<CapabilityCheck> {
   const disables = 'the persistent shell (--shell persistent)';
+  const { loadPty } = await import('../providers/terminal/pty-loader.js');
+  const load = await loadPty();
+  if (!load.ok) return { name: 'node-pty', ok: false, detail: `unavailable: ${load.reason}`, disables };
   try {
-    const pty = await import('node-pty');
+    const pty = load.module;
     const exit = await new Promise<number>((resolve, reject) => {
       const term = pty.spawn('/bin/sh', ['-c', 'exit 0'], { cols: 80, rows: 24 });
       const timer = setTimeout(() => {
@@ -41,9 +44,9 @@ export async function checkNodePty(): Promise<CapabilityCheck> {
         resolve(exitCode);
       });
     });
-    return { name: 'node-pty', ok: exit === 0, detail: exit === 0 ? 'loads and spawns a PTY' : `test PTY exited ${exit}`, disables };
+    return { name: 'node-pty', ok: exit === 0, detail: exit === 0 ? `${load.name} loads and spawns a PTY` : `${load.name}: test PTY exited ${exit}`, disables };
   } catch (error) {
-    return { name: 'node-pty', ok: false, detail: `unavailable (${(error as Error).message.split('\n')[0]})`, disables };
+    return { name: 'node-pty', ok: false, detail: `${load.name} loads but cannot spawn a PTY (${(error as Error).message.split('\n')[0]})`, disables };
   }
 }
 

@@ -32,7 +32,9 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   persistent: { backendType, timeoutMs, maxOutputChars, description }
   env: { <contributor>: { DSH_NAME: value } }
   sandbox: { mode, network, fallbackRoot, bwrapPath }   (selects the bwrap sandbox)
-  approval: { policy: ask | never, maxAuditRecords, timeoutMs }
+  approval: { policy: ask | never, maxAuditRecords, timeoutMs,
+              rules: [{ match: <prefix or /regex/>, action: allow | ask | deny }],
+              defaultAction: allow | ask | deny }
   redact: { values, patterns, builtins, environment }   (secrets kept out of output)
   container: { image, host, mounts, network, memory, cpus, pidsLimit, user,
                readOnlyRootfs, env }   (every session in its own container)

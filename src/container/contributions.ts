@@ -28,3 +28,20 @@ export function bindPromptSection(bind: Bind, section: PromptSection): void {
 export function bindProvider<T>(bind: Bind, token: ServiceIdentifier<T>, provider: Newable<T>): void {
   bind(token).to(provider).inSingletonScope();
 }
+
+/** Why a token is not bound (e.g. a native module that did not install); shown by pending tools that need it. */
+export interface Unavailable {
+  readonly token: ServiceIdentifier;
+  readonly reason: string;
+}
+
+export const Unavailable: ServiceIdentifier<Unavailable> = Symbol.for('dsh.Unavailable');
+
+/**
+ * Records that a plugin could not provide `token` and why: a tool that
+ * requires it stays pending with `missing <Token> (<reason>)` instead of a
+ * bare token name.
+ */
+export function bindUnavailable(bind: Bind, token: ServiceIdentifier, reason: string): void {
+  bind(Unavailable).toConstantValue(Object.freeze({ token, reason }));
+}

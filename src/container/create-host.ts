@@ -1,6 +1,5 @@
-import type { ContainerModule, ServiceIdentifier } from 'inversify';
+import type { ContainerModule } from 'inversify';
 import { DshHost } from './dsh-host.js';
-import { PluginModule } from './plugin-module.js';
 
 /** The composition root: a host with the given plugins loaded, in order. */
 export async function createHost(...modules: ContainerModule[]): Promise<DshHost> {
@@ -14,13 +13,4 @@ export async function createHost(...modules: ContainerModule[]): Promise<DshHost
   return host;
 }
 
-/**
- * A plugin that replaces whatever an earlier plugin bound under `token` with
- * `value`. Load it after the plugin it overrides (the usual place: the last
- * entry of a test's module list).
- */
-export function replace<T>(token: ServiceIdentifier<T>, value: T, name = 'override'): PluginModule {
-  return new PluginModule(name, ({ rebindSync }) => {
-    rebindSync(token).toConstantValue(value);
-  });
-}
+export { replace, decorate, type ProviderSpec } from './provider-swap.js';

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule, type ServiceIdentifier } from 'inversify';
 import { validateArgs } from './arg-validation.js';
-import { ToolClass } from './contributions.js';
+import { ToolClass, Unavailable } from './contributions.js';
 import { guardedModule } from './guarded-module.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
 import { pluginName } from './plugin-module.js';
+import { disposeIfDisposable } from './provider-swap.js';
 import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './prompt-assembler.js';
 import { PromptSection } from './prompt-section.js';
 import { getToolMeta } from './tool.decorator.js';
@@ -14,6 +15,7 @@ import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type T
 import { tokenName } from './tokens.js';
 import { Redactor } from '../providers/output-filter/redactor.js';
 import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
+import type { ToolValue } from '../tools/builtin-tool-values.js';
 
 export interface PendingTool {
   readonly name: string;
@@ -100,9 +102,12 @@ export class DshHost {
     }
   }
 
-  /** Replaces the binding of a token (tests and composition roots). Call before the first resolve. */
+  /**
+   * Replaces the binding of a token (tests and composition roots). Call before
+   * the first resolve. Like `replace()`, the value is disposed with the host.
+   */
   async rebind<T>(token: ServiceIdentifier<T>, value: T): Promise<void> {
-    (await this.container.rebind(token)).toConstantValue(value);
+    (await this.container.rebind(token)).toConstantValue(value).onDeactivation(disposeIfDisposable);
     await this.deactivate((tool) => dependsOn(tool.meta, new Set([token])));
     await this.refresh();
   }
@@ -125,6 +130,7 @@ export class DshHost {
   }
 
   prompt(): AssembledPrompt {
+    this.assertOpen('prompt()');
     const sections = this.container.isBound(PromptSection) ? this.container.getAll(PromptSection) : [];
     return assemblePrompt(sections, this.tools());
   }
@@ -146,9 +152,9 @@ export class DshHost {
     return session;
   }
 
-  /** A call without a session. Never rejects. */
-  call(tool: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
-    return this.invoke(tool, args, {
+  /** A call without a session. Never rejects. The value is typed for the built-in tools. */
+  call<N extends string>(tool: N, args: unknown, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
+    return this.invoke<ToolValue<N>>(tool, args, {
       signal: options.signal ?? new AbortController().signal,
       callId: options.callId ?? crypto.randomUUID(),
       onProgress: options.onProgress,
@@ -156,10 +162,10 @@ export class DshHost {
   }
 
   /** The one invocation pipeline: lookup, validation, run, failure normalization. */
-  async invoke(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult> {
+  async invoke<V = unknown>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {
     const redactor = this.activeRedactor();
-    if (!redactor) return this.invokeTool(name, rawArgs, ctx);
-    return redactResult(await this.invokeTool(name, rawArgs, redactProgress(ctx, redactor)), redactor);
+    if (!redactor) return this.invokeTool<V>(name, rawArgs, ctx);
+    return redactResult(await this.invokeTool<V>(name, rawArgs, redactProgress(ctx, redactor)), redactor);
   }
 
   /** Model-visible text of this host (results, progress, notices) passes through this, when one is bound. */
@@ -169,7 +175,7 @@ export class DshHost {
     return redactor.active ? redactor : undefined;
   }
 
-  private async invokeTool(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult> {
+  private async invokeTool<V>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {
     try {
       const tool = this.active.get(name);
       if (!tool) return this.missingTool(name);
@@ -180,7 +186,8 @@ export class DshHost {
         ...(tool.instance.hiddenArgumentReasons ? { refusals: tool.instance.hiddenArgumentReasons() } : {}),
       });
       if (ctx.signal.aborted) return errorResult('tool call aborted');
-      return await tool.instance.run(args, ctx);
+      // The tool's declared value type is what BuiltinToolValues records for its name.
+      return (await tool.instance.run(args, ctx)) as ToolResult<V>;
     } catch (error) {
       return errorResult(messageOf(error));
     }
@@ -196,7 +203,7 @@ export class DshHost {
     return this.disposal;
   }
 
-  private missingTool(name: string): ToolResult {
+  private missingTool(name: string): ToolResult<never> {
     const pending = this.pendingTools.find((tool) => tool.name === name);
     if (!pending) return errorResult(`unknown tool "${name}"`);
     const why = pending.error ?? `missing ${pending.missing.join(', ')}`;
@@ -265,8 +272,9 @@ export class DshHost {
     return [...new Set(this.container.getAll(ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
   }
 
-  private assertOpen(): void {
-    if (this.disposal) throw new Error('the host is disposed');
+  private assertOpen(operation?: string): void {
+    if (!this.disposal) return;
+    throw new Error(operation ? `cannot call ${operation}: the host is disposed` : 'the host is disposed');
   }
 }
 
@@ -274,6 +282,13 @@ function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): bool
   return [...meta.requires, ...(meta.optional ?? [])].some((token) => tokens.has(token));
 }
 
+/** Names of the required tokens not bound, each with the reason a plugin recorded for it (`bindUnavailable`). */
 function missingTokens(container: Container, meta: ToolMeta): string[] {
-  return meta.requires.filter((token) => !container.isBound(token)).map(tokenName);
+  const reasons = container.isBound(Unavailable) ? container.getAll(Unavailable) : [];
+  return meta.requires
+    .filter((token) => !container.isBound(token))
+    .map((token) => {
+      const why = reasons.find((entry) => entry.token === token)?.reason;
+      return why === undefined ? tokenName(token) : `${tokenName(token)} (${why})`;
+    });
 }

@@ -6,8 +6,8 @@ import { getToolMeta } from './tool.decorator.js';
 /**
  * Wraps a plugin so that binding a second provider for a single-provider
  * seam fails loudly (naming the plugin and the seam) instead of leaving an
- * ambiguous binding that breaks later at resolve time. `rebind` stays the
- * explicit way to replace a provider. Records the tokens the plugin binds
+ * ambiguous binding that breaks later at resolve time. `replace()` (a
+ * rebind) stays the explicit way to swap a provider. Records the tokens the plugin binds
  * or rebinds in `boundHere`, so the host knows which tools a load or an
  * unload affects.
  */
@@ -22,7 +22,7 @@ export function guardedModule(
       if (singleTokens.has(token) && (boundHere.has(token) || options.isBound(token))) {
         throw new Error(
           `plugin "${pluginName(module)}" binds a second provider for ${tokenName(token)}, which takes exactly one; ` +
-            'unload the other provider first or replace it with rebind',
+            'unload the other provider first, or swap it with replace(token, …) or decorate(token, …)',
         );
       }
       if (getToolMeta(token) && (boundHere.has(token) || options.isBound(token))) {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ToolValue } from '../tools/builtin-tool-values.js';
 import type { CallContext, SessionContext, ToolProgress, ToolResult } from './tool-contract.js';
 
 export interface SessionOptions {
@@ -15,7 +16,7 @@ export interface CallOptions {
   readonly onProgress?: (progress: ToolProgress) => void;
 }
 
-type Invoke = (tool: string, args: unknown, ctx: CallContext) => Promise<ToolResult>;
+type Invoke = <V>(tool: string, args: unknown, ctx: CallContext) => Promise<ToolResult<V>>;
 
 /**
  * One agent session: the owner of its background tasks and persistent shell.
@@ -49,10 +50,13 @@ export class HostSession implements SessionContext {
     return this.disposal !== undefined;
   }
 
-  /** Runs one tool call as this session. Never rejects: failures are `Error: …` results. */
-  call(tool: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
+  /**
+   * Runs one tool call as this session. Never rejects: failures are `Error: …`
+   * results. The value is typed for the built-in tools (see `BuiltinToolValues`).
+   */
+  call<N extends string>(tool: N, args: unknown, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
     const signals = [this.lifetime.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
-    return this.invoke(tool, args, {
+    return this.invoke<ToolValue<N>>(tool, args, {
       session: this,
       signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals),
       callId: options.callId ?? crypto.randomUUID(),

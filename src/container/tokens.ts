@@ -13,6 +13,7 @@ export { Confinement } from '../providers/sandbox/confinement.js';
 export { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
 export { Redactor, RedactionConfig } from '../providers/output-filter/redactor.js';
 export { ApprovalConfig } from '../providers/approval/approval-config.js';
+export { CommandPolicy } from '../providers/approval/command-policy.js';
 export { Logger, Clock } from '../providers/logging/logger.js';
 export { HostConfig } from './host-config.js';
 export { PromptSection } from './prompt-section.js';
@@ -24,6 +25,7 @@ import { EnvRegistry } from '../providers/env/env-registry.js';
 import { TaskRuntime } from '../providers/tasks/task-runtime.js';
 import { TerminalService } from '../providers/terminal/terminal-service.js';
 import { ApprovalService } from '../providers/approval/approval-service.js';
+import { CommandPolicy } from '../providers/approval/command-policy.js';
 import { SandboxPolicy, SandboxProvider } from '../providers/sandbox/sandbox-policy.js';
 import { Confinement } from '../providers/sandbox/confinement.js';
 import { Logger, Clock } from '../providers/logging/logger.js';
@@ -37,6 +39,7 @@ export const SINGLE_PROVIDER_TOKENS: ReadonlySet<ServiceIdentifier> = new Set<Se
   TaskRuntime,
   TerminalService,
   ApprovalService,
+  CommandPolicy,
   SandboxPolicy,
   SandboxProvider,
   Confinement,

@@ -1,16 +1,16 @@
-import { injectable } from 'inversify';
 import type { ToolMeta } from './tool-contract.js';
 
 const TOOL_META = Symbol.for('dsh.tool.meta');
 
 /**
- * Marks an injectable class as a model-facing tool. It records metadata
- * only: a plugin module still binds the class (see `bindTool`), so reading a
- * module shows every binding.
+ * Marks a class as a model-facing tool. It records metadata only: a plugin
+ * module still binds the class (see `bindTool`), so reading a module shows
+ * every binding. It does not apply Inversify's `@injectable()` (Inversify 7
+ * builds a class from its `@inject` parameters without it), so adding
+ * `@injectable()` yourself is allowed and changes nothing.
  */
 export function Tool(meta: ToolMeta): ClassDecorator {
   return (target) => {
-    injectable()(target as never);
     Reflect.defineMetadata(TOOL_META, Object.freeze({ optional: [], ...meta }), target);
   };
 }

@@ -36,7 +36,10 @@ export class McpElicitationAnswerer implements ApprovalAnswerer {
       const result = await server.elicitInput(
         {
           mode: 'form',
-          message: `Allow ${request.tool} to run with wider permissions, once?\n\n${request.reason}`,
+          message:
+            request.kind === 'command'
+              ? `Allow ${request.tool} to run this command${request.rule ? ` (rule: ${request.rule})` : ''}?\n\n${request.reason}`
+              : `Allow ${request.tool} to run with wider permissions, once?\n\n${request.reason}`,
           requestedSchema: { type: 'object', properties: {} },
         },
         // A person answers: the SDK's 60 s request default would cut them off.

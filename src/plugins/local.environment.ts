@@ -14,6 +14,8 @@ import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.m
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
 import { coreModule, type CoreOptions } from './core.module.js';
 
+import type { ApprovalConfig } from '../providers/approval/approval-config.js';
+import { approvalModule } from '../providers/approval/approval.module.js';
 export type ShellChoice = 'oneshot' | 'persistent';
 
 /** Everything a deployment configures; every field optional, defaults documented in the README. */
@@ -28,6 +30,8 @@ export interface EnvironmentOptions extends CoreOptions {
   readonly env?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Secrets kept out of model-visible text (see the README's Configuration). */
   readonly redact?: Partial<RedactionConfig>;
+  /** Approval settings and command rules; when present the approval service and command policy are loaded. */
+  readonly approval?: Partial<ApprovalConfig>;
 }
 
 /**
@@ -35,7 +39,7 @@ export interface EnvironmentOptions extends CoreOptions {
  * task runtime and tools, and either the one-shot or the persistent `bash`.
  */
 export function localEnvironment(options: EnvironmentOptions = {}): PluginModule[] {
-  const { shell = 'oneshot', executor, tasks, bash, persistent, env = {}, redact, ...core } = options;
+  const { shell = 'oneshot', executor, tasks, bash, persistent, env = {}, redact, approval, ...core } = options;
   const modules = [
     coreModule(core),
     outputFilterModule(redact),
@@ -45,6 +49,7 @@ export function localEnvironment(options: EnvironmentOptions = {}): PluginModule
     taskRuntimeModule(tasks),
     taskToolsModule(),
   ];
+  if (approval !== undefined) modules.push(approvalModule(approval));
   if (shell === 'persistent') modules.push(terminalModule(), persistentBashModule(persistent));
   else modules.push(bashToolModule(bash));
   return modules;

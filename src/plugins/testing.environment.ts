@@ -13,6 +13,7 @@ import { bashToolModule } from '../tools/bash/bash.module.js';
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
 import { coreModule, type CoreOptions } from './core.module.js';
 
+import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 export interface TestingEnvironmentOptions extends CoreOptions {
   /** `persistent` mounts the persistent bash over the in-memory terminal. Default `oneshot`. */
   readonly shell?: 'oneshot' | 'persistent';
@@ -22,6 +23,8 @@ export interface TestingEnvironmentOptions extends CoreOptions {
   readonly executor?: ShellExecutor;
   /** Approval answerers, consulted in order. */
   readonly answerers?: readonly ApprovalAnswerer[];
+  /** Approval settings and command rules. */
+  readonly approval?: Partial<ApprovalConfig>;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface TestingEnvironmentOptions extends CoreOptions {
  * and `replace` one binding.
  */
 export function testingEnvironment(options: TestingEnvironmentOptions = {}): PluginModule[] {
-  const { executor = new ScriptedExecutor(), answerers = [], shell = 'oneshot', terminal, ...core } = options;
+  const { executor = new ScriptedExecutor(), answerers = [], shell = 'oneshot', terminal, approval, ...core } = options;
   const bashModules =
     shell === 'persistent'
       ? [
@@ -47,7 +50,7 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
     new PluginModule('shell:scripted', ({ bind }) => {
       bind(ShellExecutor).toConstantValue(executor);
     }),
-    approvalModule(),
+    approvalModule(approval),
     approvalAnswerersModule(answerers),
     taskRuntimeModule(),
     taskToolsModule(),

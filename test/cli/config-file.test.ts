@@ -40,3 +40,22 @@ describe('composition files', () => {
     await expect(loadConfigFile(broken)).rejects.toThrow(/broken\.json: not valid JSON/);
   });
 });
+
+describe('approval.rules in composition files', () => {
+  it('accepts rules with a prefix or /regex/ match and a default action', () => {
+    const config = validateConfig(
+      { approval: { rules: [{ match: 'git status', action: 'allow' }, { match: '/^rm\\b/', action: 'deny', name: 'no rm' }], defaultAction: 'ask' } },
+      '/etc/dsh.yaml',
+    );
+    expect(config.approval).toMatchObject({ defaultAction: 'ask', rules: [{ match: 'git status' }, { match: '/^rm\\b/', name: 'no rm' }] });
+  });
+
+  it.each([
+    [{ rules: [{ match: 'x', action: 'maybe' }] }, 'approval.rules: item 0: action must be one of allow, ask, deny'],
+    [{ rules: [{ match: '', action: 'deny' }] }, 'approval.rules: item 0: match must be a command prefix or /regex/'],
+    [{ rules: [{ match: 'x', action: 'deny', when: 1 }] }, 'approval.rules: item 0: unknown key when (known: match, action, name)'],
+    [{ defaultAction: 'sometimes' }, 'approval.defaultAction: expected one of allow, ask, deny'],
+  ])('rejects %j', (approval, message) => {
+    expect(() => validateConfig({ approval }, '/etc/dsh.yaml')).toThrow(`/etc/dsh.yaml: ${message}`);
+  });
+});

@@ -94,5 +94,6 @@ describe('sessions', () => {
     expect(session.disposed).toBe(true);
     expect(TrackedProvider.disposed).toBe(before + 1);
     expect(() => host.openSession()).toThrow('the host is disposed');
+    expect(() => host.prompt()).toThrow('cannot call prompt(): the host is disposed');
   });
 });

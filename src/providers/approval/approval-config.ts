@@ -2,6 +2,8 @@ import type { ServiceIdentifier } from 'inversify';
 import { mergeConfig } from '../../container/config-merge.js';
 import { describeValue } from '../../container/describe-value.js';
 import type { ApprovalPolicy } from './approval-service.js';
+import type { CommandAction, CommandRule } from './command-policy.js';
+import { COMMAND_ACTIONS, resolveRules } from './command-rules.js';
 
 /** Approval settings; every field optional in config. */
 export interface ApprovalConfig {
@@ -11,9 +13,19 @@ export interface ApprovalConfig {
   readonly maxAuditRecords: number;
   /** A request with no answer after this long is rejected (`timed-out`). Default 300000 (5 min). */
   readonly timeoutMs: number;
+  /** Command rules, first match wins (see `CommandPolicy`). Default none. */
+  readonly rules: readonly CommandRule[];
+  /** The action for a command no rule matches. Default `allow`. */
+  readonly defaultAction: CommandAction;
 }
 
-export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({ policy: 'ask', maxAuditRecords: 1000, timeoutMs: 300_000 });
+export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({
+  policy: 'ask',
+  maxAuditRecords: 1000,
+  timeoutMs: 300_000,
+  rules: Object.freeze([]),
+  defaultAction: 'allow',
+});
 
 /** The longest delay a timer holds (2^31-1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -41,5 +53,9 @@ export function resolveApprovalConfig(partial: Partial<ApprovalConfig> | undefin
   if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS) {
     throw new Error(`invalid approval config: timeoutMs must be an integer from 1 to ${MAX_TIMER_MS}, got ${describeValue(timeoutMs)}`);
   }
-  return Object.freeze({ policy, maxAuditRecords, timeoutMs });
+  if (!COMMAND_ACTIONS.includes(merged.defaultAction as CommandAction)) {
+    throw new Error(`invalid approval config: defaultAction must be allow, ask or deny, got ${describeValue(merged.defaultAction)}`);
+  }
+  const rules = resolveRules(merged.rules);
+  return Object.freeze({ policy, maxAuditRecords, timeoutMs, rules, defaultAction: merged.defaultAction as CommandAction });
 }

@@ -1,5 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../container/tool-contract.js';
+import type { SandboxMode } from '../shell/shell-executor.js';
 
 /** `timed-out`: nobody answered within the service's timeout (a rejection). */
 export type ApprovalDecision = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable' | 'timed-out';
@@ -12,6 +13,20 @@ export interface ApprovalRequest {
   readonly callId: string;
   /** Answerers get a signal that also fires when the service stops waiting (its timeout). */
   readonly signal?: AbortSignal;
+  /** What is asked: a sandbox escalation, or a command under a command policy's `ask` rule. */
+  readonly kind?: 'escalation' | 'command';
+  /** Structured facts for answerers and the audit log (the `reason` is their text form). */
+  readonly command?: string;
+  readonly workdir?: string;
+  readonly sandboxMode?: SandboxMode;
+  /** The command rule that asked. */
+  readonly rule?: string;
+}
+
+/** A decision and who made it: an answerer's name, or `policy:<name>` when a policy decided without asking. */
+export interface ApprovalOutcome {
+  readonly decision: ApprovalDecision;
+  readonly answeredBy?: string;
 }
 
 /** Multi-bound; consulted in order. Returns undefined to pass to the next answerer. */
@@ -42,6 +57,8 @@ export interface ApprovalService {
   /** How long a request waits for an answer, when the service has a limit. */
   readonly timeoutMs?: number;
   request(request: ApprovalRequest): Promise<ApprovalDecision>;
+  /** Like `request`, with who decided (to tell a user's rejection from a policy's). */
+  requestOutcome?(request: ApprovalRequest): Promise<ApprovalOutcome>;
   setPolicy(sessionId: string, policy: 'ask' | 'never'): void;
   audit(): readonly ApprovalRecord[];
 }

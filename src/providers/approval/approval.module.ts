@@ -2,14 +2,18 @@ import { bindProvider } from '../../container/contributions.js';
 import { PluginModule } from '../../container/plugin-module.js';
 import { ApprovalConfig, resolveApprovalConfig } from './approval-config.js';
 import { ApprovalAnswerer, ApprovalService } from './approval-service.js';
+import { CommandPolicy } from './command-policy.js';
 import { ApprovalAnswerers, LocalApprovalService } from './local-approval-service.js';
+import { LocalCommandPolicy } from './local-command-policy.js';
 
 /**
  * The approval service (`ApprovalService` → `LocalApprovalService`,
  * singleton) with its config, and the collector that hands it the bound
  * `ApprovalAnswerer`s at request time. Answerers come from other plugins
  * (`mcpApprovalModule`, `approvalAnswerersModule`); without any, every
- * escalation is `unavailable`. A bad config fails the load.
+ * escalation is `unavailable`. Also the command policy (`CommandPolicy` →
+ * `LocalCommandPolicy`) over `rules` / `defaultAction`. A bad config fails
+ * the load.
  */
 export function approvalModule(config: Partial<ApprovalConfig> = {}): PluginModule {
   return new PluginModule('approval:local', ({ bind }) => {
@@ -19,6 +23,7 @@ export function approvalModule(config: Partial<ApprovalConfig> = {}): PluginModu
       (context) => () => context.getAll(ApprovalAnswerer, { optional: true }) ?? [],
     );
     bindProvider(bind, ApprovalService, LocalApprovalService);
+    bindProvider(bind, CommandPolicy, LocalCommandPolicy);
   });
 }
 

@@ -5,6 +5,7 @@ import { isApprovalPolicy, resolveApprovalConfig, ApprovalConfig } from './appro
 import type {
   ApprovalAnswerer,
   ApprovalDecision,
+  ApprovalOutcome,
   ApprovalPolicy,
   ApprovalRecord,
   ApprovalRequest,
@@ -22,10 +23,7 @@ export const ApprovalAnswerers: ServiceIdentifier<ApprovalAnswerers> = Symbol.fo
 
 const DECISIONS: ReadonlySet<string> = new Set<ApprovalDecision>(['allowed-once', 'rejected', 'cancelled', 'unavailable', 'timed-out']);
 
-interface Outcome {
-  readonly decision: ApprovalDecision;
-  readonly answeredBy?: string;
-}
+type Outcome = ApprovalOutcome;
 
 /**
  * The default approval service. Answerers are consulted in binding order;
@@ -62,11 +60,15 @@ export class LocalApprovalService implements ApprovalService {
   }
 
   async request(request: ApprovalRequest): Promise<ApprovalDecision> {
+    return (await this.requestOutcome(request)).decision;
+  }
+
+  async requestOutcome(request: ApprovalRequest): Promise<Outcome> {
     checkRequest(request);
     const requestedAt = this.now();
     const outcome = await this.decide(request);
     this.record(request, outcome, requestedAt);
-    return outcome.decision;
+    return outcome;
   }
 
   setPolicy(sessionId: string, policy: ApprovalPolicy): void {
@@ -143,6 +145,7 @@ export class LocalApprovalService implements ApprovalService {
         reason: request.reason,
         callId: request.callId,
         ...(sessionId === undefined ? {} : { sessionId }),
+        ...definedFields(request),
       }),
       decision: outcome.decision,
       ...(outcome.answeredBy === undefined ? {} : { answeredBy: outcome.answeredBy }),
@@ -191,3 +194,11 @@ function checkRequest(request: unknown): asserts request is ApprovalRequest {
   }
 }
 
+/** The structured fields a request carries, without the undefined ones (for the audit record). */
+function definedFields(request: ApprovalRequest): Partial<ApprovalRequest> {
+  const fields: Record<string, unknown> = {};
+  for (const key of ['kind', 'command', 'workdir', 'sandboxMode', 'rule'] as const) {
+    if (request[key] !== undefined) fields[key] = request[key];
+  }
+  return fields;
+}

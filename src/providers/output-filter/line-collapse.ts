@@ -1,4 +1,4 @@
-import stripAnsi from 'strip-ansi';
+import { stripAnsi } from './ansi.js';
 
 /** A line without a newline longer than this is passed on as it is (binary dumps, minified files). */
 export const MAX_PENDING_LINE_CHARS = 8192;
@@ -160,9 +160,9 @@ export class LineCollapser {
   }
 }
 
-/** strip-ansi scans every character; most text has no escape at all. */
+/** The stripper scans every character; most text has no escape (7-bit ESC or 8-bit CSI) at all. */
 function withoutEscapes(text: string): string {
-  return text.includes(ESC) ? stripAnsi(text) : text;
+  return text.includes(ESC) || text.includes('\u009b') ? stripAnsi(text) : text;
 }
 
 /** The whole-text form of `LineCollapser` (terminal text already complete). */

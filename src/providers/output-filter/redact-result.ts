@@ -8,9 +8,10 @@ import type { Redactor } from './redactor.js';
  * keeping them out of spill files); this catches what no stream carried —
  * error messages, notices appended to a result, a tool's own text.
  */
-export function redactResult(result: ToolResult, redactor: Redactor): ToolResult {
+export function redactResult<V>(result: ToolResult<V>, redactor: Redactor): ToolResult<V> {
   const content = result.content.map((block) => ({ ...block, text: redactor.redact(block.text) }));
-  return result.value === undefined ? { ...result, content } : { ...result, content, value: redactDeep(result.value, redactor, 0) };
+  // The value keeps its shape: only its strings change.
+  return result.value === undefined ? { ...result, content } : { ...result, content, value: redactDeep(result.value, redactor, 0) as V };
 }
 
 /** The same context with progress `lastLine`s redacted. */

@@ -1,4 +1,4 @@
-export type Execa = (typeof import('execa'))['execa'];
+export type Execa = (typeof import('execa', { with: { 'resolution-mode': 'import' } }))['execa'];
 
 let loading: Promise<Execa> | undefined;
 
@@ -8,6 +8,26 @@ let loading: Promise<Execa> | undefined;
  * it, so it is loaded on the first spawn and cached.
  */
 export function loadExeca(): Promise<Execa> {
-  loading ??= import('execa').then((module) => module.execa);
+  loading ??= import('execa').then(
+    (module) => module.execa,
+    (error: unknown) => {
+      loading = undefined;
+      throw explainImportFailure(error);
+    },
+  );
   return loading;
+}
+
+/**
+ * execa is ESM-only, so the CommonJS build loads it with a real dynamic
+ * import(). Runtimes that run CommonJS code without an import() hook (jest
+ * without VM modules) fail with a bare error code; say what to do instead.
+ */
+function explainImportFailure(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING' && code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG') return error;
+  return new Error(
+    'cannot load execa (ESM-only): this runtime has no dynamic import() here; under jest in CommonJS mode run ' +
+      'jest with NODE_OPTIONS=--experimental-vm-modules, or unit-test over ScriptedExecutor from dsh-tools/testing',
+  );
 }

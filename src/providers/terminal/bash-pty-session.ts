@@ -1,9 +1,10 @@
 import { constants as osConstants } from 'node:os';
-import { spawn, type IPty } from 'node-pty';
+import type { IPty } from 'node-pty';
 import { MAX_TIMER_MS, type BashPtyConfig } from './bash-pty-config.js';
 import { MarkerParser } from './marker-parser.js';
 import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
+import { requirePty } from './pty-loader.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import { killShellTree } from './process-tree.js';
 import { killTagged, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
@@ -104,7 +105,13 @@ export class BashPtySession implements PtySession {
   static async start(spec: BashPtySpawn, config: BashPtyConfig): Promise<BashPtySession> {
     const argv = [config.shellPath, '--noprofile', '--norc', '--noediting', '-i'];
     const [file, ...args] = spec.wrapArgv ? spec.wrapArgv(argv) : argv;
-    const pty = spawn(file!, args, { cwd: spec.cwd, env: spec.env, cols: spec.cols, rows: spec.rows });
+    const { spawn } = await requirePty();
+    const pty = spawn(file!, args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      cols: spec.cols,
+      rows: spec.rows,
+    });
     const session = new BashPtySession(pty, spec, config);
     await session.handshake();
     return session;

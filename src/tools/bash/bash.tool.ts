@@ -19,6 +19,8 @@ import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { ShellExecutor, type BackgroundProcess, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
 import { messageOf } from '../../container/describe-value.js';
+import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
+import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';
 import { BASH_OUTPUT_SCHEMA } from './bash-output-schema.js';
@@ -43,7 +45,7 @@ export type BashResultValue =
     'Managed $DSH_* variables identify the session.',
   args: BashArgs,
   requires: [ShellExecutor, EnvRegistry],
-  optional: [TaskRuntime, ApprovalService, SandboxPolicy, BashToolConfig],
+  optional: [TaskRuntime, ApprovalService, SandboxPolicy, BashToolConfig, CommandPolicy],
 })
 export class BashTool implements ToolInstance<BashArgs> {
   private readonly config: BashToolConfig;
@@ -55,6 +57,7 @@ export class BashTool implements ToolInstance<BashArgs> {
     @inject(ApprovalService) @optional() private readonly approval?: ApprovalService,
     @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
     @inject(BashToolConfig) @optional() config?: Partial<BashToolConfig>,
+    @inject(CommandPolicy) @optional() private readonly commands?: CommandPolicy,
   ) {
     this.config = resolveBashToolConfig(config);
   }
@@ -83,6 +86,8 @@ export class BashTool implements ToolInstance<BashArgs> {
     }
     // Admission before the approval prompt: never ask the user for a start that would be refused.
     if (background) this.tasks!.preflight(ctx.session);
+    const mode = this.policy?.resolve({ session: ctx.session }).mode ?? this.executor.sandboxMode;
+    await enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, workdir: this.workdirFor(args, ctx), sandboxMode: mode }, ctx);
     const sandbox = await resolveCallSandbox(args, ctx, {
       executor: this.executor,
       approval: this.approval,

@@ -13,6 +13,9 @@ import {
   type ToolResult,
 } from '../../container/tool-contract.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
+import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
+import { CommandPolicy } from '../../providers/approval/command-policy.js';
+import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { TerminalService } from '../../providers/terminal/terminal-service.js';
 import { PersistentBashArgs } from './persistent-bash-args.js';
 import { PERSISTENT_BASH_OUTPUT_SCHEMA } from './persistent-bash-output-schema.js';
@@ -45,7 +48,7 @@ interface ShellSlot {
   description: resolvePersistentBashConfig().description,
   args: PersistentBashArgs,
   requires: [TerminalService, EnvRegistry],
-  optional: [PersistentBashConfig, HostConfig],
+  optional: [PersistentBashConfig, HostConfig, SandboxPolicy, CommandPolicy],
 })
 export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly config: PersistentBashConfig;
@@ -56,6 +59,8 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     @inject(EnvRegistry) private readonly env: EnvRegistry,
     @inject(PersistentBashConfig) @optional() config?: Partial<PersistentBashConfig>,
     @inject(HostConfig) @optional() private readonly host?: HostConfig,
+    @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
+    @inject(CommandPolicy) @optional() private readonly commands?: CommandPolicy,
   ) {
     this.config = resolvePersistentBashConfig(config);
   }
@@ -68,7 +73,11 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const session = ctx.session;
     if (!session) return Promise.reject(new ToolError('bash requires an owning agent session'));
     const slot = this.slotFor(session);
-    const turn = slot.queue.then(() => this.runInShell(slot, args, ctx));
+    // The mode is reported to the approver only; the confinement itself is the terminal backend's.
+    const mode = this.policy?.resolve({ session }).mode;
+    const admitted = enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, workdir: session.cwd, sandboxMode: mode }, ctx);
+    admitted.catch(() => undefined); // observed by `turn` once the queue reaches it
+    const turn = slot.queue.then(() => admitted).then(() => this.runInShell(slot, args, ctx));
     slot.queue = turn.catch(() => undefined);
     return turn;
   }

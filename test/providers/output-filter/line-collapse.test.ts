@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import stripAnsi from 'strip-ansi';
+import { stripAnsi } from '../../../src/providers/output-filter/ansi.js';
 import { LineCollapser, collapseTerminalText } from '../../../src/providers/output-filter/line-collapse.js';
 
 /** The whole-text meaning of the filter, written independently of the streaming code. */

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Plays the outside user against the packed tarball (run after `npm run build`):
+#  1. each fixture in test/consumers (cjs, esm) = app/ + its own settings, in a
+#     temp dir: install the tarball and the fixture's devDependencies (from the
+#     npm cache when it has them), type-check, compile, run a real session,
+#     run its jest suite over dsh-tools/testing (cjs: plain ts-jest, no VM flag);
+#  2. an install with python/make/g++ hidden from PATH: it succeeds and serves
+#     the one-shot shell; then, with both PTY modules removed, only the
+#     persistent shell is pending and `doctor` says what to install.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+step() { echo "consumer-check: $*"; }
+bounded() { timeout "${CONSUMER_STEP_TIMEOUT:-300}" "$@"; }
+
+[ -f dist/index.js ] && [ -f dist/cjs/index.js ] || { echo "consumer-check: build first (npm run build)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+tarball="$work/$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+install=(npm install --prefer-offline --no-audit --no-fund --loglevel=error)
+
+for kind in cjs esm; do
+  dir="$work/$kind"
+  mkdir -p "$dir"
+  cp -R test/consumers/app/. "$dir/"
+  cp -R "test/consumers/$kind/." "$dir/"
+  cd "$dir"
+  step "$kind: install"
+  bounded "${install[@]}" "$tarball"
+  step "$kind: tsc"
+  bounded npx tsc -p tsconfig.json
+  if [ -f tsconfig.node16.json ]; then bounded npx tsc -p tsconfig.node16.json; fi
+  step "$kind: real session"
+  bounded node dist/src/main.js | node "$root/test/consumers/expect-session.cjs"
+  if [ -f require-check.js ]; then bounded node require-check.js; fi
+  step "$kind: jest"
+  if [ "$kind" = esm ]; then
+    NODE_OPTIONS=--experimental-vm-modules bounded npx jest --ci 2>&1 | tail -n 5
+  else
+    env -u NODE_OPTIONS timeout "${CONSUMER_STEP_TIMEOUT:-300}" npx jest --ci 2>&1 | tail -n 5
+  fi
+  [ "${PIPESTATUS[0]}" -eq 0 ]
+  cd "$root"
+done
+
+# A PATH with every command of the usual bin directories except compilers and python.
+nocc="$work/no-compiler-bin"
+mkdir -p "$nocc"
+for bin in "$(dirname "$(command -v node)")" /usr/local/bin /usr/bin /bin; do
+  for tool in "$bin"/*; do
+    name="$(basename "$tool")"
+    case "$name" in
+      python* | make | gmake | cc | c++ | cpp | gcc* | g++* | clang* | *-gcc* | *-g++* | node-gyp) continue ;;
+    esac
+    [ -e "$nocc/$name" ] || ln -s "$tool" "$nocc/$name"
+  done
+done
+dir="$work/no-compiler"
+mkdir -p "$dir"
+echo '{ "name": "dsh-consumer-no-compiler", "private": true }' >"$dir/package.json"
+# Run from the project's own directory: from inside this repository `dsh-tools` would resolve to itself.
+cp test/consumers/no-compiler-check.cjs "$dir/"
+cd "$dir"
+step "no compiler: install"
+! PATH="$nocc" command -v g++ >/dev/null && ! PATH="$nocc" command -v python3 >/dev/null
+PATH="$nocc" bounded "${install[@]}" "$tarball"
+PATH="$nocc" bounded node no-compiler-check.cjs pty
+PATH="$nocc" bounded npx --no-install dsh-tools doctor 2>&1 | grep -F node-pty || true
+rm -rf node_modules/node-pty node_modules/@lydell
+PATH="$nocc" bounded node no-compiler-check.cjs none
+doctor="$(PATH="$nocc" bounded npx --no-install dsh-tools doctor 2>&1 || true)"
+grep -F 'install @lydell/node-pty (prebuilt binaries) or node-pty' <<<"$doctor" >/dev/null || { echo "$doctor"; exit 1; }
+step "no compiler: doctor names what to install"
+step "all passed"

@@ -1,0 +1,12 @@
+import 'reflect-metadata';
+
+/**
+ * `dsh-tools/mcp`: the MCP server, for embedding in your own process. A
+ * subpath of its own so the root entry's typings stay free of the MCP SDK
+ * and zod (a consumer's type-check pays for them only when it imports this).
+ */
+export { McpConnection, type McpConnectionOptions } from './mcp/mcp-connection.js';
+export { serveStdio, type RunningServer, type StdioServeOptions } from './mcp/stdio-server.js';
+export { serveHttp, MCP_PATH, type HttpServeOptions, type RunningHttpServer } from './mcp/http-server.js';
+export { McpElicitationAnswerer, mcpApprovalModule } from './mcp/elicitation-answerer.js';
+export { toCallToolResult, toStructuredContent } from './mcp/call-result.js';

@@ -1,0 +1,33 @@
+// A provider wrapper: every command the tools run is recorded, then handed to
+// the executor the composition bound (the default LocalShellExecutor).
+// Mounted with decorate(ShellExecutor, …): the host disposes the wrapper and
+// then the wrapped executor, so nothing outlives host.dispose().
+import type { BackgroundProcess, ExecRequest, ExecSpec, RunOptions, RunResult, ShellExecutor } from 'dsh-tools';
+
+export class AuditingExecutor implements ShellExecutor {
+  readonly commands: string[] = [];
+
+  constructor(private readonly inner: ShellExecutor) {}
+
+  get sandboxMode() {
+    return this.inner.sandboxMode;
+  }
+
+  resolve(request: ExecRequest): ExecSpec {
+    return this.inner.resolve(request);
+  }
+
+  run(spec: ExecSpec, options?: RunOptions): Promise<RunResult> {
+    this.commands.push(spec.command);
+    return this.inner.run(spec, options);
+  }
+
+  start(spec: ExecSpec): Promise<BackgroundProcess> {
+    this.commands.push(spec.command);
+    return this.inner.start(spec);
+  }
+
+  async dispose(): Promise<void> {
+    await this.inner.dispose?.();
+  }
+}
