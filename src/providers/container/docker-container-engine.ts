@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
+import type { DockerOptions } from 'dockerode';
 import type { Duplex } from 'node:stream';
 import {
   EXEC_TAG_VAR,
@@ -36,24 +37,26 @@ const CALL_TIMEOUT_MS = 15_000;
  */
 export class DockerContainerEngine implements ContainerEngine {
   readonly endpoint: string;
-  private readonly docker: Docker;
+  private readonly options: DockerOptions;
+  /** dockerode (and its SSH/gRPC dependencies) loads on the first engine call, not with the package. */
+  private client?: Promise<Docker>;
   /** Containers this engine created, until they stop: their execs' streams are cut when they do. */
   private readonly stopping = new Map<string, Promise<unknown>>();
 
   constructor(host?: string) {
     const { endpoint, options } = engineEndpoint(host);
     this.endpoint = endpoint;
-    this.docker = new Docker(options);
+    this.options = options;
   }
 
   async info(): Promise<EngineInfo> {
-    const version = await this.call('version', () => this.docker.version());
+    const version = await this.call('version', (docker) => docker.version());
     return { endpoint: this.endpoint, version: version.Version, apiVersion: version.ApiVersion };
   }
 
   async imagePresent(image: string): Promise<boolean> {
     try {
-      await this.call('inspect image', () => this.docker.getImage(image).inspect());
+      await this.call('inspect image', (docker) => docker.getImage(image).inspect());
       return true;
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404 || /no such image/i.test(String(error))) return false;
@@ -62,8 +65,8 @@ export class DockerContainerEngine implements ContainerEngine {
   }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    const container = await this.call('create container', () =>
-      this.docker.createContainer({
+    const container = await this.call('create container', (docker) =>
+      docker.createContainer({
         name: spec.name,
         Image: spec.image,
         Cmd: LIFELINE,
@@ -113,7 +116,8 @@ export class DockerContainerEngine implements ContainerEngine {
   }
 
   async exec(containerId: string, options: ExecOptions): Promise<ExecChannel> {
-    const container = this.docker.getContainer(containerId);
+    const docker = await this.docker();
+    const container = docker.getContainer(containerId);
     const exec = await this.call('exec', () =>
       container.exec({
         Cmd: [...options.argv],
@@ -135,7 +139,7 @@ export class DockerContainerEngine implements ContainerEngine {
       stream.pipe(stdout);
       stderr.end();
     } else {
-      this.docker.modem.demuxStream(stream, stdout, stderr);
+      docker.modem.demuxStream(stream, stdout, stderr);
     }
     const ended = new Promise<void>((resolve) => {
       stream.once('end', resolve);
@@ -194,7 +198,7 @@ export class DockerContainerEngine implements ContainerEngine {
 
   async state(containerId: string): Promise<ContainerState> {
     try {
-      const info = await this.call('inspect container', () => this.docker.getContainer(containerId).inspect());
+      const info = await this.call('inspect container', (docker) => docker.getContainer(containerId).inspect());
       const s = info.State;
       if (s.Running && !s.Paused) return { running: true };
       if (s.Paused) return { running: false, reason: 'paused' };
@@ -208,7 +212,7 @@ export class DockerContainerEngine implements ContainerEngine {
 
   async remove(containerId: string): Promise<void> {
     try {
-      await this.call('remove container', () => this.docker.getContainer(containerId).remove({ force: true }));
+      await this.call('remove container', (docker) => docker.getContainer(containerId).remove({ force: true }));
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
       // 404: already gone; 409: AutoRemove is already removing it.
@@ -217,14 +221,19 @@ export class DockerContainerEngine implements ContainerEngine {
   }
 
   async list(labels: readonly string[]): Promise<Array<{ id: string; labels: Record<string, string> }>> {
-    const found = await this.call('list containers', () =>
-      this.docker.listContainers({ all: true, filters: JSON.stringify({ label: labels }) }),
+    const found = await this.call('list containers', (docker) =>
+      docker.listContainers({ all: true, filters: JSON.stringify({ label: labels }) }),
     );
     return found.map((c) => ({ id: c.Id, labels: c.Labels ?? {} }));
   }
 
-  private call<T>(what: string, run: () => Promise<T>): Promise<T> {
-    return withTimeout(run(), CALL_TIMEOUT_MS, `${what} timed out after ${CALL_TIMEOUT_MS}ms`).catch((error: unknown) => {
+  private docker(): Promise<Docker> {
+    this.client ??= import('dockerode').then(({ default: Dockerode }) => new Dockerode(this.options));
+    return this.client;
+  }
+
+  private call<T>(what: string, run: (docker: Docker) => Promise<T>): Promise<T> {
+    return withTimeout(this.docker().then(run), CALL_TIMEOUT_MS, `${what} timed out after ${CALL_TIMEOUT_MS}ms`).catch((error: unknown) => {
       const status = (error as { statusCode?: number }).statusCode;
       if (status !== undefined && status !== 500) throw error;
       throw Object.assign(new Error(describeEngineError(error, this.endpoint)), { statusCode: status });
