@@ -1,30 +1,46 @@
 import type * as ClassValidator from 'class-validator';
-import * as isBoolean from 'class-validator/cjs/decorator/typechecker/IsBoolean.js';
-import * as isIn from 'class-validator/cjs/decorator/common/IsIn.js';
-import * as isNotEmpty from 'class-validator/cjs/decorator/common/IsNotEmpty.js';
-import * as isNumber from 'class-validator/cjs/decorator/typechecker/IsNumber.js';
-import * as isOptional from 'class-validator/cjs/decorator/common/IsOptional.js';
-import * as isPositive from 'class-validator/cjs/decorator/number/IsPositive.js';
-import * as isString from 'class-validator/cjs/decorator/typechecker/IsString.js';
-import * as matches from 'class-validator/cjs/decorator/string/Matches.js';
-import * as validateBy from 'class-validator/cjs/decorator/common/ValidateBy.js';
+
+type Decorators = Pick<
+  typeof ClassValidator,
+  'IsBoolean' | 'IsIn' | 'IsNotEmpty' | 'IsNumber' | 'IsOptional' | 'IsPositive' | 'IsString' | 'Matches' | 'ValidateBy'
+>;
 
 /*
- * The class-validator decorators the argument classes use, each from its own
- * module. class-validator's index loads every validator it has (validator.js,
- * libphonenumber: over 100 ms), which start-up must not pay; validation loads
- * the index on the first call (see arg-validation.ts). Both register in and
- * read class-validator's one global metadata storage.
+ * The class-validator decorators the package's argument classes use, applied
+ * late: class-validator (with validator.js and libphonenumber, over 100 ms)
+ * loads only with argument validation or schema generation
+ * (arg-validation.ts, tool-schema.ts), and start-up reads the schemas cached
+ * at build time (args-schemas.ts). Until then each use is recorded; loading
+ * class-validator applies the records in their original order, so the
+ * metadata, and so every message, is what the decorators make directly.
  */
-export const IsBoolean: typeof ClassValidator.IsBoolean = isBoolean.IsBoolean;
-export const IsIn: typeof ClassValidator.IsIn = isIn.IsIn;
-export const IsNotEmpty: typeof ClassValidator.IsNotEmpty = isNotEmpty.IsNotEmpty;
-export const IsNumber: typeof ClassValidator.IsNumber = isNumber.IsNumber;
-export const IsOptional: typeof ClassValidator.IsOptional = isOptional.IsOptional;
-export const IsPositive: typeof ClassValidator.IsPositive = isPositive.IsPositive;
-export const IsString: typeof ClassValidator.IsString = isString.IsString;
-export const Matches: typeof ClassValidator.Matches = matches.Matches;
-export const ValidateBy: typeof ClassValidator.ValidateBy = validateBy.ValidateBy;
+let loaded: Decorators | undefined;
+const recorded: Array<(decorators: Decorators) => void> = [];
+
+/** Applies the recorded decorators, and every later one at once. Called where class-validator is imported. */
+export function applyArgDecorators(decorators: Decorators): void {
+  loaded ??= decorators;
+  for (const apply of recorded.splice(0)) apply(loaded);
+}
+
+function late<K extends keyof Decorators>(name: K): Decorators[K] {
+  const factory = (...args: unknown[]): PropertyDecorator => (target, property) => {
+    const apply = (decorators: Decorators) => (decorators[name] as (...a: unknown[]) => PropertyDecorator)(...args)(target, property);
+    if (loaded !== undefined) apply(loaded);
+    else recorded.push(apply);
+  };
+  return factory as Decorators[K];
+}
+
+export const IsBoolean = late('IsBoolean');
+export const IsIn = late('IsIn');
+export const IsNotEmpty = late('IsNotEmpty');
+export const IsNumber = late('IsNumber');
+export const IsOptional = late('IsOptional');
+export const IsPositive = late('IsPositive');
+export const IsString = late('IsString');
+export const Matches = late('Matches');
+export const ValidateBy = late('ValidateBy');
 export type { ValidationArguments } from 'class-validator';
-// Only the decorator: the package index loads class-validator's.
+// Only the decorator: the package index loads class-validator.
 export { JSONSchema } from 'class-validator-jsonschema/build/decorators.js';

@@ -1,5 +1,10 @@
+import * as classValidator from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { applyArgDecorators } from './arg-decorators.js';
 import type { JsonSchema } from './tool-contract.js';
+
+// class-validator is loaded now: the argument classes' constraints take effect.
+applyArgDecorators(classValidator);
 
 export { argumentNames, withoutProperty } from './schema-properties.js';
 
