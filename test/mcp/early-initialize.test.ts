@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { initializeResult, ReplayingTransport, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/early-initialize.js';
+import { answerInitializeEarly, initializeResult, ReplayingTransport, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/early-initialize.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/elicitation-answerer.js';
 import { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { serverInstructions } from '../../src/mcp/server-info.js';
@@ -66,6 +66,17 @@ test.each([LATEST_PROTOCOL_VERSION, '2024-11-05', '1999-01-01'])('the early answ
   } finally {
     await connection.close();
   }
+});
+
+test('the first initialize is answered from the host alone; what follows stays on stdin', async () => {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const ping = '{"jsonrpc":"2.0","id":2,"method":"ping"}\n';
+  stdin.write(`${JSON.stringify(initialize('2025-06-18'))}\n${ping}`);
+  const answered = await answerInitializeEarly(stdin, stdout, host);
+  expect(answered).toEqual(initialize('2025-06-18'));
+  expect(JSON.parse(String(stdout.read()))).toEqual({ jsonrpc: '2.0', id: 1, result: initializeResult(initialize('2025-06-18'), host) });
+  expect(String(stdin.read())).toBe(ping);
 });
 
 test('the SDK server handed the early-answered request knows the client, and its second answer never reaches it', async () => {
@@ -124,6 +135,21 @@ describe('serveStdio', () => {
     const byId = (id: string | number) => seen().find((message) => 'id' in message && message.id === id);
     expect(byId('p')).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
     expect(byId(2)).toMatchObject({ jsonrpc: '2.0', id: 2, error: { message: expect.stringContaining('clientInfo') } });
+  });
+
+  test('a first line longer than an initialize can be is handed to the SDK whole', async () => {
+    const seen = replies();
+    const pad = 'x'.repeat(200 * 1024);
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'long', method: 'ping', params: { _meta: { pad } } })}\n`);
+    server = await serveStdio(host, { workspace: '/', stdin, stdout });
+    await waitUntil(() => seen().length > 0, 'the ping is answered');
+    expect(seen()).toEqual([{ jsonrpc: '2.0', id: 'long', result: {} }]);
+  });
+
+  test('stdin ending before any message ends the server', async () => {
+    stdin.end('{"jsonrpc":"2.0"');
+    server = await serveStdio(host, { workspace: '/', stdin, stdout });
+    await expect(server.closed).resolves.toBeUndefined();
   });
 
   test('a malformed first initialize is left to the SDK too, which refuses it', async () => {
