@@ -10,6 +10,8 @@ import { ensureBuilt, MAIN_JS, ROOT } from './support/built-server.js';
 
 const TRACE = path.join(ROOT, 'test/e2e/support/trace-loads.mjs');
 const VALIDATION = [/\/class-validator\//, /class-validator-jsonschema\/build\/index\.js$/, /\/class-transformer\//];
+/** Loaded only by the compositions that use it (the Docker backend with --container). */
+const DOCKER = /\/dockerode\//;
 
 let dir: string;
 beforeAll(() => {
@@ -37,7 +39,7 @@ describe('start-up loads only what the first response needs', () => {
     const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('## tool bash');
-    expect(matching(traced.loaded(), [...VALIDATION, /@modelcontextprotocol\/sdk/])).toEqual([]);
+    expect(matching(traced.loaded(), [...VALIDATION, DOCKER, /@modelcontextprotocol\/sdk/])).toEqual([]);
   });
 
   it('serve (stdio): initialize answered without validation, schema generator or HTTP transport; a call then validates', async () => {
@@ -69,7 +71,7 @@ describe('start-up loads only what the first response needs', () => {
       lines.push(await nextLine());
       expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'dsh-tools' } } });
       const beforeCall = traced.loaded();
-      expect(matching(beforeCall, [...VALIDATION, /@hono\//, /streamableHttp/])).toEqual([]);
+      expect(matching(beforeCall, [...VALIDATION, DOCKER, /@hono\//, /streamableHttp/])).toEqual([]);
 
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: 'true', description: 'x', timeoutMs: '5' } } });
