@@ -1,6 +1,6 @@
 // `npm run bench`: every figure is a median over repeated runs with its
 // baseline measured in the same run. Pass figure names to run a subset.
-import { benchCliPrompt } from './cli.bench.js';
+import { benchStartup } from './cli.bench.js';
 import { benchBackgroundTasks, benchConcurrentCalls } from './concurrency.bench.js';
 import { benchContainers } from './container.bench.js';
 import { benchMcpRoundTrip } from './mcp.bench.js';
@@ -19,7 +19,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   tasks: () => benchBackgroundTasks(),
   shells: () => benchShells(),
   mcp: () => benchMcpRoundTrip(100),
-  cli: () => benchCliPrompt(15),
+  cli: () => benchStartup(15),
   container: () => benchContainers(),
 };
 

@@ -18,6 +18,9 @@ function compile(project) {
 
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 compile('tsconfig.build.json');
+// The argument schemas, generated once here so the CLI starts without class-validator.
+const cached = spawnSync(process.execPath, [path.join(root, 'scripts/cache-arg-schemas.mjs')], { cwd: root, stdio: 'inherit' });
+if (cached.status !== 0) throw new Error('caching the argument schemas failed');
 
 // TypeScript reads a file's module format from the package.json nearest the
 // source, so the CommonJS build compiles a copy of src/ under a CommonJS scope.

@@ -93,15 +93,13 @@ export function registerServeCommand(program: Command): void {
     .option('--max-sessions <n>', 'HTTP: open sessions at most', parseCount, 64)
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
-      // Loaded on demand so `--help` and the other commands stay quick.
-      const [{ hostFromOptions }, { mcpApprovalModule, McpElicitationAnswerer }, { serveHttp }, { resolveHttpToken }, { runUntilStopped }, { serveStdio }, { Logger }, { StderrLogger }] =
+      // Loaded on demand so `--help` and the other commands stay quick; the HTTP
+      // transport only with --http.
+      const [{ hostFromOptions }, { mcpApprovalModule, McpElicitationAnswerer }, { runUntilStopped }, { Logger }, { StderrLogger }] =
         await Promise.all([
           import('./host-from-options.js'),
           import('../mcp/elicitation-answerer.js'),
-          import('../mcp/http-server.js'),
-          import('../mcp/http-auth.js'),
           import('../mcp/serve-lifecycle.js'),
-          import('../mcp/stdio-server.js'),
           import('../providers/logging/logger.js'),
           import('../providers/logging/stderr-logger.js'),
         ]);
@@ -122,8 +120,10 @@ export function registerServeCommand(program: Command): void {
         await reapLeftContainers(host, logger);
         await host.load(mcpApprovalModule(approvals));
         if (options.http === undefined) {
+          const { serveStdio } = await import('../mcp/stdio-server.js');
           server = await serveStdio(host, { workspace, logger, approvals });
         } else {
+          const [{ serveHttp }, { resolveHttpToken }] = await Promise.all([import('../mcp/http-server.js'), import('../mcp/http-auth.js')]);
           const auth = options.auth ? resolveHttpToken({ tokenFile: options.tokenFile }) : 'none';
           token = auth === 'none' ? undefined : auth;
           if (auth !== 'none' && auth.warning !== undefined) logger.warn(auth.warning);

@@ -1,6 +1,11 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import * as classValidator from 'class-validator';
+import type { ValidationError } from 'class-validator';
+import { applyArgDecorators } from './arg-decorators.js';
 import { ToolError } from './tool-contract.js';
+
+// class-validator is loaded now: the argument classes' constraints take effect.
+applyArgDecorators(classValidator);
 
 /** The argument names a tool accepts: exactly the properties its (adjusted) schema shows. */
 export interface KnownArguments {
@@ -21,7 +26,7 @@ export function validateArgs<A extends object>(argsClass: new () => A, raw: unkn
   const plain = toPlainObject(raw, known);
   const instance = plainToInstance(argsClass, plain, { enableImplicitConversion: false });
   // Synchronous: no argument class uses async constraints, and this runs on every call.
-  const errors = validateSync(instance, {
+  const errors = classValidator.validateSync(instance, {
     whitelist: true,
     forbidUnknownValues: false,
     validationError: { target: false, value: true },

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule, type ServiceIdentifier } from 'inversify';
-import { validateArgs } from './arg-validation.js';
+import { argsSchemaOf, prepareArgsSchemas } from './args-schemas.js';
 import { ToolClass, Unavailable } from './contributions.js';
 import { guardedModule } from './guarded-module.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
@@ -9,7 +9,8 @@ import { disposeIfDisposable } from './provider-swap.js';
 import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './prompt-assembler.js';
 import { PromptSection } from './prompt-section.js';
 import { getToolMeta } from './tool.decorator.js';
-import { argsSchema, argumentNames } from './tool-schema.js';
+import { argumentNames } from './schema-properties.js';
+import { lazy } from './lazy.js';
 import { messageOf } from './describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
 import { tokenName } from './tokens.js';
@@ -36,6 +37,9 @@ interface ActiveTool {
   readonly instance: ToolInstance<object>;
   readonly descriptor: ToolDescriptor;
 }
+
+/** class-validator and class-transformer: loaded on the first call, not at start-up. */
+const argValidation = lazy(() => import('./arg-validation.js'));
 
 /**
  * The plugin host: loads ContainerModule plugins into its own container,
@@ -180,6 +184,7 @@ export class DshHost {
       const tool = this.active.get(name);
       if (!tool) return this.missingTool(name);
       if (ctx.session?.disposed) return errorResult(`session "${ctx.session.id}" is disposed`);
+      const { validateArgs } = await argValidation();
       const args = validateArgs(tool.meta.args, rawArgs, {
         tool: name,
         names: argumentNames(tool.descriptor.inputSchema),
@@ -213,6 +218,7 @@ export class DshHost {
   /** Re-evaluates every discovered tool against the current bindings. */
   private async refresh(): Promise<void> {
     const classes = this.discoveredClasses();
+    await prepareArgsSchemas(classes.map((cls) => getToolMeta(cls)!.args));
     await this.deactivate((tool) => !classes.includes(tool.cls) || missingTokens(this.container, tool.meta).length > 0);
     const pending: PendingTool[] = [];
     const failures: string[] = [];
@@ -242,7 +248,7 @@ export class DshHost {
 
   private activate(cls: ToolClass, meta: ToolMeta): void {
     const instance = this.container.get<ToolInstance<object>>(cls);
-    const schema = argsSchema(meta.args);
+    const schema = argsSchemaOf(meta.args);
     const descriptor: ToolDescriptor = {
       name: meta.name,
       ...(meta.title !== undefined ? { title: meta.title } : {}),

@@ -8,12 +8,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
-import { renderPrompt } from '../container/prompt-assembler.js';
 import type { ToolProgress } from '../container/tool-contract.js';
 import type { Logger } from '../providers/logging/logger.js';
 import { toCallToolResult, toMcpTool } from './call-result.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
-import { SERVER_INFO } from './server-info.js';
+import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 
 export interface McpConnectionOptions {
   /** Working directory of the connection's host session (the workspace). */
@@ -45,9 +44,9 @@ export class McpConnection {
     private readonly options: McpConnectionOptions,
   ) {
     this.session = host.openSession({ id: options.sessionId, cwd: options.cwd });
-    const instructions = renderPrompt(host.prompt());
+    const instructions = serverInstructions(host);
     this.server = new Server(SERVER_INFO, {
-      capabilities: { tools: {}, logging: {} },
+      capabilities: serverCapabilities(),
       ...(instructions ? { instructions } : {}),
     });
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.host.tools().map(toMcpTool) }));

@@ -1,9 +1,12 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
 import type { DshHost } from '../container/dsh-host.js';
+import { lazy } from '../container/lazy.js';
 import type { Logger } from '../providers/logging/logger.js';
+import { answerInitializeEarly, ReplayingTransport } from './early-initialize.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
-import { McpConnection } from './mcp-connection.js';
+
+/** The MCP SDK: loaded while the client's initialize is answered without it (see early-initialize.ts). */
+const sdk = lazy(() => Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./mcp-connection.js')]));
 
 /** Why a server stopped by itself when that was a failure, not its client leaving. */
 export interface ServerFailure {
@@ -35,22 +38,11 @@ export interface StdioServeOptions {
 export async function serveStdio(host: DshHost, options: StdioServeOptions): Promise<RunningServer> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const connection = new McpConnection(host, { cwd: options.workspace, logger: options.logger, approvals: options.approvals });
-  const transport = new StdioServerTransport(stdin, stdout);
-
   let markClosed!: (failure?: ServerFailure) => void;
   const closed = new Promise<ServerFailure | void>((resolve) => (markClosed = resolve));
   const end = (why: string, failure?: ServerFailure) => {
     options.logger?.debug(`mcp stdio: ${why}`);
     markClosed(failure);
-  };
-  // The transport reports a fatal read (an over-long message) as an error, then closes itself.
-  let lastError: Error | undefined;
-  let closing = false;
-  const previousOnError = connection.server.onerror;
-  connection.server.onerror = (error) => {
-    lastError = error;
-    previousOnError?.(error);
   };
   const onEnd = () => end('stdin ended');
   // EPIPE on stdout means the client is gone; unhandled, it would crash the
@@ -59,6 +51,23 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   stdin.once('end', onEnd);
   stdin.once('close', onEnd);
   stdout.on('error', onBrokenPipe);
+
+  const [answered, [{ StdioServerTransport }, { McpConnection }]] = await Promise.all([
+    answerInitializeEarly(stdin, stdout, host),
+    sdk(),
+  ]);
+  const connection = new McpConnection(host, { cwd: options.workspace, logger: options.logger, approvals: options.approvals });
+  const stdio = new StdioServerTransport(stdin, stdout);
+  const transport = answered === undefined ? stdio : new ReplayingTransport(stdio, answered);
+
+  // The transport reports a fatal read (an over-long message) as an error, then closes itself.
+  let lastError: Error | undefined;
+  let closing = false;
+  const previousOnError = connection.server.onerror;
+  connection.server.onerror = (error) => {
+    lastError = error;
+    previousOnError?.(error);
+  };
   const previousOnClose = connection.server.onclose;
   connection.server.onclose = () => {
     previousOnClose?.();

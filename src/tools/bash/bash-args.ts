@@ -1,5 +1,4 @@
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
-import { JSONSchema } from 'class-validator-jsonschema';
+import { IsBoolean, IsIn, IsOptional, IsString, JSONSchema, Matches, ValidateBy } from '../../container/arg-decorators.js';
 import { describeValue } from '../../container/describe-value.js';
 
 const NON_BLANK = /\S/;

@@ -13,7 +13,7 @@ import {
   type ToolInstance,
   type ToolResult,
 } from '../../container/tool-contract.js';
-import { withoutProperty } from '../../container/tool-schema.js';
+import { withoutProperty } from '../../container/schema-properties.js';
 import { ApprovalService } from '../../providers/approval/approval-service.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';

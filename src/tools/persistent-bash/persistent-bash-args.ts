@@ -1,5 +1,4 @@
-import { IsBoolean, IsOptional, IsString, Matches, ValidateBy } from 'class-validator';
-import { JSONSchema } from 'class-validator-jsonschema';
+import { IsBoolean, IsOptional, IsString, JSONSchema, Matches, ValidateBy } from '../../container/arg-decorators.js';
 
 const NON_BLANK = /\S/;
 

@@ -1,5 +1,4 @@
-import { IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, type ValidationArguments } from 'class-validator';
-import { JSONSchema } from 'class-validator-jsonschema';
+import { IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, JSONSchema, type ValidationArguments } from '../../container/arg-decorators.js';
 import { describeValue } from '../../container/describe-value.js';
 
 /** `task_output`'s wait when `timeout_ms` is absent. */

@@ -66,6 +66,8 @@ export function ensureBuilt(): void {
       if (mtime(MAIN_JS) === 0) throw new Error(`building dist failed:\n${output}`);
       process.stderr.write(`e2e: tsc reported errors (dist was emitted anyway):\n${output}\n`);
     }
+    // The rest of `npm run build`: the argument schemas cached for start-up.
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/cache-arg-schemas.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   } finally {
     rmdirSync(LOCK);
   }

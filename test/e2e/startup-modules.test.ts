@@ -1,0 +1,86 @@
+// What start-up loads: `prompt` and the stdio server's first answer must not
+// pay for argument validation (class-validator, which pulls in validator.js
+// and libphonenumber), the schema generator, or transports they do not use.
+// Speed itself is measured in bench/cli.bench.ts.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureBuilt, MAIN_JS, ROOT } from './support/built-server.js';
+
+const TRACE = path.join(ROOT, 'test/e2e/support/trace-loads.mjs');
+const VALIDATION = [/\/class-validator\//, /class-validator-jsonschema\/build\/index\.js$/, /\/class-transformer\//];
+/** Loaded only by the compositions that use it (the Docker backend with --container). */
+const DOCKER = /\/dockerode\//;
+
+let dir: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-startup-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function tracedArgs(args: string[]): { argv: string[]; env: NodeJS.ProcessEnv; loaded: () => string[] } {
+  const file = path.join(dir, `trace-${Math.random().toString(36).slice(2)}`);
+  return {
+    argv: ['--import', TRACE, MAIN_JS, ...args],
+    env: { ...process.env, DSH_TRACE_LOADS: file },
+    loaded: () => readFileSync(file, 'utf8').split('\n').filter(Boolean),
+  };
+}
+
+function matching(loaded: string[], patterns: RegExp[]): string[] {
+  return loaded.filter((url) => patterns.some((pattern) => pattern.test(url)));
+}
+
+describe('start-up loads only what the first response needs', () => {
+  it('prompt: no validation, no schema generator, no MCP SDK', () => {
+    const traced = tracedArgs(['prompt', '--workspace', dir]);
+    const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('## tool bash');
+    expect(matching(traced.loaded(), [...VALIDATION, DOCKER, /@modelcontextprotocol\/sdk/])).toEqual([]);
+  });
+
+  it('serve (stdio): initialize answered without validation, schema generator or HTTP transport; a call then validates', async () => {
+    const traced = tracedArgs(['serve', '--workspace', dir]);
+    const child = spawn(process.execPath, traced.argv, { env: traced.env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const lines: string[] = [];
+    let pending = '';
+    const nextLine = () =>
+      new Promise<string>((resolve, reject) => {
+        const take = () => {
+          const at = pending.indexOf('\n');
+          if (at < 0) return false;
+          resolve(pending.slice(0, at));
+          pending = pending.slice(at + 1);
+          return true;
+        };
+        if (take()) return;
+        const onData = (chunk: Buffer) => {
+          pending += chunk.toString();
+          if (take()) child.stdout.off('data', onData);
+        };
+        child.stdout.on('data', onData);
+        child.once('close', () => reject(new Error('the server exited')));
+      });
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    try {
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+      lines.push(await nextLine());
+      expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'dsh-tools' } } });
+      const beforeCall = traced.loaded();
+      expect(matching(beforeCall, [...VALIDATION, DOCKER, /@hono\//, /streamableHttp/])).toEqual([]);
+
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: 'true', description: 'x', timeoutMs: '5' } } });
+      const reply = JSON.parse(await nextLine()) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } };
+      expect(reply).toMatchObject({ id: 2, result: { isError: true } });
+      expect(reply.result.content[0]!.text).toBe('Error: invalid timeoutMs: expected a positive number, got "5"');
+    } finally {
+      child.stdin.end();
+      await exited;
+    }
+  });
+});
