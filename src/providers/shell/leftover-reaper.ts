@@ -146,18 +146,52 @@ function listPids(): number[] {
 
 /** True when an entry of `pid`'s environment starts with `needle`. */
 function carries(pid: number, needle: Buffer): boolean {
-  let environ: Buffer;
-  try {
-    environ = readFileSync(`/proc/${pid}/environ`);
-  } catch {
-    return false; // gone, or not ours to read
-  }
+  const environ = readEnviron(pid);
+  if (environ === undefined) return false;
   let at = environ.indexOf(needle);
   while (at !== -1) {
     if (at === 0 || environ[at - 1] === 0) return true;
     at = environ.indexOf(needle, at + 1);
   }
   return false;
+}
+
+/**
+ * A process caught inside `execve` (a daemon exec'ing right as its parent
+ * exits) shows an empty environment for a moment: look again, briefly, unless
+ * it is a kernel thread or already dead, whose environment stays empty.
+ */
+const EMPTY_ENVIRON_RETRIES = 20;
+
+function readEnviron(pid: number): Buffer | undefined {
+  for (let attempt = 0; ; attempt++) {
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      return undefined; // gone, or not ours to read
+    }
+    if (environ.length > 0 || attempt >= EMPTY_ENVIRON_RETRIES || !mayBeExecing(pid)) return environ;
+    Atomics.wait(PAUSE, 0, 0, 1);
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+/** `PF_KTHREAD` in the flags field of /proc/<pid>/stat. */
+const PF_KTHREAD = 0x00200000;
+
+/** False for kernel threads, zombies and processes already gone. */
+function mayBeExecing(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return false;
+  }
+  // After the command name: state, ppid, pgrp, session, tty, tpgid, flags.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  return state !== 'Z' && state !== 'X' && (Number(fields[6]) & PF_KTHREAD) === 0;
 }
 
 function killPid(pid: number): boolean {
