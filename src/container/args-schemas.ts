@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { lazy } from './lazy.js';
+import { lazyModule } from './lazy-module.js';
 import type { JsonSchema } from './tool-contract.js';
 
 type ArgsClass = new () => object;
@@ -35,7 +35,7 @@ function readCache(): Map<string, JsonSchema> {
 }
 
 let cache: Map<string, JsonSchema> | undefined;
-const loadGenerator = lazy(() => import('./tool-schema.js'));
+const loadGenerator = lazyModule<Generator>(() => require('./tool-schema.js'), () => import('./tool-schema.js'));
 let generator: Generator | undefined;
 
 function cached(argsClass: ArgsClass): JsonSchema | undefined {

@@ -10,7 +10,7 @@ import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './pro
 import { PromptSection } from './prompt-section.js';
 import { getToolMeta } from './tool.decorator.js';
 import { argumentNames } from './schema-properties.js';
-import { lazy } from './lazy.js';
+import { lazyModule } from './lazy-module.js';
 import { messageOf } from './describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
 import { tokenName } from './tokens.js';
@@ -39,7 +39,10 @@ interface ActiveTool {
 }
 
 /** class-validator and class-transformer: loaded on the first call, not at start-up. */
-const argValidation = lazy(() => import('./arg-validation.js'));
+const argValidation = lazyModule<typeof import('./arg-validation.js')>(
+  () => require('./arg-validation.js'),
+  () => import('./arg-validation.js'),
+);
 
 /**
  * The plugin host: loads ContainerModule plugins into its own container,

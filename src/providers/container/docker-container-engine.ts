@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { DockerOptions } from 'dockerode';
+import { lazyModule } from '../../container/lazy-module.js';
 import type { Duplex } from 'node:stream';
 import {
   EXEC_TAG_VAR,
@@ -26,6 +27,12 @@ const KILL_TAGGED =
   'n=0; for d in /proc/[0-9]*; do p=${d#/proc/}; [[ $p == "$$" ]] && continue; ' +
   'mapfile -d "" -t vars 2>/dev/null <"$d/environ" || continue; for v in "${vars[@]}"; do ' +
   `if [[ $v == "${EXEC_TAG_VAR}=$1" ]]; then kill -s "$2" "$p" 2>/dev/null && n=$((n+1)); break; fi; done; done; echo $n`;
+
+/** dockerode (and its SSH and gRPC dependencies) loads with the first engine call. */
+const loadDockerode = lazyModule<typeof Docker>(
+  () => require('dockerode'),
+  () => import('dockerode').then((module) => module.default),
+);
 
 /** Engine calls that are not streams give up after this long instead of hanging a tool call. */
 const CALL_TIMEOUT_MS = 15_000;
@@ -228,7 +235,7 @@ export class DockerContainerEngine implements ContainerEngine {
   }
 
   private docker(): Promise<Docker> {
-    this.client ??= import('dockerode').then(({ default: Dockerode }) => new Dockerode(this.options));
+    this.client ??= loadDockerode().then((Dockerode) => new Dockerode(this.options));
     return this.client;
   }
 
