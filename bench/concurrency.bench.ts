@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHost, localEnvironment } from '../dist/index.js';
-import { descendants, pssMb } from './process-table.js';
+import { descendants, leftovers, pssMb } from './process-table.js';
 import { fmt, median, timeOnce, type Figure } from './stats.js';
 
 const SESSIONS = 20;
@@ -70,7 +70,7 @@ export async function benchBackgroundTasks(): Promise<Figure[]> {
     const pids = descendants();
     const childPss = pids.reduce((sum, pid) => sum + pssMb(pid), 0);
     const disposal = await timeOnce(() => host.dispose());
-    const left = descendants().length;
+    const left = leftovers().length;
     return [
       {
         name: `background tasks across ${SESSIONS} sessions`,

@@ -1,5 +1,5 @@
 import { createHost, localEnvironment } from '../dist/index.js';
-import { descendants, pssMb } from './process-table.js';
+import { descendants, leftovers, pssMb } from './process-table.js';
 import { fmt, interleaved, timeOnce, type Figure } from './stats.js';
 
 /** Persistent `true` round trip against a one-shot call in the same run. */
@@ -41,7 +41,7 @@ export async function benchShells(): Promise<Figure[]> {
 
   const ten = await openShells(10);
   const disposal = await timeOnce(() => ten.dispose());
-  const left = descendants().length;
+  const left = leftovers().length;
   return [
     { name: 'memory per open shell (50 open)', value: `${perShell.toFixed(2)} MB PSS` },
     { name: 'dispose host with 10 open shells', value: `${fmt(disposal)}, ${left} processes left`, goal: '≤ 200 ms' },

@@ -25,6 +25,17 @@ export function descendants(root: number = process.pid): number[] {
   return out;
 }
 
+/** Descendants except the process-wide reaper watchdog, which lives as long as this process by design. */
+export function leftovers(root: number = process.pid): number[] {
+  return descendants(root).filter((pid) => {
+    try {
+      return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dsh-reaper-watchdog');
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Proportional set size of a process in MB (shared pages split among sharers). */
 export function pssMb(pid: number): number {
   try {
