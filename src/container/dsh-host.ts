@@ -1,19 +1,19 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule, type ServiceIdentifier } from 'inversify';
-import { argsSchemaOf, prepareArgsSchemas } from './args-schemas.js';
-import { ToolClass, Unavailable } from './contributions.js';
+import { argsSchemaOf, prepareArgsSchemas } from '../core/args-schemas.js';
+import { ToolClass } from '../core/contributions.js';
 import { guardedModule } from './guarded-module.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
-import { pluginName } from './plugin-module.js';
+import { pluginName } from '../core/plugin-module.js';
 import { disposeIfDisposable } from './provider-swap.js';
 import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './prompt-assembler.js';
-import { PromptSection } from './prompt-section.js';
-import { getToolMeta } from './tool.decorator.js';
-import { argumentNames } from './schema-properties.js';
-import { lazy } from './lazy.js';
-import { messageOf } from './describe-value.js';
-import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
-import { tokenName } from './tokens.js';
+import { PromptSection } from '../core/prompt-section.js';
+import { getToolMeta } from '../core/tool.decorator.js';
+import { argumentNames } from '../core/schema-properties.js';
+import { lazy } from '../core/lazy.js';
+import { messageOf } from '../core/describe-value.js';
+import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from '../core/tool-contract.js';
+import { dependsOn, missingTokens } from './tool-readiness.js';
 import { Redactor } from '../providers/output-filter/redactor.js';
 import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
 import type { ToolValue } from '../tools/builtin-tool-values.js';
@@ -39,7 +39,7 @@ interface ActiveTool {
 }
 
 /** class-validator and class-transformer: loaded on the first call, not at start-up. */
-const argValidation = lazy(() => import('./arg-validation.js'));
+const argValidation = lazy(() => import('../core/arg-validation.js'));
 
 /**
  * The plugin host: loads ContainerModule plugins into its own container,
@@ -50,6 +50,8 @@ const argValidation = lazy(() => import('./arg-validation.js'));
 export class DshHost {
   private readonly container = new Container({ defaultScope: 'Transient' });
   private readonly modules = new Map<ContainerModule, LoadedModule>();
+  /** Seams declared single-provider by a plugin (`bindSeam`): a second binding fails the load. */
+  private readonly singleProviders = new Set<ServiceIdentifier>();
   private readonly active = new Map<string, ActiveTool>();
   private readonly sessions = new Map<string, HostSession>();
   private pendingTools: PendingTool[] = [];
@@ -70,7 +72,7 @@ export class DshHost {
         current = module;
         if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
         const tokens = new Set<ServiceIdentifier>();
-        const guarded = guardedModule(module, tokens);
+        const guarded = guardedModule(module, tokens, this.singleProviders);
         await this.container.load(guarded);
         this.modules.set(module, { guarded, tokens });
         batch.push(module);
@@ -282,19 +284,4 @@ export class DshHost {
     if (!this.disposal) return;
     throw new Error(operation ? `cannot call ${operation}: the host is disposed` : 'the host is disposed');
   }
-}
-
-function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): boolean {
-  return [...meta.requires, ...(meta.optional ?? [])].some((token) => tokens.has(token));
-}
-
-/** Names of the required tokens not bound, each with the reason a plugin recorded for it (`bindUnavailable`). */
-function missingTokens(container: Container, meta: ToolMeta): string[] {
-  const reasons = container.isBound(Unavailable) ? container.getAll(Unavailable) : [];
-  return meta.requires
-    .filter((token) => !container.isBound(token))
-    .map((token) => {
-      const why = reasons.find((entry) => entry.token === token)?.reason;
-      return why === undefined ? tokenName(token) : `${tokenName(token)} (${why})`;
-    });
 }

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { PluginModule } from '../container/plugin-module.js';
+import { PluginModule } from '../core/plugin-module.js';
 import {
   ApprovalAnswerer,
   type ApprovalDecision,

@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
-import { mergeConfig } from '../../container/config-merge.js';
-import { describeValue } from '../../container/describe-value.js';
+import { mergeConfig } from '../../core/config-merge.js';
+import { describeValue } from '../../core/describe-value.js';
 import type { ApprovalPolicy } from './approval-service.js';
 import type { CommandAction, CommandRule } from './command-policy.js';
 import { COMMAND_ACTIONS, resolveRules } from './command-rules.js';

@@ -1,5 +1,5 @@
-import { bindProvider } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindProvider } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { ApprovalConfig, resolveApprovalConfig } from './approval-config.js';
 import { ApprovalAnswerer, ApprovalService } from './approval-service.js';
 import { CommandPolicy } from './command-policy.js';

@@ -1,5 +1,5 @@
 import { inject, injectable, optional, type ServiceIdentifier } from 'inversify';
-import { describeValue, messageOf } from '../../container/describe-value.js';
+import { describeValue, messageOf } from '../../core/describe-value.js';
 import { Clock, Logger } from '../logging/logger.js';
 import { isApprovalPolicy, resolveApprovalConfig, ApprovalConfig } from './approval-config.js';
 import type {

@@ -1,5 +1,5 @@
-import { bindProvider } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindProvider } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { EnvContributor, EnvRegistry } from './env-registry.js';
 import { LocalEnvRegistry } from './local-env-registry.js';
 

@@ -1,5 +1,5 @@
 import { inject, injectable, multiInject, optional } from 'inversify';
-import { HostConfig } from '../../container/host-config.js';
+import { HostConfig } from '../../core/host-config.js';
 import { BuiltinEnvContributor } from './builtin-env-contributor.js';
 import {
   EnvContributor,

@@ -1,5 +1,5 @@
-import { bindProvider } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindProvider } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { BwrapSandboxProvider } from './bwrap-sandbox-provider.js';
 import { Confinement } from './confinement.js';
 import { LocalSandboxPolicy } from './local-sandbox-policy.js';

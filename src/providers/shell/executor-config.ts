@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { configError as sharedConfigError, mergeConfig } from '../../container/config-merge.js';
-import { describeValue } from '../../container/describe-value.js';
+import { configError as sharedConfigError, mergeConfig } from '../../core/config-merge.js';
+import { describeValue } from '../../core/describe-value.js';
 import { DEFAULT_EXECUTOR_CONFIG, type ExecutorConfig } from './shell-executor.js';
 
 /** Node timers cannot wait longer than this (2^31 - 1 ms); a longer delay fires at once. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { injectable, multiInject, optional } from 'inversify';
-import type { SessionContext } from '../../container/tool-contract.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
 import {
   TerminalBackend,

@@ -1,6 +1,6 @@
 import type { ContainerModuleLoadOptions } from 'inversify';
-import { bindUnavailable } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindSeam, bindUnavailable } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { BashPtyBackend } from './bash-pty-backend.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { LocalTerminalService } from './local-terminal-service.js';
@@ -27,7 +27,7 @@ export function terminalModule(config: Partial<BashPtyConfig> = {}): PluginModul
 
 /** The owner-scoped `TerminalService` over whatever backends are bound; disposed (every PTY closed) on unload. */
 export function bindTerminalService(bind: ContainerModuleLoadOptions['bind']): void {
-  bind(TerminalService)
+  bindSeam(bind, TerminalService)
     .to(LocalTerminalService)
     .inSingletonScope()
     .onDeactivation((service) => service.dispose());

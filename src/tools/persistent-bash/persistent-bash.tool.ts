@@ -1,6 +1,6 @@
 import { inject, optional } from 'inversify';
-import { HostConfig } from '../../container/host-config.js';
-import { Tool } from '../../container/tool.decorator.js';
+import { HostConfig } from '../../core/host-config.js';
+import { Tool } from '../../core/tool.decorator.js';
 import {
   ToolError,
   errorResult,
@@ -11,7 +11,7 @@ import {
   type SessionContext,
   type ToolInstance,
   type ToolResult,
-} from '../../container/tool-contract.js';
+} from '../../core/tool-contract.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
 import { CommandPolicy } from '../../providers/approval/command-policy.js';

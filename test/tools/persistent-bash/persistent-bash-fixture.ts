@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CallContext, ToolResult } from '../../../src/container/tool-contract.js';
+import type { CallContext, ToolResult } from '../../../src/core/tool-contract.js';
 import type { EnvExecution, EnvRegistry } from '../../../src/providers/env/env-registry.js';
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
 import { LocalTerminalService } from '../../../src/providers/terminal/local-terminal-service.js';

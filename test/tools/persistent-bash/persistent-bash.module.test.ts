@@ -1,7 +1,7 @@
 import { Container } from 'inversify';
-import { ToolClass } from '../../../src/container/contributions.js';
-import { PluginModule } from '../../../src/container/plugin-module.js';
-import { PromptSection } from '../../../src/container/prompt-section.js';
+import { ToolClass } from '../../../src/core/contributions.js';
+import { PluginModule } from '../../../src/core/plugin-module.js';
+import { PromptSection } from '../../../src/core/prompt-section.js';
 import { EnvRegistry } from '../../../src/providers/env/env-registry.js';
 import { TerminalService } from '../../../src/providers/terminal/terminal-service.js';
 import { terminalModule } from '../../../src/providers/terminal/terminal.module.js';

@@ -1,4 +1,4 @@
-import { textResult, errorResult } from '../../../src/container/tool-contract.js';
+import { textResult, errorResult } from '../../../src/core/tool-contract.js';
 import { taskTools } from './tool-harness.js';
 
 describe('task tool presenters', () => {

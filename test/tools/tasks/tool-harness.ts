@@ -1,4 +1,4 @@
-import type { CallContext, SessionContext } from '../../../src/container/tool-contract.js';
+import type { CallContext, SessionContext } from '../../../src/core/tool-contract.js';
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { TaskCompletionNotifier } from '../../../src/tools/tasks/task-completion-notifier.js';
 import { TaskKillTool } from '../../../src/tools/tasks/task-kill.tool.js';
