@@ -1,4 +1,5 @@
 import type { Container, ServiceIdentifier } from 'inversify';
+import { readContributions } from '../core/contribution-collector.js';
 import { Unavailable } from '../core/contributions.js';
 import { tokenName } from '../core/token-name.js';
 import type { ToolMeta } from '../core/tool-contract.js';
@@ -10,7 +11,7 @@ export function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>
 
 /** Names of the required tokens not bound, each with the reason a plugin recorded for it (`bindUnavailable`). */
 export function missingTokens(container: Container, meta: ToolMeta): string[] {
-  const reasons = container.isBound(Unavailable) ? container.getAll(Unavailable) : [];
+  const reasons = readContributions(container, Unavailable);
   return meta.requires
     .filter((token) => !container.isBound(token))
     .map((token) => {

@@ -38,9 +38,9 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
   const bashModules =
     shell === 'persistent'
       ? [
-          new PluginModule('terminal:in-memory', ({ bind }) => {
-            bind(TerminalBackend).toConstantValue(terminal ?? new InMemoryTerminal());
-            bindTerminalService(bind);
+          new PluginModule('terminal:in-memory', (load) => {
+            load.bind(TerminalBackend).toConstantValue(terminal ?? new InMemoryTerminal());
+            bindTerminalService(load);
           }),
           persistentBashModule(),
         ]

@@ -58,15 +58,15 @@ export function containerShellModule(options: ContainerShellModuleOptions): Plug
 /** The persistent shell in the session's container (needs `containerShellModule`). */
 export function containerTerminalModule(config: Partial<BashPtyConfig> = {}): PluginModule {
   const resolved = resolveBashPtyConfig(config);
-  return new PluginModule('terminal:container', ({ bind }) => {
-    bind(TerminalBackend)
+  return new PluginModule('terminal:container', (options) => {
+    options.bind(TerminalBackend)
       .toDynamicValue((ctx) => {
         const containers = ctx.get(SessionContainersToken);
         const local = containers.engine.endpoint.startsWith('unix://');
         return new ContainerTerminalBackend(containers, resolved, local, optionalRedactor(ctx));
       })
       .inSingletonScope();
-    bindTerminalService(bind);
+    bindTerminalService(options);
   });
 }
 
