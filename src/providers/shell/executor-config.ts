@@ -3,8 +3,9 @@ import { configError as sharedConfigError, mergeConfig } from '../../core/config
 import { describeValue } from '../../core/describe-value.js';
 import { DEFAULT_EXECUTOR_CONFIG, type ExecutorConfig } from './shell-executor.js';
 
-/** Node timers cannot wait longer than this (2^31 - 1 ms); a longer delay fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
+import { MAX_TIMER_MS } from '../../core/timer.js';
+
+export { MAX_TIMER_MS };
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'cwd',

@@ -15,10 +15,9 @@ import {
   type TaskStartSpec,
 } from './task-runtime.js';
 import { messageOf } from '../../core/describe-value.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
 import { isTaskProcess, validateTaskSpec } from './task-spec-check.js';
 
-/** Largest delay `setTimeout` honours; longer waits are clamped to it. */
-const MAX_TIMER_MS = 2_147_483_647;
 const EMPTY_DELTA = Object.freeze({ text: '', lost: false, spillPaths: Object.freeze([]) as readonly string[] });
 
 type DoneListener = (event: TaskDoneEvent) => void;

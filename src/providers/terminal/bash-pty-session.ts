@@ -1,5 +1,6 @@
 import type { IPty } from 'node-pty';
-import { MAX_TIMER_MS, type BashPtyConfig } from './bash-pty-config.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
+import type { BashPtyConfig } from './bash-pty-config.js';
 import { MarkerParser } from './marker-parser.js';
 import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';

@@ -47,6 +47,12 @@ describe('terminal and persistent bash modules', () => {
     expect(() => terminalModule({ stdinProbeQuietMs: 0 })).toThrow('invalid terminal config stdinProbeQuietMs');
   });
 
+  it('reject an unknown key the way every provider config does (a misspelt limit must not fall back to its default)', () => {
+    expect(() => persistentBashModule({ timeoutMS: 5 } as never)).toThrow('invalid persistent bash config: timeoutMS is not a known key');
+    expect(() => terminalModule({ scrollback: 5 } as never)).toThrow('invalid terminal config: scrollback is not a known key');
+    expect(() => terminalModule('x' as never)).toThrow('invalid terminal config: config must be an object, got "x"');
+  });
+
   it('reject timeouts a timer cannot hold (Node would fire them at once)', () => {
     expect(() => persistentBashModule({ timeoutMs: 2 ** 31 })).toThrow(
       'invalid persistent bash config timeoutMs: expected a positive number of milliseconds up to 2147483647, got 2147483648',
