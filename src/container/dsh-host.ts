@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule, type ServiceIdentifier } from 'inversify';
 import { argsSchemaOf, prepareArgsSchemas } from '../core/args-schemas.js';
+import { readContributions } from '../core/contribution-collector.js';
 import { ToolClass } from '../core/contributions.js';
 import { guardedModule } from './guarded-module.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
@@ -14,6 +15,7 @@ import { lazy } from '../core/lazy.js';
 import { messageOf } from '../core/describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from '../core/tool-contract.js';
 import { dependsOn, missingTokens } from './tool-readiness.js';
+import { toolCards, type ToolCards } from './tool-presentation.js';
 import { Redactor } from '../providers/output-filter/redactor.js';
 import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
 import type { ToolValue } from '../tools/builtin-tool-values.js';
@@ -137,7 +139,7 @@ export class DshHost {
 
   prompt(): AssembledPrompt {
     this.assertOpen('prompt()');
-    const sections = this.container.isBound(PromptSection) ? this.container.getAll(PromptSection) : [];
+    const sections = readContributions(this.container, PromptSection);
     return assemblePrompt(sections, this.tools());
   }
 
@@ -156,6 +158,11 @@ export class DshHost {
     );
     this.sessions.set(id, session);
     return session;
+  }
+
+  /** The UI cards of a call (and of its result, when given) of an active tool, for front ends such as `dsh-tools call --card`. */
+  present(name: string, args: unknown, result?: ToolResult): ToolCards {
+    return toolCards(this.active.get(name)?.instance, args, result);
   }
 
   /** A call without a session. Never rejects. The value is typed for the built-in tools. */
@@ -276,8 +283,7 @@ export class DshHost {
   }
 
   private discoveredClasses(): ToolClass[] {
-    if (!this.container.isBound(ToolClass)) return [];
-    return [...new Set(this.container.getAll(ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
+    return [...new Set(readContributions(this.container, ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
   }
 
   private assertOpen(operation?: string): void {
