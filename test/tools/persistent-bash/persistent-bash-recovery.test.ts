@@ -17,8 +17,8 @@ function validateArgs(cls: typeof PersistentBashArgs, raw: unknown): PersistentB
 
 let h: Harness;
 
-beforeEach(() => {
-  h = harness();
+beforeEach(async () => {
+  h = await harness();
 });
 
 afterEach(async () => {
