@@ -19,8 +19,7 @@ import { LocalCommandPolicy } from './local-command-policy.js';
 export function approvalModule(config: Partial<ApprovalConfig> = {}): PluginModule {
   return new PluginModule('approval:local', (options) => {
     const { bind } = options;
-    resolveApprovalConfig(config);
-    bind(ApprovalConfig).toConstantValue(Object.freeze({ ...config }));
+    bind(ApprovalConfig).toConstantValue(resolveApprovalConfig(config));
     bindContributions(options, ApprovalAnswerer);
     bindProvider(bind, ApprovalService, LocalApprovalService);
     bindProvider(bind, CommandPolicy, LocalCommandPolicy);

@@ -17,8 +17,7 @@ import { SandboxPolicy, SandboxProvider } from './sandbox-policy.js';
  */
 export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule {
   return new PluginModule('sandbox:bwrap', ({ bind }) => {
-    resolveSandboxConfig(config);
-    bind(SandboxConfig).toConstantValue(Object.freeze({ ...config }));
+    bind(SandboxConfig).toConstantValue(resolveSandboxConfig(config));
     bindProvider(bind, SandboxPolicy, LocalSandboxPolicy);
     bindProvider(bind, SandboxProvider, BwrapSandboxProvider);
     bindProvider(bind, Confinement, SandboxConfinement);
