@@ -10,6 +10,7 @@ export { bindTool, bindPromptSection, bindProvider, bindSeam, bindUnavailable, U
 export { assemblePrompt, renderPrompt, type AssembledPrompt, type ToolDescriptor } from './container/prompt-assembler.js';
 export * from './core/tool-contract.js';
 export { tokenName } from './core/token-name.js';
+export { bindContributions, contributionsOf, readContributions, type Contributions } from './core/contribution-collector.js';
 export { HostConfig } from './core/host-config.js';
 export { PromptSection } from './core/prompt-section.js';
 export type { PromptSection as PromptSectionData } from './core/prompt-section.js';
