@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { configError as sharedConfigError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
 import { DEFAULT_EXECUTOR_CONFIG, type ExecutorConfig } from './shell-executor.js';
 
-import { MAX_TIMER_MS } from '../../core/timer.js';
-
+/** Re-exported where it always was; the one definition is `src/core/timer.ts`. */
 export { MAX_TIMER_MS };
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
