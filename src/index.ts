@@ -4,15 +4,30 @@ import 'reflect-metadata';
 export { DshHost, type PendingTool } from './container/dsh-host.js';
 export { createHost, replace, decorate, type ProviderSpec } from './container/create-host.js';
 export { HostSession, type SessionOptions, type CallOptions } from './container/host-session.js';
-export { PluginModule } from './container/plugin-module.js';
-export { Tool, getToolMeta } from './container/tool.decorator.js';
-export { bindTool, bindPromptSection, bindProvider, bindUnavailable, Unavailable } from './container/contributions.js';
+export { PluginModule } from './core/plugin-module.js';
+export { Tool, getToolMeta } from './core/tool.decorator.js';
+export { bindTool, bindPromptSection, bindProvider, bindSeam, bindUnavailable, Unavailable, ToolClass } from './core/contributions.js';
 export { assemblePrompt, renderPrompt, type AssembledPrompt, type ToolDescriptor } from './container/prompt-assembler.js';
-export * from './container/tool-contract.js';
-export * from './container/tokens.js';
-export type { PromptSection as PromptSectionData } from './container/prompt-section.js';
+export * from './core/tool-contract.js';
+export { tokenName } from './core/token-name.js';
+export { bindContributions, contributionsOf, readContributions, type Contributions } from './core/contribution-collector.js';
+export { HostConfig } from './core/host-config.js';
+export { PromptSection } from './core/prompt-section.js';
+export type { PromptSection as PromptSectionData } from './core/prompt-section.js';
 
-// Seams (interfaces and vocabulary types).
+// Seams: each token lives beside its interface (same name, typed); exported only from here.
+export { ShellExecutor, ExecutorConfig } from './providers/shell/shell-executor.js';
+export { EnvContributor, EnvRegistry } from './providers/env/env-registry.js';
+export { TaskRuntime, TaskRuntimeConfig } from './providers/tasks/task-runtime.js';
+export { TerminalService, TerminalBackend } from './providers/terminal/terminal-service.js';
+export { ApprovalService, ApprovalAnswerer } from './providers/approval/approval-service.js';
+export { SandboxPolicy, SandboxProvider } from './providers/sandbox/sandbox-policy.js';
+export { Confinement } from './providers/sandbox/confinement.js';
+export { SandboxConfig } from './providers/sandbox/sandbox-config.js';
+export { Redactor, RedactionConfig } from './providers/output-filter/redactor.js';
+export { ApprovalConfig } from './providers/approval/approval-config.js';
+export { CommandPolicy } from './providers/approval/command-policy.js';
+export { Logger, Clock } from './providers/logging/logger.js';
 export type * from './providers/shell/shell-executor.js';
 export type * from './providers/env/env-registry.js';
 export type * from './providers/tasks/task-runtime.js';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { GlobalOptions } from './cli-options.js';
 import { ignoreBrokenStdout } from './broken-pipe.js';
+import { callCard, resultCard } from './call-cards.js';
 
 /**
  * Runs one tool call and prints the exact model-visible text. Exit status:
@@ -13,11 +14,12 @@ export function registerCallCommand(program: Command): void {
     .description('run one tool call and print the exact model-visible text (exit 1 for an error result)')
     .argument('<tool>', 'tool name, e.g. bash')
     .argument('[json]', 'arguments as a JSON object', '{}')
+    .option('--card', "also print the tool's call and result cards (title, command, outcome) on stderr")
     .addHelpText(
       'after',
       `\nExample:\n  $ dsh-tools call bash '{"command":"ls -la","description":"List the workspace files"}' --workspace .`,
     )
-    .action(async (tool: string, json: string, _options: unknown, command: Command) => {
+    .action(async (tool: string, json: string, options: { card?: boolean }, command: Command) => {
       ignoreBrokenStdout();
       let args: unknown;
       try {
@@ -42,7 +44,9 @@ export function registerCallCommand(program: Command): void {
       process.once('SIGTERM', abort);
       try {
         const session = host.openSession({ cwd: workspace });
+        if (options.card) process.stderr.write(callCard(host.present(tool, args).call));
         const result = await session.call(tool, args, { signal: controller.signal });
+        if (options.card) process.stderr.write(resultCard(host.present(tool, args, result).result));
         const text = result.content.map((block) => block.text).join('\n');
         process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
         process.exitCode = result.isError ? 1 : 0;

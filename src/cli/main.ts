@@ -5,11 +5,11 @@ import { registerCallCommand } from './call.command.js';
 import { registerDoctorCommand } from './doctor.command.js';
 import { registerPromptCommand } from './prompt.command.js';
 import { registerServeCommand } from './serve.command.js';
-import { messageOf } from '../container/describe-value.js';
-import { ARG_SCHEMAS_FILE, useArgSchemaCache } from '../container/args-schemas.js';
+import { messageOf } from '../core/describe-value.js';
+import { ARG_SCHEMAS_FILE, useArgSchemaCache } from '../core/args-schemas.js';
 
 // The build writes the argument schemas beside the host (scripts/cache-arg-schemas.mjs): start-up skips class-validator.
-useArgSchemaCache(new URL(`../container/${ARG_SCHEMAS_FILE}`, import.meta.url));
+useArgSchemaCache(new URL(`../core/${ARG_SCHEMAS_FILE}`, import.meta.url));
 
 const program = new Command('dsh-tools')
   .description('Shell tools for AI agents: an MCP server, one-off tool calls, the assembled prompt, and a health check.')

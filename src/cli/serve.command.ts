@@ -4,6 +4,7 @@ import type { RunningServer } from '../mcp/stdio-server.js';
 import type { GlobalOptions } from './cli-options.js';
 import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
+import { MAX_TIMER_MS } from '../core/timer.js';
 
 const HELP_AFTER = `
 Transports:
@@ -49,8 +50,7 @@ Examples:
 
 function parseSeconds(value: string): number {
   const seconds = Number(value);
-  // setTimeout holds at most 2^31-1 ms (about 24.8 days).
-  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > 2_147_483_647) {
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > MAX_TIMER_MS) {
     throw new InvalidArgumentError('expected seconds: a number from 0 (never) to 2147483');
   }
   return seconds;

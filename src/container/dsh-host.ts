@@ -1,19 +1,21 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule, type ServiceIdentifier } from 'inversify';
-import { argsSchemaOf, prepareArgsSchemas } from './args-schemas.js';
-import { ToolClass, Unavailable } from './contributions.js';
+import { argsSchemaOf, prepareArgsSchemas } from '../core/args-schemas.js';
+import { readContributions } from '../core/contribution-collector.js';
+import { ToolClass } from '../core/contributions.js';
 import { guardedModule } from './guarded-module.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
-import { pluginName } from './plugin-module.js';
+import { pluginName } from '../core/plugin-module.js';
 import { disposeIfDisposable } from './provider-swap.js';
 import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './prompt-assembler.js';
-import { PromptSection } from './prompt-section.js';
-import { getToolMeta } from './tool.decorator.js';
-import { argumentNames } from './schema-properties.js';
-import { lazyModule } from './lazy-module.js';
-import { messageOf } from './describe-value.js';
-import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from './tool-contract.js';
-import { tokenName } from './tokens.js';
+import { PromptSection } from '../core/prompt-section.js';
+import { getToolMeta } from '../core/tool.decorator.js';
+import { argumentNames } from '../core/schema-properties.js';
+import { lazyModule } from '../core/lazy-module.js';
+import { messageOf } from '../core/describe-value.js';
+import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from '../core/tool-contract.js';
+import { dependsOn, missingTokens } from './tool-readiness.js';
+import { toolCards, type ToolCards } from './tool-presentation.js';
 import { Redactor } from '../providers/output-filter/redactor.js';
 import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
 import type { ToolValue } from '../tools/builtin-tool-values.js';
@@ -39,9 +41,9 @@ interface ActiveTool {
 }
 
 /** class-validator and class-transformer: loaded on the first call, not at start-up. */
-const argValidation = lazyModule<typeof import('./arg-validation.js')>(
-  () => require('./arg-validation.js'),
-  () => import('./arg-validation.js'),
+const argValidation = lazyModule<typeof import('../core/arg-validation.js')>(
+  () => require('../core/arg-validation.js'),
+  () => import('../core/arg-validation.js'),
 );
 
 /**
@@ -53,6 +55,8 @@ const argValidation = lazyModule<typeof import('./arg-validation.js')>(
 export class DshHost {
   private readonly container = new Container({ defaultScope: 'Transient' });
   private readonly modules = new Map<ContainerModule, LoadedModule>();
+  /** Seams declared single-provider by a plugin (`bindSeam`): a second binding fails the load. */
+  private readonly singleProviders = new Set<ServiceIdentifier>();
   private readonly active = new Map<string, ActiveTool>();
   private readonly sessions = new Map<string, HostSession>();
   private pendingTools: PendingTool[] = [];
@@ -73,7 +77,7 @@ export class DshHost {
         current = module;
         if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
         const tokens = new Set<ServiceIdentifier>();
-        const guarded = guardedModule(module, tokens);
+        const guarded = guardedModule(module, tokens, this.singleProviders);
         await this.container.load(guarded);
         this.modules.set(module, { guarded, tokens });
         batch.push(module);
@@ -138,7 +142,7 @@ export class DshHost {
 
   prompt(): AssembledPrompt {
     this.assertOpen('prompt()');
-    const sections = this.container.isBound(PromptSection) ? this.container.getAll(PromptSection) : [];
+    const sections = readContributions(this.container, PromptSection);
     return assemblePrompt(sections, this.tools());
   }
 
@@ -157,6 +161,11 @@ export class DshHost {
     );
     this.sessions.set(id, session);
     return session;
+  }
+
+  /** The UI cards of a call (and of its result, when given) of an active tool, for front ends such as `dsh-tools call --card`. */
+  present(name: string, args: unknown, result?: ToolResult): ToolCards {
+    return toolCards(this.active.get(name)?.instance, args, result);
   }
 
   /** A call without a session. Never rejects. The value is typed for the built-in tools. */
@@ -277,27 +286,11 @@ export class DshHost {
   }
 
   private discoveredClasses(): ToolClass[] {
-    if (!this.container.isBound(ToolClass)) return [];
-    return [...new Set(this.container.getAll(ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
+    return [...new Set(readContributions(this.container, ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
   }
 
   private assertOpen(operation?: string): void {
     if (!this.disposal) return;
     throw new Error(operation ? `cannot call ${operation}: the host is disposed` : 'the host is disposed');
   }
-}
-
-function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): boolean {
-  return [...meta.requires, ...(meta.optional ?? [])].some((token) => tokens.has(token));
-}
-
-/** Names of the required tokens not bound, each with the reason a plugin recorded for it (`bindUnavailable`). */
-function missingTokens(container: Container, meta: ToolMeta): string[] {
-  const reasons = container.isBound(Unavailable) ? container.getAll(Unavailable) : [];
-  return meta.requires
-    .filter((token) => !container.isBound(token))
-    .map((token) => {
-      const why = reasons.find((entry) => entry.token === token)?.reason;
-      return why === undefined ? tokenName(token) : `${tokenName(token)} (${why})`;
-    });
 }

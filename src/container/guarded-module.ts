@@ -1,12 +1,15 @@
 import { ContainerModule, type ContainerModuleLoadOptions, type ServiceIdentifier } from 'inversify';
-import { pluginName } from './plugin-module.js';
-import { SINGLE_PROVIDER_TOKENS, tokenName } from './tokens.js';
-import { getToolMeta } from './tool.decorator.js';
+import { pluginName } from '../core/plugin-module.js';
+import { DECLARE_SINGLE_PROVIDER } from '../core/contributions.js';
+import { tokenName } from '../core/token-name.js';
+import { getToolMeta } from '../core/tool.decorator.js';
 
 /**
  * Wraps a plugin so that binding a second provider for a single-provider
  * seam fails loudly (naming the plugin and the seam) instead of leaving an
- * ambiguous binding that breaks later at resolve time. `replace()` (a
+ * ambiguous binding that breaks later at resolve time. A seam is
+ * single-provider once a plugin binds it through `bindSeam`/`bindProvider`
+ * (recorded in `singleTokens`, which the host keeps across loads). `replace()` (a
  * rebind) stays the explicit way to swap a provider. Records the tokens the plugin binds
  * or rebinds in `boundHere`, so the host knows which tools a load or an
  * unload affects.
@@ -14,11 +17,11 @@ import { getToolMeta } from './tool.decorator.js';
 export function guardedModule(
   module: ContainerModule,
   boundHere: Set<ServiceIdentifier> = new Set(),
-  singleTokens = SINGLE_PROVIDER_TOKENS,
+  singleTokens: Set<ServiceIdentifier> = new Set(),
 ): ContainerModule {
   return new ContainerModule((options) => {
     boundHere.clear();
-    const bind: ContainerModuleLoadOptions['bind'] = (token) => {
+    const guardedBind: ContainerModuleLoadOptions['bind'] = (token) => {
       if (singleTokens.has(token) && (boundHere.has(token) || options.isBound(token))) {
         throw new Error(
           `plugin "${pluginName(module)}" binds a second provider for ${tokenName(token)}, which takes exactly one; ` +
@@ -31,6 +34,9 @@ export function guardedModule(
       boundHere.add(token);
       return options.bind(token);
     };
+    const bind = Object.assign(guardedBind, {
+      [DECLARE_SINGLE_PROVIDER]: (token: ServiceIdentifier) => void singleTokens.add(token),
+    });
     const rebind: ContainerModuleLoadOptions['rebind'] = (token) => {
       boundHere.add(token);
       return options.rebind(token);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ToolValue } from '../tools/builtin-tool-values.js';
-import type { CallContext, SessionContext, ToolProgress, ToolResult } from './tool-contract.js';
+import type { CallContext, SessionContext, ToolProgress, ToolResult } from '../core/tool-contract.js';
 
 export interface SessionOptions {
   readonly id?: string;

@@ -1,5 +1,5 @@
-import type { PromptSection } from './prompt-section.js';
-import type { JsonSchema, ToolAnnotations } from './tool-contract.js';
+import type { PromptSection } from '../core/prompt-section.js';
+import type { JsonSchema, ToolAnnotations } from '../core/tool-contract.js';
 
 export interface ToolDescriptor {
   readonly name: string;

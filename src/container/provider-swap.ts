@@ -1,5 +1,5 @@
 import type { Newable, ResolutionContext, ServiceIdentifier } from 'inversify';
-import { PluginModule } from './plugin-module.js';
+import { PluginModule } from '../core/plugin-module.js';
 
 /** How `replace()` provides the new binding (NestJS-style); a bare value is `{ useValue }`. */
 export type ProviderSpec<T> =

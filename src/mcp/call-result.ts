@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDescriptor } from '../container/prompt-assembler.js';
-import type { ToolResult } from '../container/tool-contract.js';
+import type { ToolResult } from '../core/tool-contract.js';
 
 /**
  * A host tool as MCP lists it: name, title, description, schemas and

@@ -1,13 +1,14 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { PluginModule } from '../container/plugin-module.js';
+import { PluginModule } from '../core/plugin-module.js';
 import {
   ApprovalAnswerer,
   type ApprovalDecision,
   type ApprovalRequest,
 } from '../providers/approval/approval-service.js';
+import { MAX_TIMER_MS } from '../core/timer.js';
 
 /** The SDK needs a request timeout; the approval service's own limit (`approval.timeoutMs`) ends the wait through the signal. */
-const ELICITATION_TIMEOUT_MS = 2_147_483_647;
+const ELICITATION_TIMEOUT_MS = MAX_TIMER_MS;
 
 /**
  * Answers escalation approvals by asking the user through MCP elicitation

@@ -8,7 +8,7 @@ import type { Logger } from '../providers/logging/logger.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import { McpConnection } from './mcp-connection.js';
 import type { RunningServer } from './stdio-server.js';
-import { messageOf } from '../container/describe-value.js';
+import { messageOf } from '../core/describe-value.js';
 import { authorizationOf, type HttpToken } from './http-auth.js';
 import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
 

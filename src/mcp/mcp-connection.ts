@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
-import type { ToolProgress } from '../container/tool-contract.js';
+import type { ToolProgress } from '../core/tool-contract.js';
 import type { Logger } from '../providers/logging/logger.js';
 import { toCallToolResult, toMcpTool } from './call-result.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { DshHost } from '../container/dsh-host.js';
-import { lazy } from '../container/lazy.js';
+import { lazy } from '../core/lazy.js';
 import type { Logger } from '../providers/logging/logger.js';
 import { answerInitializeEarly, ReplayingTransport } from './early-initialize.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { PluginModule } from '../container/plugin-module.js';
+import type { PluginModule } from '../core/plugin-module.js';
 import type { ContainerConfig } from '../providers/container/container-config.js';
 import type { ContainerEngine } from '../providers/container/container-engine.js';
 import { containerShellModule, containerTerminalModule } from '../providers/container/container.module.js';

@@ -1,5 +1,6 @@
-import { HostConfig } from '../container/host-config.js';
-import { PluginModule } from '../container/plugin-module.js';
+import { bindSeam } from '../core/contributions.js';
+import { HostConfig } from '../core/host-config.js';
+import { PluginModule } from '../core/plugin-module.js';
 import { Clock, Logger } from '../providers/logging/logger.js';
 import { StderrLogger, type LogLevel } from '../providers/logging/stderr-logger.js';
 
@@ -11,8 +12,8 @@ export interface CoreOptions extends HostConfig {
 export function coreModule(options: CoreOptions = {}): PluginModule {
   const { logLevel, ...config } = options;
   return new PluginModule('core', ({ bind }) => {
-    bind(HostConfig).toConstantValue(Object.freeze(config));
-    bind(Logger).toConstantValue(new StderrLogger(logLevel));
-    bind(Clock).toConstantValue({ now: () => Date.now() });
+    bindSeam(bind, HostConfig).toConstantValue(Object.freeze(config));
+    bindSeam(bind, Logger).toConstantValue(new StderrLogger(logLevel));
+    bindSeam(bind, Clock).toConstantValue({ now: () => Date.now() });
   });
 }

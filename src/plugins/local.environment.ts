@@ -1,4 +1,4 @@
-import type { PluginModule } from '../container/plugin-module.js';
+import type { PluginModule } from '../core/plugin-module.js';
 import { envModule, staticEnvModule } from '../providers/env/env.module.js';
 import type { ExecutorConfig } from '../providers/shell/shell-executor.js';
 import { shellModule } from '../providers/shell/shell.module.js';

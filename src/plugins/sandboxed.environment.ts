@@ -1,4 +1,4 @@
-import type { PluginModule } from '../container/plugin-module.js';
+import type { PluginModule } from '../core/plugin-module.js';
 import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 import { approvalAnswerersModule, approvalModule } from '../providers/approval/approval.module.js';
 import type { ApprovalAnswerer } from '../providers/approval/approval-service.js';

@@ -39,6 +39,16 @@ describe('dsh-tools CLI', () => {
     expect(run).toEqual({ code: 0, stdout: 'out\n[stderr]\nerr\n[exit code: 3]\n', stderr: '' });
   });
 
+  it('call --card adds the tool\'s call and result cards on stderr; stdout stays the model-visible text', async () => {
+    const run = await dsh([
+      'call',
+      'bash',
+      '{"command":"echo out; exit 3","description":"Print and fail"}',
+      '--card',
+    ]);
+    expect(run).toEqual({ code: 0, stdout: 'out\n[exit code: 3]\n', stderr: '▸ bash — Print and fail\n  $ echo out; exit 3\n◂ exit code 3\n' });
+  });
+
   it('call exits 1 for an error result and for arguments that are not JSON', async () => {
     expect(await dsh(['call', 'bash', '{"command":"ls"}'])).toMatchObject({
       code: 1,

@@ -1,9 +1,9 @@
 import { DshHost } from '../../src/container/dsh-host.js';
-import { PluginModule } from '../../src/container/plugin-module.js';
-import { ShellExecutor } from '../../src/container/tokens.js';
-import { bindTool } from '../../src/container/contributions.js';
-import { Tool } from '../../src/container/tool.decorator.js';
-import { textResult } from '../../src/container/tool-contract.js';
+import { PluginModule } from '../../src/core/plugin-module.js';
+import { ShellExecutor } from '../../src/providers/shell/shell-executor.js';
+import { bindSeam, bindTool } from '../../src/core/contributions.js';
+import { Tool } from '../../src/core/tool.decorator.js';
+import { textResult } from '../../src/core/tool-contract.js';
 import { EchoArgs, echoToolModule, Recorder, recorderModule } from '../support/echo-tool.js';
 
 describe('tool readiness', () => {
@@ -70,7 +70,7 @@ describe('tool readiness', () => {
 
   it('rejects a second provider for a single-provider seam, naming the plugin and the seam', async () => {
     const fake = { resolve: () => ({}) } as unknown as ShellExecutor;
-    await host.load(new PluginModule('shell:first', ({ bind }) => void bind(ShellExecutor).toConstantValue(fake)));
+    await host.load(new PluginModule('shell:first', ({ bind }) => void bindSeam(bind, ShellExecutor).toConstantValue(fake)));
     await expect(
       host.load(new PluginModule('shell:second', ({ bind }) => void bind(ShellExecutor).toConstantValue(fake))),
     ).rejects.toThrow(

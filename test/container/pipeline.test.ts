@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DshHost } from '../../src/container/dsh-host.js';
-import { PluginModule } from '../../src/container/plugin-module.js';
-import { bindTool } from '../../src/container/contributions.js';
+import { PluginModule } from '../../src/core/plugin-module.js';
+import { bindTool } from '../../src/core/contributions.js';
 import { BoomTool, echoToolModule, recorderModule, type Recorder } from '../support/echo-tool.js';
 
 describe('invocation pipeline', () => {

@@ -1,6 +1,6 @@
 import { DshHost } from '../../src/container/dsh-host.js';
-import { bindPromptSection } from '../../src/container/contributions.js';
-import { PluginModule } from '../../src/container/plugin-module.js';
+import { bindPromptSection } from '../../src/core/contributions.js';
+import { PluginModule } from '../../src/core/plugin-module.js';
 import { renderPrompt } from '../../src/container/prompt-assembler.js';
 import { echoToolModule, recorderModule } from '../support/echo-tool.js';
 

@@ -1,7 +1,7 @@
 import { injectable, preDestroy } from 'inversify';
 import type { ServiceIdentifier } from 'inversify';
 import { DshHost } from '../../src/container/dsh-host.js';
-import { PluginModule } from '../../src/container/plugin-module.js';
+import { PluginModule } from '../../src/core/plugin-module.js';
 import { echoToolModule, recorderModule } from '../support/echo-tool.js';
 
 const Disposable: ServiceIdentifier<TrackedProvider> = Symbol.for('test.Disposable');

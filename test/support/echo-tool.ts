@@ -2,10 +2,10 @@ import { inject, injectable } from 'inversify';
 import { IsNumber, IsOptional, IsString, MinLength } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import type { ServiceIdentifier } from 'inversify';
-import { Tool } from '../../src/container/tool.decorator.js';
-import { bindPromptSection, bindTool } from '../../src/container/contributions.js';
-import { PluginModule } from '../../src/container/plugin-module.js';
-import { textResult, type CallContext, type ToolInstance } from '../../src/container/tool-contract.js';
+import { Tool } from '../../src/core/tool.decorator.js';
+import { bindPromptSection, bindTool } from '../../src/core/contributions.js';
+import { PluginModule } from '../../src/core/plugin-module.js';
+import { textResult, type CallContext, type ToolInstance } from '../../src/core/tool-contract.js';
 
 /** A tiny seam for host tests: where the echo tool sends what it saw. */
 export interface Recorder {

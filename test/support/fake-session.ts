@@ -1,4 +1,4 @@
-import type { SessionContext } from '../../src/container/tool-contract.js';
+import type { SessionContext } from '../../src/core/tool-contract.js';
 
 /** A SessionContext for tests: collects notices and runs dispose hooks on `dispose()`. */
 export interface FakeSession extends SessionContext {

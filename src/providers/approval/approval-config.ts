@@ -1,9 +1,10 @@
 import type { ServiceIdentifier } from 'inversify';
-import { mergeConfig } from '../../container/config-merge.js';
-import { describeValue } from '../../container/describe-value.js';
+import { mergeConfig } from '../../core/config-merge.js';
+import { describeValue } from '../../core/describe-value.js';
 import type { ApprovalPolicy } from './approval-service.js';
 import type { CommandAction, CommandRule } from './command-policy.js';
 import { COMMAND_ACTIONS, resolveRules } from './command-rules.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
 
 /** Approval settings; every field optional in config. */
 export interface ApprovalConfig {
@@ -26,9 +27,6 @@ export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({
   rules: Object.freeze([]),
   defaultAction: 'allow',
 });
-
-/** The longest delay a timer holds (2^31-1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export const ApprovalConfig: ServiceIdentifier<Partial<ApprovalConfig>> = Symbol.for('dsh.ApprovalConfig');
 

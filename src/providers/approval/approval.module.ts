@@ -1,9 +1,10 @@
-import { bindProvider } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindContributions } from '../../core/contribution-collector.js';
+import { bindProvider } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { ApprovalConfig, resolveApprovalConfig } from './approval-config.js';
 import { ApprovalAnswerer, ApprovalService } from './approval-service.js';
 import { CommandPolicy } from './command-policy.js';
-import { ApprovalAnswerers, LocalApprovalService } from './local-approval-service.js';
+import { LocalApprovalService } from './local-approval-service.js';
 import { LocalCommandPolicy } from './local-command-policy.js';
 
 /**
@@ -16,12 +17,10 @@ import { LocalCommandPolicy } from './local-command-policy.js';
  * the load.
  */
 export function approvalModule(config: Partial<ApprovalConfig> = {}): PluginModule {
-  return new PluginModule('approval:local', ({ bind }) => {
-    resolveApprovalConfig(config);
-    bind(ApprovalConfig).toConstantValue(Object.freeze({ ...config }));
-    bind(ApprovalAnswerers).toDynamicValue(
-      (context) => () => context.getAll(ApprovalAnswerer, { optional: true }) ?? [],
-    );
+  return new PluginModule('approval:local', (options) => {
+    const { bind } = options;
+    bind(ApprovalConfig).toConstantValue(resolveApprovalConfig(config));
+    bindContributions(options, ApprovalAnswerer);
     bindProvider(bind, ApprovalService, LocalApprovalService);
     bindProvider(bind, CommandPolicy, LocalCommandPolicy);
   });

@@ -1,4 +1,4 @@
-import { ToolError, type CallContext } from '../../container/tool-contract.js';
+import { ToolError, type CallContext } from '../../core/tool-contract.js';
 import type { CommandCheck, CommandPolicy } from './command-policy.js';
 
 /**

@@ -1,4 +1,4 @@
-import { describeValue } from '../../container/describe-value.js';
+import { describeValue } from '../../core/describe-value.js';
 import { commandParts } from './command-parts.js';
 import type { CommandAction, CommandRule } from './command-policy.js';
 

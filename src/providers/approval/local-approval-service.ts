@@ -1,8 +1,9 @@
 import { inject, injectable, optional, type ServiceIdentifier } from 'inversify';
-import { describeValue, messageOf } from '../../container/describe-value.js';
+import { describeValue, messageOf } from '../../core/describe-value.js';
 import { Clock, Logger } from '../logging/logger.js';
 import { isApprovalPolicy, resolveApprovalConfig, ApprovalConfig } from './approval-config.js';
-import type {
+import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
+import {
   ApprovalAnswerer,
   ApprovalDecision,
   ApprovalOutcome,
@@ -15,11 +16,12 @@ import type {
 /**
  * The bound answerers, read when a request arrives (not at construction), so
  * an answerer plugin loaded after the service was built — the MCP server's
- * elicitation answerer is — is still consulted.
+ * elicitation answerer is — is still consulted. The collector of
+ * `ApprovalAnswerer` (`src/core/contribution-collector.ts`).
  */
-export type ApprovalAnswerers = () => readonly ApprovalAnswerer[];
+export type ApprovalAnswerers = Contributions<ApprovalAnswerer>;
 
-export const ApprovalAnswerers: ServiceIdentifier<ApprovalAnswerers> = Symbol.for('dsh.ApprovalAnswerers');
+export const ApprovalAnswerers: ServiceIdentifier<ApprovalAnswerers> = contributionsOf(ApprovalAnswerer);
 
 const DECISIONS: ReadonlySet<string> = new Set<ApprovalDecision>(['allowed-once', 'rejected', 'cancelled', 'unavailable', 'timed-out']);
 
@@ -50,8 +52,7 @@ export class LocalApprovalService implements ApprovalService {
     @inject(Logger) @optional() private readonly logger?: Logger,
     @inject(Clock) @optional() private readonly clock?: Clock,
   ) {
-    const list = answerers === undefined || typeof answerers === 'function' ? undefined : [...answerers];
-    this.answerers = typeof answerers === 'function' ? answerers : () => list ?? [];
+    this.answerers = asContributions(answerers);
     this.config = resolveApprovalConfig(config);
   }
 

@@ -1,4 +1,4 @@
-import { messageOf } from '../../container/describe-value.js';
+import { messageOf } from '../../core/describe-value.js';
 import { joinStreams, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from '../shell/shell-executor.js';
 import type { ContainerCommand } from './container-command.js';
 

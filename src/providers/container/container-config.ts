@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
-import { configError, mergeConfig } from '../../container/config-merge.js';
-import { describeValue } from '../../container/describe-value.js';
+import { configError, mergeConfig } from '../../core/config-merge.js';
+import { describeValue } from '../../core/describe-value.js';
 import type { ContainerMount } from './container-engine.js';
 
 /** The `container:` section of a composition (README "Configuration"). */

@@ -1,5 +1,6 @@
+import { bindSeam } from '../../core/contributions.js';
 import type { ResolutionContext } from 'inversify';
-import { PluginModule } from '../../container/plugin-module.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { resolveBashPtyConfig, type BashPtyConfig } from '../terminal/bash-pty-config.js';
 import { bindTerminalService } from '../terminal/terminal.module.js';
@@ -47,7 +48,7 @@ export function containerShellModule(options: ContainerShellModuleOptions): Plug
       )
       .inSingletonScope()
       .onDeactivation((containers) => containers.dispose());
-    bind(ShellExecutor)
+    bindSeam(bind, ShellExecutor)
       .toDynamicValue((ctx) => new ContainerShellExecutor(ctx.get(SessionContainersToken), executor, optionalRedactor(ctx)))
       .inSingletonScope()
       .onDeactivation((shell) => (shell as ContainerShellExecutor).dispose());
@@ -57,15 +58,15 @@ export function containerShellModule(options: ContainerShellModuleOptions): Plug
 /** The persistent shell in the session's container (needs `containerShellModule`). */
 export function containerTerminalModule(config: Partial<BashPtyConfig> = {}): PluginModule {
   const resolved = resolveBashPtyConfig(config);
-  return new PluginModule('terminal:container', ({ bind }) => {
-    bind(TerminalBackend)
+  return new PluginModule('terminal:container', (options) => {
+    options.bind(TerminalBackend)
       .toDynamicValue((ctx) => {
         const containers = ctx.get(SessionContainersToken);
         const local = containers.engine.endpoint.startsWith('unix://');
         return new ContainerTerminalBackend(containers, resolved, local, optionalRedactor(ctx));
       })
       .inSingletonScope();
-    bindTerminalService(bind);
+    bindTerminalService(options);
   });
 }
 

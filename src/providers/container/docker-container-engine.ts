@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { DockerOptions } from 'dockerode';
-import { lazyModule } from '../../container/lazy-module.js';
+import { lazyModule } from '../../core/lazy-module.js';
 import type { Duplex } from 'node:stream';
 import {
   EXEC_TAG_VAR,

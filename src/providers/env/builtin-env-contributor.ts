@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import type { HostConfig } from '../../container/host-config.js';
+import type { HostConfig } from '../../core/host-config.js';
 import type { EnvContributor, EnvExecution } from './env-registry.js';
 
 /** The host's own `DSH_*` variables. */

@@ -1,12 +1,14 @@
-import { bindProvider } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindContributions } from '../../core/contribution-collector.js';
+import { bindProvider } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { EnvContributor, EnvRegistry } from './env-registry.js';
 import { LocalEnvRegistry } from './local-env-registry.js';
 
-/** The env registry with the built-in `DSH_*` variables. */
+/** The env registry with the built-in `DSH_*` variables and every bound `EnvContributor`, read per call. */
 export function envModule(): PluginModule {
-  return new PluginModule('env:registry', ({ bind }) => {
-    bindProvider(bind, EnvRegistry, LocalEnvRegistry);
+  return new PluginModule('env:registry', (options) => {
+    bindProvider(options.bind, EnvRegistry, LocalEnvRegistry);
+    bindContributions(options, EnvContributor);
   });
 }
 

@@ -1,4 +1,5 @@
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindSeam } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { PatternRedactor } from './pattern-redactor.js';
 import { resolveRedactionConfig } from './redaction-config.js';
 import { RedactionConfig, Redactor } from './redactor.js';
@@ -13,6 +14,6 @@ export function outputFilterModule(config: Partial<RedactionConfig> = {}): Plugi
   const resolved = resolveRedactionConfig(config);
   return new PluginModule('output-filter', ({ bind }) => {
     bind(RedactionConfig).toConstantValue(resolved);
-    bind(Redactor).toConstantValue(new PatternRedactor(resolved));
+    bindSeam(bind, Redactor).toConstantValue(new PatternRedactor(resolved));
   });
 }

@@ -1,4 +1,4 @@
-import type { CallContext, ToolResult } from '../../container/tool-contract.js';
+import type { CallContext, ToolResult } from '../../core/tool-contract.js';
 import type { Redactor } from './redactor.js';
 
 /**

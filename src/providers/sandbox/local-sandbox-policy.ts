@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject, injectable, optional } from 'inversify';
-import { describeValue } from '../../container/describe-value.js';
-import type { SessionContext } from '../../container/tool-contract.js';
+import { describeValue } from '../../core/describe-value.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
 import type { ResolvedSandbox, SandboxPolicy } from './sandbox-policy.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
-import { configError as sharedConfigError, mergeConfig } from '../../container/config-merge.js';
-import { describeValue } from '../../container/describe-value.js';
+import { configError as sharedConfigError, mergeConfig } from '../../core/config-merge.js';
+import { describeValue } from '../../core/describe-value.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
 
 /** Every sandbox mode, narrowest first. */

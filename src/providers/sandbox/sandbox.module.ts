@@ -1,5 +1,5 @@
-import { bindProvider } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindProvider } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { BwrapSandboxProvider } from './bwrap-sandbox-provider.js';
 import { Confinement } from './confinement.js';
 import { LocalSandboxPolicy } from './local-sandbox-policy.js';
@@ -17,8 +17,7 @@ import { SandboxPolicy, SandboxProvider } from './sandbox-policy.js';
  */
 export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule {
   return new PluginModule('sandbox:bwrap', ({ bind }) => {
-    resolveSandboxConfig(config);
-    bind(SandboxConfig).toConstantValue(Object.freeze({ ...config }));
+    bind(SandboxConfig).toConstantValue(resolveSandboxConfig(config));
     bindProvider(bind, SandboxPolicy, LocalSandboxPolicy);
     bindProvider(bind, SandboxProvider, BwrapSandboxProvider);
     bindProvider(bind, Confinement, SandboxConfinement);

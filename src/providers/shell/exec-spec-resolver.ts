@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describeValue } from '../../container/describe-value.js';
+import { describeValue } from '../../core/describe-value.js';
 import type { ExecRequest, ExecSpec, ExecutorConfig } from './shell-executor.js';
 
 /**

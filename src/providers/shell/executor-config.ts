@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { configError as sharedConfigError, mergeConfig } from '../../container/config-merge.js';
-import { describeValue } from '../../container/describe-value.js';
+import { configError as sharedConfigError, mergeConfig } from '../../core/config-merge.js';
+import { describeValue } from '../../core/describe-value.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
 import { DEFAULT_EXECUTOR_CONFIG, type ExecutorConfig } from './shell-executor.js';
 
-/** Node timers cannot wait longer than this (2^31 - 1 ms); a longer delay fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
+/** Re-exported where it always was; the one definition is `src/core/timer.ts`. */
+export { MAX_TIMER_MS };
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'cwd',

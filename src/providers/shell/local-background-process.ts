@@ -1,6 +1,6 @@
 import { joinStreams, leftoverNotice, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from './shell-executor.js';
 import type { ShellExit, ShellProcess } from './shell-process.js';
-import { messageOf } from '../../container/describe-value.js';
+import { messageOf } from '../../core/describe-value.js';
 import { collapsedNotice } from '../output-filter/line-collapse.js';
 
 /**

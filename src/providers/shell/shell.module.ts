@@ -1,5 +1,5 @@
-import { bindProvider } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindProvider } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { resolveExecutorConfig } from './executor-config.js';
 import { LocalShellExecutor } from './local-shell-executor.js';
 import { ExecutorConfig, ShellExecutor } from './shell-executor.js';

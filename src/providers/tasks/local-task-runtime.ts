@@ -1,5 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
-import type { SessionContext } from '../../container/tool-contract.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 import { Clock, Logger } from '../logging/logger.js';
 import { settlementOf, TaskEntry } from './task-entry.js';
 import { resolveTaskRuntimeConfig } from './task-runtime-config.js';
@@ -14,26 +14,13 @@ import {
   type TaskSnapshot,
   type TaskStartSpec,
 } from './task-runtime.js';
-import { messageOf } from '../../container/describe-value.js';
+import { messageOf } from '../../core/describe-value.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
+import { isTaskProcess, validateTaskSpec } from './task-spec-check.js';
 
-/** Largest delay `setTimeout` honours; longer waits are clamped to it. */
-const MAX_TIMER_MS = 2_147_483_647;
-const KIND_PATTERN = /^[A-Za-z0-9_.]+(?:-[A-Za-z0-9_.]+)*$/;
 const EMPTY_DELTA = Object.freeze({ text: '', lost: false, spillPaths: Object.freeze([]) as readonly string[] });
 
 type DoneListener = (event: TaskDoneEvent) => void;
-
-
-function isTaskProcess(value: unknown): value is TaskProcess {
-  const candidate = value as Partial<TaskProcess> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.readOutput === 'function' &&
-    typeof candidate.kill === 'function' &&
-    typeof (candidate.done as Promise<unknown> | undefined)?.then === 'function'
-  );
-}
 
 /**
  * The default task runtime: tasks live in this process, fenced by owner.
@@ -78,7 +65,7 @@ export class LocalTaskRuntime implements TaskRuntime {
   }
 
   async start(spec: TaskStartSpec): Promise<TaskSnapshot> {
-    this.validateSpec(spec);
+    validateTaskSpec(spec);
     this.preflight(spec.owner);
     // Hooked before the id is taken: a session that refuses the hook rejects the start cleanly.
     if (spec.owner) this.hookOwner(spec.owner);
@@ -201,15 +188,6 @@ export class LocalTaskRuntime implements TaskRuntime {
       this.listeners.clear();
     })();
     return this.disposing;
-  }
-
-  private validateSpec(spec: TaskStartSpec): void {
-    if (typeof spec !== 'object' || spec === null) throw new Error('invalid task spec: expected an object');
-    if (typeof spec.kind !== 'string' || !KIND_PATTERN.test(spec.kind)) {
-      throw new Error(`invalid task kind: expected letters, digits, "_", "." or inner "-", got ${JSON.stringify(spec.kind)}`);
-    }
-    if (typeof spec.label !== 'string') throw new Error('invalid task label: expected a string');
-    if (typeof spec.producer !== 'function') throw new Error('invalid task producer: expected a function');
   }
 
   private nextId(kind: string): string {

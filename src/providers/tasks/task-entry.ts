@@ -1,4 +1,4 @@
-import type { SessionContext } from '../../container/tool-contract.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 import type { TaskOutcome, TaskProcess, TaskSnapshot, TaskStatus } from './task-runtime.js';
 
 /** The terminal status and detail a settlement maps to. */

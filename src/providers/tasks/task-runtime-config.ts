@@ -1,5 +1,5 @@
-import { configError, mergeConfig } from '../../container/config-merge.js';
-import { describeValue } from '../../container/describe-value.js';
+import { configError, mergeConfig } from '../../core/config-merge.js';
+import { describeValue } from '../../core/describe-value.js';
 import { DEFAULT_TASK_RUNTIME_CONFIG, type TaskRuntimeConfig } from './task-runtime.js';
 
 /**

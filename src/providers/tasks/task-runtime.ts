@@ -1,5 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
-import type { SessionContext } from '../../container/tool-contract.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 
 export type TaskStatus = 'running' | 'stopping' | 'completed' | 'killed' | 'failed';
 

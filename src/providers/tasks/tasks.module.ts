@@ -1,4 +1,5 @@
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindSeam } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { LocalTaskRuntime } from './local-task-runtime.js';
 import { resolveTaskRuntimeConfig } from './task-runtime-config.js';
 import { TaskRuntime, TaskRuntimeConfig } from './task-runtime.js';
@@ -12,7 +13,7 @@ export function taskRuntimeModule(config: Partial<TaskRuntimeConfig> = {}): Plug
   const resolved = resolveTaskRuntimeConfig(config);
   return new PluginModule('tasks:local', ({ bind }) => {
     bind(TaskRuntimeConfig).toConstantValue(resolved);
-    bind(TaskRuntime)
+    bindSeam(bind, TaskRuntime)
       .to(LocalTaskRuntime)
       .inSingletonScope()
       .onDeactivation((runtime) => runtime.dispose());

@@ -1,4 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
+import { mergeConfig } from '../../core/config-merge.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
 
 /** Settings of the bash PTY backend; every field optional in config, defaults in `DEFAULT_BASH_PTY_CONFIG`. */
 export interface BashPtyConfig {
@@ -29,16 +31,14 @@ export const DEFAULT_BASH_PTY_CONFIG: BashPtyConfig = Object.freeze({
   rows: 50,
 });
 
-/** The longest delay `setTimeout` honours; a longer one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 const TIMER_KEYS: ReadonlySet<string> = new Set(['startupTimeoutMs', 'stdinProbeQuietMs', 'stdinProbeMaxIntervalMs']);
 
 export const BashPtyConfig: ServiceIdentifier<Partial<BashPtyConfig>> = Symbol.for('dsh.BashPtyConfig');
 
-/** Fills defaults and rejects nonsense at composition time. */
+/** Fills defaults (through the shared merge: an unknown key fails) and rejects nonsense at composition time. */
 export function resolveBashPtyConfig(config: Partial<BashPtyConfig> = {}): BashPtyConfig {
-  const resolved = { ...DEFAULT_BASH_PTY_CONFIG, ...config };
+  const resolved = mergeConfig('terminal', DEFAULT_BASH_PTY_CONFIG, config) as unknown as BashPtyConfig;
   for (const key of ['startupTimeoutMs', 'stdinProbeQuietMs', 'stdinProbeMaxIntervalMs', 'scrollbackChars', 'cols', 'rows'] as const) {
     const value = resolved[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {

@@ -1,6 +1,6 @@
-import { constants as osConstants } from 'node:os';
 import type { IPty } from 'node-pty';
-import { MAX_TIMER_MS, type BashPtyConfig } from './bash-pty-config.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
+import type { BashPtyConfig } from './bash-pty-config.js';
 import { MarkerParser } from './marker-parser.js';
 import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
@@ -12,6 +12,7 @@ import { probeStdinWait, shellTty } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
 import type { Redactor } from '../output-filter/redactor.js';
+import { signalName, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
 
 export interface BashPtySpawn {
   readonly cwd: string;
@@ -25,33 +26,6 @@ export interface BashPtySpawn {
   readonly redactor?: Redactor;
 }
 
-/** The command currently framed in the shell; it outlives a send that returned early (stdin wait). */
-interface Running {
-  readonly parser: MarkerParser;
-  collector: OutputCollector;
-  exitCode?: number;
-  /** The shell came back to its prompt without running this command's frame. */
-  lost?: boolean;
-  /** The line spans several physical lines: bash may wait in a read for the rest while it is still being written. */
-  multiLine?: boolean;
-}
-
-/** The send waiting for `running` to settle. */
-interface Attached {
-  readonly resolve: (result: SendResult) => void;
-  /** Present only when the caller listens for progress. */
-  readonly progress?: ProgressReporter;
-  readonly continuation?: { readonly inputDelivered: boolean };
-  readonly dispose: () => void;
-}
-
-interface ShellExit {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-}
-
-const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
-
 /**
  * One interactive bash on a PTY. Completion is detected from PTY data
  * (markers, see marker-protocol.ts); only a quiet running command is checked
@@ -63,7 +37,7 @@ export class BashPtySession implements PtySession {
   private readonly secret = newToken();
   private running?: Running;
   private attached?: Attached;
-  private exitInfo?: ShellExit;
+  private exitInfo?: PtyExit;
   private closing?: Promise<void>;
   private leftovers: Promise<unknown> = Promise.resolve();
   private readonly watcher: StdinWaitWatcher;
@@ -96,7 +70,7 @@ export class BashPtySession implements PtySession {
     this.exited = new Promise((resolve) => (markExited = resolve));
     pty.onData((chunk) => this.onData(chunk));
     pty.onExit(({ exitCode, signal }) => {
-      this.onExit(signal ? { exitCode: null, signal: SIGNAL_NAMES.get(signal) ?? `SIG${signal}` } : { exitCode, signal: null });
+      this.onExit(signal ? { exitCode: null, signal: signalName(signal) } : { exitCode, signal: null });
       markExited();
     });
   }
@@ -241,7 +215,7 @@ export class BashPtySession implements PtySession {
     if (this.attached) this.settle(this.finish({ kind: 'completed', exitCode: step.end.exitCode }));
   }
 
-  private onExit(exit: ShellExit): void {
+  private onExit(exit: PtyExit): void {
     this.exitInfo = exit;
     // Jobs the shell left behind (e.g. `sleep &` then `exit`) have no owner any more.
     if (!this.closing) this.leftovers = killShellTree(this.pid, false).then(() => this.killEscapees());

@@ -1,4 +1,4 @@
-import type { SessionContext } from '../../container/tool-contract.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 import type { ConfinedCommand, Confinement } from '../sandbox/confinement.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';

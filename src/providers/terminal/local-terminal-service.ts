@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { injectable, multiInject, optional } from 'inversify';
-import type { SessionContext } from '../../container/tool-contract.js';
+import { inject, injectable, optional } from 'inversify';
+import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
 import {
   TerminalBackend,
@@ -25,18 +26,19 @@ interface Entry {
  */
 @injectable()
 export class LocalTerminalService implements TerminalService {
-  private readonly backends = new Map<string, TerminalBackend>();
+  private readonly backends: Contributions<TerminalBackend>;
   private readonly entries = new Map<string, Entry>();
   private readonly hookedOwners = new Set<string>();
   /** Opens in flight (settled after any cleanup), by owner id. */
   private readonly opening = new Map<Promise<unknown>, string>();
   private disposing?: Promise<void>;
 
-  constructor(@multiInject(TerminalBackend) @optional() backends: TerminalBackend[] | undefined) {
-    for (const backend of backends ?? []) {
-      if (this.backends.has(backend.type)) throw new Error(`two PTY backends registered for "${backend.type}"`);
-      this.backends.set(backend.type, backend);
-    }
+  /** Backends are read per open (one loaded later counts); two of one type fail here and at that open. */
+  constructor(
+    @inject(contributionsOf(TerminalBackend)) @optional() backends: Contributions<TerminalBackend> | readonly TerminalBackend[] | undefined,
+  ) {
+    this.backends = asContributions(backends);
+    this.backendFor(undefined);
   }
 
   open(owner: SessionContext, type: string, options: TerminalOpenOptions): Promise<string> {
@@ -50,7 +52,7 @@ export class LocalTerminalService implements TerminalService {
   private async openFor(owner: SessionContext, type: string, options: TerminalOpenOptions): Promise<string> {
     if (this.disposing) throw new Error('the terminal service is disposed');
     if (owner.disposed) throw new Error(`session ${owner.id} is disposed`);
-    const backend = this.backends.get(type);
+    const backend = this.backendFor(type);
     if (!backend) throw new Error(`no PTY backend registered for "${type}"`);
     if (!this.hookedOwners.has(owner.id)) {
       this.hookedOwners.add(owner.id);
@@ -111,6 +113,16 @@ export class LocalTerminalService implements TerminalService {
       await Promise.all(all.map((entry) => entry.pty.close()));
     })();
     return this.disposing;
+  }
+
+  /** The backend of `type` bound now, after checking that no two share a type. */
+  private backendFor(type: string | undefined): TerminalBackend | undefined {
+    const byType = new Map<string, TerminalBackend>();
+    for (const backend of this.backends()) {
+      if (byType.has(backend.type)) throw new Error(`two PTY backends registered for "${backend.type}"`);
+      byType.set(backend.type, backend);
+    }
+    return type === undefined ? undefined : byType.get(type);
   }
 
   private lookup(owner: SessionContext, id: string): Entry {

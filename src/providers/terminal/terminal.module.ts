@@ -1,6 +1,7 @@
 import type { ContainerModuleLoadOptions } from 'inversify';
-import { bindUnavailable } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindContributions } from '../../core/contribution-collector.js';
+import { bindSeam, bindUnavailable } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { BashPtyBackend } from './bash-pty-backend.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { LocalTerminalService } from './local-terminal-service.js';
@@ -16,18 +17,20 @@ import { TerminalBackend, TerminalService } from './terminal-service.js';
  */
 export function terminalModule(config: Partial<BashPtyConfig> = {}): PluginModule {
   const resolved = resolveBashPtyConfig(config);
-  return new PluginModule('terminal:local', async ({ bind }) => {
+  return new PluginModule('terminal:local', async (options) => {
+    const { bind } = options;
     bind(BashPtyConfig).toConstantValue(resolved);
     const pty = await loadPty();
     if (!pty.ok) return bindUnavailable(bind, TerminalService, pty.reason);
     bind(TerminalBackend).to(BashPtyBackend).inSingletonScope();
-    bindTerminalService(bind);
+    bindTerminalService(options);
   });
 }
 
 /** The owner-scoped `TerminalService` over whatever backends are bound; disposed (every PTY closed) on unload. */
-export function bindTerminalService(bind: ContainerModuleLoadOptions['bind']): void {
-  bind(TerminalService)
+export function bindTerminalService(options: Pick<ContainerModuleLoadOptions, 'bind' | 'isBound'>): void {
+  bindContributions(options, TerminalBackend);
+  bindSeam(options.bind, TerminalService)
     .to(LocalTerminalService)
     .inSingletonScope()
     .onDeactivation((service) => service.dispose());

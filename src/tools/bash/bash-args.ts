@@ -1,5 +1,5 @@
-import { IsBoolean, IsIn, IsOptional, IsString, JSONSchema, Matches, ValidateBy } from '../../container/arg-decorators.js';
-import { describeValue } from '../../container/describe-value.js';
+import { IsBoolean, IsIn, IsOptional, IsString, JSONSchema, Matches, ValidateBy } from '../../core/arg-decorators.js';
+import { describeValue } from '../../core/describe-value.js';
 
 const NON_BLANK = /\S/;
 

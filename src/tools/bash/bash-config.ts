@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
-import { configError, mergeConfig } from '../../container/config-merge.js';
-import { describeValue } from '../../container/describe-value.js';
+import { configError, mergeConfig } from '../../core/config-merge.js';
+import { describeValue } from '../../core/describe-value.js';
 
 export const ON_TIMEOUT_ACTIONS = ['promote', 'kill'] as const;
 export type OnTimeoutAction = (typeof ON_TIMEOUT_ACTIONS)[number];

@@ -1,7 +1,7 @@
 import type { ApprovalService } from '../../providers/approval/approval-service.js';
 import type { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import type { SandboxMode, ShellExecutor } from '../../providers/shell/shell-executor.js';
-import { ToolError, type CallContext } from '../../container/tool-contract.js';
+import { ToolError, type CallContext } from '../../core/tool-contract.js';
 import type { BashArgs } from './bash-args.js';
 
 const RANK: Record<SandboxMode, number> = { 'read-only': 0, 'workspace-write': 1, 'danger-full-access': 2 };

@@ -1,4 +1,4 @@
-import type { CallPresentation, ResultPresentation, ToolResult } from '../../container/tool-contract.js';
+import type { CallPresentation, ResultPresentation, ToolResult } from '../../core/tool-contract.js';
 import type { RunResult } from '../../providers/shell/shell-executor.js';
 import { parseExit } from './bash-render.js';
 

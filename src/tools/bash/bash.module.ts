@@ -1,5 +1,5 @@
-import { bindPromptSection, bindTool } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindPromptSection, bindTool } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { BashToolConfig, BASH_PROMPT_TEXT, resolveBashToolConfig, type BashToolConfig as Config } from './bash-config.js';
 import { BashTool } from './bash.tool.js';
 

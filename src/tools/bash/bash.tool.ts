@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { inject, optional } from 'inversify';
-import { Tool } from '../../container/tool.decorator.js';
+import { Tool } from '../../core/tool.decorator.js';
 import {
   errorResult,
   withElapsed,
@@ -12,13 +12,13 @@ import {
   type ResultPresentation,
   type ToolInstance,
   type ToolResult,
-} from '../../container/tool-contract.js';
-import { withoutProperty } from '../../container/schema-properties.js';
+} from '../../core/tool-contract.js';
+import { withoutProperty } from '../../core/schema-properties.js';
 import { ApprovalService } from '../../providers/approval/approval-service.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { ShellExecutor, type BackgroundProcess, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
-import { messageOf } from '../../container/describe-value.js';
+import { messageOf } from '../../core/describe-value.js';
 import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
 import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';

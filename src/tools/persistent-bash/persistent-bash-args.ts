@@ -1,4 +1,4 @@
-import { IsBoolean, IsOptional, IsString, JSONSchema, Matches, ValidateBy } from '../../container/arg-decorators.js';
+import { IsBoolean, IsOptional, IsString, JSONSchema, Matches, ValidateBy } from '../../core/arg-decorators.js';
 
 const NON_BLANK = /\S/;
 

@@ -1,5 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
-import { MAX_TIMER_MS } from '../../providers/terminal/bash-pty-config.js';
+import { mergeConfig } from '../../core/config-merge.js';
+import { MAX_TIMER_MS } from '../../core/timer.js';
 
 /** Settings of the persistent `bash` tool; every field optional in config. */
 export interface PersistentBashConfig {
@@ -25,11 +26,15 @@ export function defaultPersistentBashDescription(maxOutputChars: number): string
   );
 }
 
-/** Fills defaults (the description follows `maxOutputChars`) and rejects nonsense at composition time. */
+const DEFAULTS = Object.freeze({ backendType: 'shell', timeoutMs: 300_000, maxOutputChars: 16_000, description: undefined });
+
+/**
+ * Fills defaults (through the shared merge: an unknown key fails; the
+ * description follows `maxOutputChars`) and rejects nonsense at composition time.
+ */
 export function resolvePersistentBashConfig(config: Partial<PersistentBashConfig> = {}): PersistentBashConfig {
-  const backendType = config.backendType ?? 'shell';
-  const timeoutMs = config.timeoutMs ?? 300_000;
-  const maxOutputChars = config.maxOutputChars ?? 16_000;
+  const merged = mergeConfig('persistent bash', DEFAULTS, config) as Partial<PersistentBashConfig>;
+  const { backendType, timeoutMs, maxOutputChars } = merged as PersistentBashConfig;
   for (const [key, value] of [['timeoutMs', timeoutMs], ['maxOutputChars', maxOutputChars]] as const) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
       throw new Error(`invalid persistent bash config ${key}: expected a positive number, got ${String(value)}`);
@@ -43,6 +48,6 @@ export function resolvePersistentBashConfig(config: Partial<PersistentBashConfig
   if (typeof backendType !== 'string' || backendType === '') {
     throw new Error('invalid persistent bash config backendType: expected a non-empty string');
   }
-  const description = config.description ?? defaultPersistentBashDescription(maxOutputChars);
+  const description = merged.description ?? defaultPersistentBashDescription(maxOutputChars);
   return Object.freeze({ backendType, timeoutMs, maxOutputChars: Math.floor(maxOutputChars), description });
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../container/tool-contract.js';
+import type { JsonSchema } from '../../core/tool-contract.js';
 
 /**
  * JSON Schema of the persistent `bash` result value (`PersistentBashValue`),

@@ -1,4 +1,4 @@
-import type { ResultPresentation, ToolResult } from '../../container/tool-contract.js';
+import type { ResultPresentation, ToolResult } from '../../core/tool-contract.js';
 import type { SendResult } from '../../providers/terminal/terminal-service.js';
 import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
 

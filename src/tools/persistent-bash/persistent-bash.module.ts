@@ -1,5 +1,5 @@
-import { bindPromptSection, bindTool } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindPromptSection, bindTool } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { BASH_PROMPT_TEXT } from '../bash/bash-config.js';
 import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-bash-config.js';
 import { PersistentBashTool } from './persistent-bash.tool.js';

@@ -1,6 +1,6 @@
 import { inject, optional } from 'inversify';
-import { HostConfig } from '../../container/host-config.js';
-import { Tool } from '../../container/tool.decorator.js';
+import { HostConfig } from '../../core/host-config.js';
+import { Tool } from '../../core/tool.decorator.js';
 import {
   ToolError,
   errorResult,
@@ -11,7 +11,7 @@ import {
   type SessionContext,
   type ToolInstance,
   type ToolResult,
-} from '../../container/tool-contract.js';
+} from '../../core/tool-contract.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
 import { CommandPolicy } from '../../providers/approval/command-policy.js';
@@ -21,6 +21,7 @@ import { PersistentBashArgs } from './persistent-bash-args.js';
 import { PERSISTENT_BASH_OUTPUT_SCHEMA } from './persistent-bash-output-schema.js';
 import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-bash-config.js';
 import { presentPersistentResult, renderSend } from './persistent-bash-render.js';
+import { resolvePersistentCall, type PersistentCallSpec } from './persistent-call-spec.js';
 
 /** One session's shell: opened lazily, replaced after it dies or is closed. */
 interface ShellSlot {
@@ -82,6 +83,11 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     return turn;
   }
 
+  /** This call's defaults, filled (`resolvePersistentCall`). */
+  resolve(session: SessionContext): PersistentCallSpec {
+    return resolvePersistentCall(session, this.config, this.host);
+  }
+
   presentCall(args: unknown): CallPresentation | undefined {
     try {
       const a = args as Partial<PersistentBashArgs> | null;
@@ -132,14 +138,14 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     // Asked on every call: a shell keeps the confinement it started with, so a changed session mode needs a new one.
     const sandboxChangedTo = slot.id === undefined ? undefined : this.terminals.confinementChange(session, slot.id);
     if (sandboxChangedTo !== undefined) await this.reset(slot);
-    const workdir = session.cwd ?? this.host?.workspace ?? process.cwd();
+    const spec = this.resolve(session);
+    const { workdir } = spec;
     const overlay = this.env.collect({ session, mode: 'persistent', workdir });
     if (slot.id === undefined) {
-      slot.id = await this.terminals.open(session, this.config.backendType, {
+      slot.id = await this.terminals.open(session, spec.backendType, {
         cwd: workdir,
         dshEnv: overlay,
-        // Raw terminal text shrinks when normalized; keep enough to fill the clip window.
-        scrollbackChars: this.config.maxOutputChars * 2 + 1024,
+        scrollbackChars: spec.scrollbackChars,
       });
       slot.overlay = overlay;
     }
@@ -147,7 +153,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const env = overlayDelta(previous, overlay);
     slot.overlay = overlay;
     const result = await this.terminals.send(session, slot.id, command, {
-      timeoutMs: this.config.timeoutMs,
+      timeoutMs: spec.timeoutMs,
       signal: ctx.signal,
       ...(ctx.onProgress ? { onProgress: withElapsed(ctx.onProgress, started) } : {}),
       ...(env ? { env } : {}),
@@ -162,8 +168,8 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       return errorResult('tool call aborted');
     }
     return renderSend(result, {
-      maxOutputChars: this.config.maxOutputChars,
-      timeoutMs: this.config.timeoutMs,
+      maxOutputChars: spec.maxOutputChars,
+      timeoutMs: spec.timeoutMs,
       durationMs: Date.now() - started,
       freshShell,
       ...(sandboxChangedTo !== undefined ? { sandboxChangedTo } : {}),

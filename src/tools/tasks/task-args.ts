@@ -1,5 +1,5 @@
-import { IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, JSONSchema, type ValidationArguments } from '../../container/arg-decorators.js';
-import { describeValue } from '../../container/describe-value.js';
+import { IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, JSONSchema, type ValidationArguments } from '../../core/arg-decorators.js';
+import { describeValue } from '../../core/describe-value.js';
 
 /** `task_output`'s wait when `timeout_ms` is absent. */
 export const DEFAULT_WAIT_MS = 30_000;

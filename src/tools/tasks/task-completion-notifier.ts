@@ -2,7 +2,7 @@ import { inject, injectable, optional } from 'inversify';
 import { Logger } from '../../providers/logging/logger.js';
 import type { TaskDoneEvent, TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { completionNotice, noticeKey } from './task-format.js';
-import { messageOf } from '../../container/describe-value.js';
+import { messageOf } from '../../core/describe-value.js';
 
 /**
  * Sends the owning session one notice when a task settles and the model does

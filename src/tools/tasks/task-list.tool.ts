@@ -1,10 +1,10 @@
 import { inject, optional } from 'inversify';
-import { Tool } from '../../container/tool.decorator.js';
+import { Tool } from '../../core/tool.decorator.js';
 import {
   textResult,
   type CallContext,
   type ToolResult,
-} from '../../container/tool-contract.js';
+} from '../../core/tool-contract.js';
 import { TaskRuntime, type TaskSnapshot } from '../../providers/tasks/task-runtime.js';
 import { TaskListArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';

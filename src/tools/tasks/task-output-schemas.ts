@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../container/tool-contract.js';
+import type { JsonSchema } from '../../core/tool-contract.js';
 
 /** JSON Schemas of the task tools' result values, sent as MCP `structuredContent`. Later keys are not forbidden. */
 

@@ -1,11 +1,11 @@
 import { inject, optional } from 'inversify';
-import { Tool } from '../../container/tool.decorator.js';
+import { Tool } from '../../core/tool.decorator.js';
 import {
   textResult,
   ToolError,
   type CallContext,
   type ToolResult,
-} from '../../container/tool-contract.js';
+} from '../../core/tool-contract.js';
 import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, TaskOutputArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';

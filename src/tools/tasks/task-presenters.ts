@@ -1,4 +1,4 @@
-import type { CallPresentation, ResultPresentation, ToolResult } from '../../container/tool-contract.js';
+import type { CallPresentation, ResultPresentation, ToolResult } from '../../core/tool-contract.js';
 
 const STATUS_LINE = /(?:^|\n)\[status: ([a-z]+)(?:, ([^\]\n]*))?\]$/;
 

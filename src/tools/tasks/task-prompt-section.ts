@@ -1,4 +1,4 @@
-import type { PromptSection } from '../../container/prompt-section.js';
+import type { PromptSection } from '../../core/prompt-section.js';
 
 /** Guidance shown while `task_output` is active (docs/contract.md §4.3). */
 export const TASKS_PROMPT_SECTION: PromptSection = Object.freeze({

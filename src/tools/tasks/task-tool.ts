@@ -1,11 +1,11 @@
-import { getToolMeta } from '../../container/tool.decorator.js';
+import { getToolMeta } from '../../core/tool.decorator.js';
 import type {
   CallContext,
   CallPresentation,
   ResultPresentation,
   ToolInstance,
   ToolResult,
-} from '../../container/tool-contract.js';
+} from '../../core/tool-contract.js';
 import type { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import type { TaskCompletionNotifier } from './task-completion-notifier.js';
 import { presentTaskCall, presentTaskResult } from './task-presenters.js';

@@ -1,5 +1,5 @@
-import { bindPromptSection, bindTool } from '../../container/contributions.js';
-import { PluginModule } from '../../container/plugin-module.js';
+import { bindPromptSection, bindTool } from '../../core/contributions.js';
+import { PluginModule } from '../../core/plugin-module.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
 import { TaskKillTool } from './task-kill.tool.js';
 import { TaskListTool } from './task-list.tool.js';

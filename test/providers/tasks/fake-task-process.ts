@@ -5,7 +5,7 @@ import type {
   TaskProcess,
   TaskRuntime,
 } from '../../../src/providers/tasks/task-runtime.js';
-import type { SessionContext } from '../../../src/container/tool-contract.js';
+import type { SessionContext } from '../../../src/core/tool-contract.js';
 
 /**
  * A controllable TaskProcess: tests push output, drop bytes, and decide when

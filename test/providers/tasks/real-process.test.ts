@@ -5,7 +5,7 @@ import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-exe
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import type { TaskCaller } from '../../../src/providers/tasks/task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { callContext, taskTools, textOf } from '../../tools/tasks/tool-harness.js';
+import { callContext, failure, taskTools, textOf } from '../../tools/tasks/tool-harness.js';
 import { doneEvent } from './fake-task-process.js';
 import { processesWith, waitUntil } from '../../support/process-table.js';
 
@@ -16,16 +16,17 @@ const MARKER = `1000.${process.pid}${Date.now() % 1000}`;
 describe('LocalTaskRuntime with real processes', () => {
   let workdir: string;
   let executor: LocalShellExecutor;
-  let tools: ReturnType<typeof taskTools>;
+  let tools: Awaited<ReturnType<typeof taskTools>>;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-tasks-'));
     executor = new LocalShellExecutor({ maxOutputBytes: 2_000, graceMs: 300 });
-    tools = taskTools(new LocalTaskRuntime());
+    tools = await taskTools(new LocalTaskRuntime());
   });
 
   afterEach(async () => {
     await tools.runtime.dispose();
+    await tools.host.dispose();
     await executor.dispose();
     fs.rmSync(workdir, { recursive: true, force: true });
     // Every sleep this file starts: MARKER itself and its numbered variants.
@@ -130,9 +131,9 @@ describe('LocalTaskRuntime with real processes', () => {
     const { id } = await startBash(`echo secret; sleep ${MARKER}`, a);
     await waitUntil(() => processesWith(MARKER).length > 0, 'the sleep to start');
     const message = `no background task "${id}" in this session; task_list shows your tasks`;
-    await expect(tools.output.run({ task_id: id }, callContext(b))).rejects.toThrow(message);
-    await expect(tools.output.run({ task_id: id, wait: true, timeout_ms: 10 }, callContext(b))).rejects.toThrow(message);
-    await expect(tools.kill.run({ task_id: id }, callContext(b))).rejects.toThrow(message);
+    expect(await tools.output.run({ task_id: id }, callContext(b))).toMatchObject(failure(message));
+    expect(await tools.output.run({ task_id: id, wait: true, timeout_ms: 10 }, callContext(b))).toMatchObject(failure(message));
+    expect(await tools.kill.run({ task_id: id }, callContext(b))).toMatchObject(failure(message));
     expect(processesWith(MARKER)).toHaveLength(1);
     expect(await readUntil(a, id, 'secret')).toBe('secret\n');
   });

@@ -1,13 +1,16 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CallContext, ToolResult } from '../../../src/container/tool-contract.js';
-import type { EnvExecution, EnvRegistry } from '../../../src/providers/env/env-registry.js';
+import type { CallContext, ToolResult } from '../../../src/core/tool-contract.js';
+import { EnvRegistry, type EnvExecution } from '../../../src/providers/env/env-registry.js';
+import { TerminalService } from '../../../src/providers/terminal/terminal-service.js';
+import { createHost, replace } from '../../../src/container/create-host.js';
+import type { DshHost } from '../../../src/container/dsh-host.js';
+import { testingEnvironment } from '../../../src/testing.js';
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
 import { LocalTerminalService } from '../../../src/providers/terminal/local-terminal-service.js';
 import type { PersistentBashArgs } from '../../../src/tools/persistent-bash/persistent-bash-args.js';
-import type { PersistentBashConfig } from '../../../src/tools/persistent-bash/persistent-bash-config.js';
-import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
+import { PersistentBashConfig, resolvePersistentBashConfig } from '../../../src/tools/persistent-bash/persistent-bash-config.js';
 import { fakeSession, type FakeSession } from '../../support/fake-session.js';
 
 /** A tiny EnvRegistry: `DSH_SESSION_ID` of the calling session, recording what it was asked. */
@@ -33,7 +36,9 @@ export class RecordingTerminalService extends LocalTerminalService {
 }
 
 export interface Harness {
-  readonly tool: PersistentBashTool;
+  /** The active `bash` tool as the host runs it (validation and the invocation pipeline included). */
+  readonly tool: { run(args: PersistentBashArgs, ctx: CallContext): Promise<ToolResult> };
+  readonly host: DshHost;
   readonly terminals: RecordingTerminalService;
   readonly env: RecordingEnvRegistry;
   readonly workspace: string;
@@ -45,11 +50,24 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-export function harness(config: Partial<PersistentBashConfig> = {}): Harness {
+/**
+ * The persistent shell composed the way a package user tests one: the testing
+ * environment with the persistent shell, the real PTY terminal service and a
+ * recording env registry swapped in with `replace()`.
+ */
+export async function harness(
+  config: Partial<PersistentBashConfig> = {},
+  terminals = new RecordingTerminalService([new BashPtyBackend()]),
+): Promise<Harness> {
   const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'dsh-pbash-')));
-  const terminals = new RecordingTerminalService([new BashPtyBackend()]);
   const env = new RecordingEnvRegistry();
-  const tool = new PersistentBashTool(terminals, env, config);
+  const host = await createHost(
+    ...testingEnvironment({ shell: 'persistent' }),
+    replace(TerminalService, terminals),
+    replace(EnvRegistry, env),
+    replace(PersistentBashConfig, resolvePersistentBashConfig(config)),
+  );
+  const tool = { run: (args: PersistentBashArgs, ctx: CallContext) => host.invoke('bash', args, ctx) };
   const sessions: FakeSession[] = [];
   let calls = 0;
   const callWith = (session: FakeSession | undefined, args: PersistentBashArgs, signal = new AbortController().signal) => {
@@ -59,6 +77,7 @@ export function harness(config: Partial<PersistentBashConfig> = {}): Harness {
   const call = (session: FakeSession | undefined, command: string, signal?: AbortSignal) => callWith(session, { command }, signal);
   return {
     tool,
+    host,
     terminals,
     env,
     workspace,
@@ -75,8 +94,7 @@ export function harness(config: Partial<PersistentBashConfig> = {}): Harness {
     },
     async dispose() {
       await Promise.all(sessions.map((s) => s.dispose()));
-      await tool.dispose();
-      await terminals.dispose();
+      await host.dispose();
     },
   };
 }

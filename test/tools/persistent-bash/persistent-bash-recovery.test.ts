@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
-import { validateArgs as validateWith } from '../../../src/container/arg-validation.js';
-import { argsSchema, argumentNames } from '../../../src/container/tool-schema.js';
+import { validateArgs as validateWith } from '../../../src/core/arg-validation.js';
+import { argsSchema, argumentNames } from '../../../src/core/tool-schema.js';
 import { PersistentBashArgs } from '../../../src/tools/persistent-bash/persistent-bash-args.js';
 import {
   FRAME_LOST_NOTICE,
@@ -17,8 +17,8 @@ function validateArgs(cls: typeof PersistentBashArgs, raw: unknown): PersistentB
 
 let h: Harness;
 
-beforeEach(() => {
-  h = harness();
+beforeEach(async () => {
+  h = await harness();
 });
 
 afterEach(async () => {

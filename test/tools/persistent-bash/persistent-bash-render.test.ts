@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ToolResult } from '../../../src/container/tool-contract.js';
+import type { ToolResult } from '../../../src/core/tool-contract.js';
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
 import { LocalTerminalService } from '../../../src/providers/terminal/local-terminal-service.js';
 import {

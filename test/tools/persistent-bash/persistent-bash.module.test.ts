@@ -1,7 +1,7 @@
 import { Container } from 'inversify';
-import { ToolClass } from '../../../src/container/contributions.js';
-import { PluginModule } from '../../../src/container/plugin-module.js';
-import { PromptSection } from '../../../src/container/prompt-section.js';
+import { ToolClass } from '../../../src/core/contributions.js';
+import { PluginModule } from '../../../src/core/plugin-module.js';
+import { PromptSection } from '../../../src/core/prompt-section.js';
 import { EnvRegistry } from '../../../src/providers/env/env-registry.js';
 import { TerminalService } from '../../../src/providers/terminal/terminal-service.js';
 import { terminalModule } from '../../../src/providers/terminal/terminal.module.js';
@@ -45,6 +45,12 @@ describe('terminal and persistent bash modules', () => {
   it('reject a bad config at composition', () => {
     expect(() => persistentBashModule({ timeoutMs: -1 })).toThrow('invalid persistent bash config timeoutMs');
     expect(() => terminalModule({ stdinProbeQuietMs: 0 })).toThrow('invalid terminal config stdinProbeQuietMs');
+  });
+
+  it('reject an unknown key the way every provider config does (a misspelt limit must not fall back to its default)', () => {
+    expect(() => persistentBashModule({ timeoutMS: 5 } as never)).toThrow('invalid persistent bash config: timeoutMS is not a known key');
+    expect(() => terminalModule({ scrollback: 5 } as never)).toThrow('invalid terminal config: scrollback is not a known key');
+    expect(() => terminalModule('x' as never)).toThrow('invalid terminal config: config must be an object, got "x"');
   });
 
   it('reject timeouts a timer cannot hold (Node would fire them at once)', () => {

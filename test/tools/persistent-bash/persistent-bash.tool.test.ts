@@ -4,7 +4,6 @@ import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox
 import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
 import { UnavailableProvider } from '../../providers/sandbox/sandbox-test-kit.js';
-import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
 import {
   CANCELLED_NOTICE,
   FRESH_SHELL_NOTICE,
@@ -17,8 +16,8 @@ import { harness, RecordingTerminalService, type Harness } from './persistent-ba
 
 let h: Harness;
 
-beforeEach(() => {
-  h = harness();
+beforeEach(async () => {
+  h = await harness();
 });
 
 afterEach(async () => {
@@ -127,7 +126,7 @@ describe('PersistentBashTool (real PTY)', () => {
   });
 
   it('closes the shell on timeout and leaves no process behind', async () => {
-    const timed = harness({ timeoutMs: 500 });
+    const timed = await harness({ timeoutMs: 500 });
     try {
       const s = timed.session('s');
       const arg = uniqueSleepArg();
@@ -180,31 +179,34 @@ describe('PersistentBashTool (real PTY)', () => {
   it('fails closed when the terminal backend has a confinement that cannot confine', async () => {
     const confinement = new SandboxConfinement(new LocalSandboxPolicy(), new UnavailableProvider());
     const terminals = new RecordingTerminalService([new BashPtyBackend({}, confinement)]);
-    const confined = new PersistentBashTool(terminals, h.env, {});
-    const s = h.session('s');
-    await expect(
-      confined.run({ command: 'touch ran' }, { session: s, signal: new AbortController().signal, callId: 'c' }),
-    ).rejects.toThrow('sandbox unavailable for read-only mode: bwrap was not found');
-    expect(existsSync(path.join(h.workspace, 'ran'))).toBe(false);
+    const confined = await harness({}, terminals);
+    const s = confined.session('s');
+    expect(await confined.call(s, 'touch ran')).toMatchObject(failure('sandbox unavailable for read-only mode: bwrap was not found'));
+    expect(existsSync(path.join(confined.workspace, 'ran'))).toBe(false);
     expect(terminals.ids).toEqual([]);
     await confined.dispose();
-    await terminals.dispose();
+    rmSync(confined.workspace, { recursive: true, force: true });
   });
 
   it('requires an owning session', async () => {
-    await expect(h.call(undefined, 'true')).rejects.toThrow('bash requires an owning agent session');
+    expect(await h.call(undefined, 'true')).toMatchObject(failure('bash requires an owning agent session'));
   });
 
   it('names an unknown backend type', async () => {
-    const other = harness({ backendType: 'nope' });
+    const other = await harness({ backendType: 'nope' });
     try {
-      await expect(other.call(other.session('s'), 'true')).rejects.toThrow('no PTY backend registered for "nope"');
+      expect(await other.call(other.session('s'), 'true')).toMatchObject(failure('no PTY backend registered for "nope"'));
     } finally {
       await other.dispose();
       rmSync(other.workspace, { recursive: true, force: true });
     }
   });
 });
+
+/** A tool failure as the host reports it: one `Error: …` block containing `message` (as `toThrow` matched it), `isError` set. */
+function failure(message: string) {
+  return { isError: true, content: [{ type: 'text', text: expect.stringContaining(`Error: ${message}`) }] };
+}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -7,7 +7,7 @@ import { taskTools } from './tool-harness.js';
 
 describe('completion notices', () => {
   it('three tool instances sharing one notifier send exactly one notice', async () => {
-    const { runtime } = taskTools();
+    const { runtime } = await taskTools();
     const session = fakeSession('a');
     const { id, process } = await startFake(runtime, { owner: session, kind: 'bash', label: 'sleep 1; echo done' });
     const done = doneEvent(runtime, id);
@@ -33,7 +33,7 @@ describe('completion notices', () => {
   });
 
   it('unowned tasks and tasks already reported send nothing', async () => {
-    const { runtime } = taskTools();
+    const { runtime } = await taskTools();
     const session = fakeSession('a');
     const unowned = await startFake(runtime);
     const waited = await startFake(runtime, { owner: session });

@@ -1,8 +1,16 @@
-import { textResult, errorResult } from '../../../src/container/tool-contract.js';
-import { taskTools } from './tool-harness.js';
+import { textResult, errorResult } from '../../../src/core/tool-contract.js';
+import type { DshHost } from '../../../src/container/dsh-host.js';
+import { taskTools, type HostedTool } from './tool-harness.js';
 
 describe('task tool presenters', () => {
-  const { output, list, kill } = taskTools();
+  let output: HostedTool;
+  let list: HostedTool;
+  let kill: HostedTool;
+  let host: DshHost;
+  beforeAll(async () => {
+    ({ output, list, kill, host } = await taskTools());
+  });
+  afterAll(() => host.dispose());
 
   it('present calls, and return undefined for malformed args without throwing', () => {
     expect(output.presentCall({ task_id: 'bash-1', wait: true })).toEqual({

@@ -1,6 +1,6 @@
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { validateArgs } from '../../../src/container/arg-validation.js';
-import { argsSchema, argumentNames } from '../../../src/container/tool-schema.js';
+import { validateArgs } from '../../../src/core/arg-validation.js';
+import { argsSchema, argumentNames } from '../../../src/core/tool-schema.js';
 import { TaskKillArgs, TaskListArgs, TaskOutputArgs } from '../../../src/tools/tasks/task-args.js';
 
 const NAMES = new Map<Function, string>([

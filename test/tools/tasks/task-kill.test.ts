@@ -1,10 +1,10 @@
 import { fakeSession } from '../../support/fake-session.js';
 import { doneEvent, startFake } from '../../providers/tasks/fake-task-process.js';
-import { callContext, taskTools, textOf } from './tool-harness.js';
+import { callContext, failure, taskTools, textOf } from './tool-harness.js';
 
 describe('task_kill', () => {
   it('requests cancellation; the killed task sends no completion notice and reads as killed', async () => {
-    const { runtime, kill, output } = taskTools();
+    const { runtime, kill, output } = await taskTools();
     const session = fakeSession('a');
     const { id, process } = await startFake(runtime, { owner: session });
     process.ignoreTerm = true;
@@ -24,7 +24,7 @@ describe('task_kill', () => {
   });
 
   it('says when the task had already finished', async () => {
-    const { runtime, kill } = taskTools();
+    const { runtime, kill } = await taskTools();
     const session = fakeSession('a');
     const { id, process } = await startFake(runtime, { owner: session });
     process.exit(0);
@@ -37,10 +37,10 @@ describe('task_kill', () => {
   });
 
   it("cannot kill another session's task (same text as an unknown id)", async () => {
-    const { runtime, kill } = taskTools();
+    const { runtime, kill } = await taskTools();
     const { id, process } = await startFake(runtime, { owner: fakeSession('a') });
-    await expect(kill.run({ task_id: id }, callContext(fakeSession('b')))).rejects.toThrow(
-      `no background task "${id}" in this session; task_list shows your tasks`,
+    expect(await kill.run({ task_id: id }, callContext(fakeSession('b')))).toMatchObject(
+      failure(`no background task "${id}" in this session; task_list shows your tasks`),
     );
     expect(process.killCalls).toBe(0);
     await runtime.dispose();

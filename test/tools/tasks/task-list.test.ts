@@ -4,7 +4,7 @@ import { callContext, taskTools, textOf } from './tool-harness.js';
 
 describe('task_list', () => {
   it('says so when there are no tasks', async () => {
-    const { runtime, list } = taskTools();
+    const { runtime, list } = await taskTools();
     const result = await list.run({}, callContext(fakeSession('a')));
     expect(textOf(result)).toBe('(no background tasks)');
     expect(result.value).toEqual({ kind: 'task_list', tasks: [] });
@@ -12,7 +12,7 @@ describe('task_list', () => {
   });
 
   it("lists the caller's tasks one per line with an em dash, labels on one line", async () => {
-    const { runtime, list } = taskTools();
+    const { runtime, list } = await taskTools();
     const a = fakeSession('a');
     await startFake(runtime, { owner: a, label: 'npm test' });
     const second = await startFake(runtime, { owner: a, kind: 'bash', label: 'for i in 1 2; do\n  echo $i\ndone' });
@@ -27,7 +27,7 @@ describe('task_list', () => {
   });
 
   it('clips very long labels', async () => {
-    const { runtime, list } = taskTools();
+    const { runtime, list } = await taskTools();
     await startFake(runtime, { label: 'x'.repeat(1000) });
     const line = textOf(await list.run({}, callContext()));
     expect(line.length).toBeLessThan(260);

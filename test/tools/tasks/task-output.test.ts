@@ -1,10 +1,10 @@
 import { fakeSession } from '../../support/fake-session.js';
 import { doneEvent, startFake } from '../../providers/tasks/fake-task-process.js';
-import { callContext, taskTools, textOf } from './tool-harness.js';
+import { callContext, failure, taskTools, textOf } from './tool-harness.js';
 
 describe('task_output', () => {
   it('start → deltas never re-delivered → completion notice → final read with the exit status', async () => {
-    const { runtime, output } = taskTools();
+    const { runtime, output } = await taskTools();
     const session = fakeSession('a');
     const { id, process } = await startFake(runtime, { owner: session, label: 'npm run build' });
 
@@ -42,7 +42,7 @@ describe('task_output', () => {
   });
 
   it('wait: true that times out returns the running status and leaves the task alive', async () => {
-    const { runtime, output } = taskTools();
+    const { runtime, output } = await taskTools();
     const session = fakeSession('a');
     const { id, process } = await startFake(runtime, { owner: session });
     process.emit('partial');
@@ -54,7 +54,7 @@ describe('task_output', () => {
   });
 
   it('wait: true returns the final output when the task ends, and no notice follows', async () => {
-    const { runtime, output } = taskTools();
+    const { runtime, output } = await taskTools();
     const session = fakeSession('a');
     const { id, process } = await startFake(runtime, { owner: session });
     const pending = output.run({ task_id: id, wait: true }, callContext(session));
@@ -66,20 +66,20 @@ describe('task_output', () => {
   });
 
   it('an aborted wait consumes nothing and reports the abort', async () => {
-    const { runtime, output } = taskTools();
+    const { runtime, output } = await taskTools();
     const session = fakeSession('a');
     const { id, process } = await startFake(runtime, { owner: session });
     process.emit('keep me');
     const controller = new AbortController();
     const pending = output.run({ task_id: id, wait: true }, callContext(session, controller.signal));
     controller.abort();
-    await expect(pending).rejects.toThrow('tool call aborted');
+    expect(await pending).toMatchObject(failure('tool call aborted'));
     expect(runtime.read(session, id)?.text).toBe('keep me');
     await runtime.dispose();
   });
 
   it('reports a lossy read with the spill paths before the status line', async () => {
-    const { runtime, output } = taskTools();
+    const { runtime, output } = await taskTools();
     const { id, process } = await startFake(runtime);
     process.drop(['/tmp/dsh-x/stdout.log', '/tmp/dsh-x/stderr.log']);
     process.emit('tail\n');
@@ -97,7 +97,7 @@ describe('task_output', () => {
   });
 
   it('still reports a loss when the command itself printed text that looks like the loss notice', async () => {
-    const { runtime, output } = taskTools();
+    const { runtime, output } = await taskTools();
     const { id, process } = await startFake(runtime);
     process.drop(['/tmp/dsh-x/stdout.log']);
     // e.g. `cat` of an earlier transcript: the command's output is data, never a signal to the tool.
@@ -110,21 +110,21 @@ describe('task_output', () => {
   });
 
   it('an unknown id and another session’s id fail with the same text', async () => {
-    const { runtime, output } = taskTools();
+    const { runtime, output } = await taskTools();
     const a = fakeSession('a');
     const b = fakeSession('b');
     const { id } = await startFake(runtime, { owner: a });
     const message = `no background task "${id}" in this session; task_list shows your tasks`;
-    await expect(output.run({ task_id: id }, callContext(b))).rejects.toThrow(message);
-    await expect(output.run({ task_id: id, wait: true, timeout_ms: 10 }, callContext(b))).rejects.toThrow(message);
-    await expect(output.run({ task_id: 'bash-99' }, callContext(a))).rejects.toThrow(
-      'no background task "bash-99" in this session; task_list shows your tasks',
+    expect(await output.run({ task_id: id }, callContext(b))).toMatchObject(failure(message));
+    expect(await output.run({ task_id: id, wait: true, timeout_ms: 10 }, callContext(b))).toMatchObject(failure(message));
+    expect(await output.run({ task_id: 'bash-99' }, callContext(a))).toMatchObject(
+      failure('no background task "bash-99" in this session; task_list shows your tasks'),
     );
     await runtime.dispose();
   });
 
   it('clamps the wait to the 600000 ms cap', async () => {
-    const { runtime, output } = taskTools();
+    const { runtime, output } = await taskTools();
     const { id, process } = await startFake(runtime);
     const seen: number[] = [];
     const wait = runtime.wait.bind(runtime);

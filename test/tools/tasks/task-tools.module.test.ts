@@ -1,7 +1,7 @@
 import { Container } from 'inversify';
-import { ToolClass } from '../../../src/container/contributions.js';
-import { PromptSection } from '../../../src/container/prompt-section.js';
-import { getToolMeta } from '../../../src/container/tool.decorator.js';
+import { ToolClass } from '../../../src/core/contributions.js';
+import { PromptSection } from '../../../src/core/prompt-section.js';
+import { getToolMeta } from '../../../src/core/tool.decorator.js';
 import { TaskRuntime } from '../../../src/providers/tasks/task-runtime.js';
 import { taskRuntimeModule } from '../../../src/providers/tasks/tasks.module.js';
 import { TaskCompletionNotifier } from '../../../src/tools/tasks/task-completion-notifier.js';

@@ -1,17 +1,18 @@
-import { PluginModule } from '../container/plugin-module.js';
+import { bindSeam } from '../core/contributions.js';
+import { PluginModule } from '../core/plugin-module.js';
 import type { ApprovalAnswerer } from '../providers/approval/approval-service.js';
 import { envModule } from '../providers/env/env.module.js';
 import { approvalAnswerersModule, approvalModule } from '../providers/approval/approval.module.js';
 import { ShellExecutor } from '../providers/shell/shell-executor.js';
 import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
-import { ScriptedExecutor } from '../testing/scripted-executor.js';
-import { InMemoryTerminal } from '../testing/in-memory-terminal.js';
+import { ScriptedExecutor } from './scripted-executor.js';
+import { InMemoryTerminal } from './in-memory-terminal.js';
 import { bindTerminalService } from '../providers/terminal/terminal.module.js';
 import { TerminalBackend } from '../providers/terminal/terminal-service.js';
 import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.module.js';
 import { bashToolModule } from '../tools/bash/bash.module.js';
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
-import { coreModule, type CoreOptions } from './core.module.js';
+import { coreModule, type CoreOptions } from '../plugins/core.module.js';
 
 import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 export interface TestingEnvironmentOptions extends CoreOptions {
@@ -37,9 +38,9 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
   const bashModules =
     shell === 'persistent'
       ? [
-          new PluginModule('terminal:in-memory', ({ bind }) => {
-            bind(TerminalBackend).toConstantValue(terminal ?? new InMemoryTerminal());
-            bindTerminalService(bind);
+          new PluginModule('terminal:in-memory', (load) => {
+            load.bind(TerminalBackend).toConstantValue(terminal ?? new InMemoryTerminal());
+            bindTerminalService(load);
           }),
           persistentBashModule(),
         ]
@@ -48,7 +49,7 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
     coreModule(core),
     envModule(),
     new PluginModule('shell:scripted', ({ bind }) => {
-      bind(ShellExecutor).toConstantValue(executor);
+      bindSeam(bind, ShellExecutor).toConstantValue(executor);
     }),
     approvalModule(approval),
     approvalAnswerersModule(answerers),

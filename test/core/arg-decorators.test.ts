@@ -2,7 +2,7 @@
 // then applied in their original order: the same metadata, so the same
 // validation and messages, as decorating with class-validator directly.
 import * as classValidator from 'class-validator';
-import { applyArgDecorators, IsOptional, IsString, Matches, ValidateBy } from '../../src/container/arg-decorators.js';
+import { applyArgDecorators, IsOptional, IsString, Matches, ValidateBy } from '../../src/core/arg-decorators.js';
 
 const positive = (message: string) =>
   ValidateBy({ name: 'positive', validator: { validate: (value: unknown) => typeof value === 'number' && value > 0, defaultMessage: () => message } });

@@ -1,4 +1,4 @@
-import type { ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inversify';
+import type { BindToFluentSyntax, ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inversify';
 import { PromptSection } from './prompt-section.js';
 import { getToolMeta } from './tool.decorator.js';
 import type { ToolInstance } from './tool-contract.js';
@@ -24,9 +24,31 @@ export function bindPromptSection(bind: Bind, section: PromptSection): void {
   bind(PromptSection).toConstantValue(Object.freeze({ ...section }));
 }
 
-/** Binds a singleton provider under its seam token. */
+/**
+ * The hook the host's `bind` carries (see `guardedModule`): it records a token
+ * as a single-provider seam. A plain Inversify container has none, so the
+ * helpers below work there too, without the check.
+ */
+export const DECLARE_SINGLE_PROVIDER: unique symbol = Symbol('dsh.declareSingleProvider');
+
+interface SingleProviderHook {
+  readonly [DECLARE_SINGLE_PROVIDER]?: (token: ServiceIdentifier) => void;
+}
+
+/**
+ * Starts the binding of a seam that takes exactly one provider: from now on
+ * the host fails the load of any plugin that binds a second one (`replace()`
+ * stays the way to swap it). The seam is declared here, where it is bound,
+ * so the host needs no list of every provider seam.
+ */
+export function bindSeam<T>(bind: Bind, token: ServiceIdentifier<T>): BindToFluentSyntax<T> {
+  (bind as Bind & SingleProviderHook)[DECLARE_SINGLE_PROVIDER]?.(token);
+  return bind(token);
+}
+
+/** Binds a singleton provider as the one provider of its seam (`bindSeam`). */
 export function bindProvider<T>(bind: Bind, token: ServiceIdentifier<T>, provider: Newable<T>): void {
-  bind(token).to(provider).inSingletonScope();
+  bindSeam(bind, token).to(provider).inSingletonScope();
 }
 
 /** Why a token is not bound (e.g. a native module that did not install); shown by pending tools that need it. */

@@ -1,10 +1,10 @@
-// The argument schemas `npm run build` caches (dist/container/arg-schemas.json)
+// The argument schemas `npm run build` caches (dist/core/arg-schemas.json)
 // must be exactly what the generator makes from the argument classes now, so
 // the cache can never drift from the classes.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { argsSchemaOf, prepareArgsSchemas } from '../../src/container/args-schemas.js';
-import { argsSchema } from '../../src/container/tool-schema.js';
+import { argsSchemaOf, prepareArgsSchemas } from '../../src/core/args-schemas.js';
+import { argsSchema } from '../../src/core/tool-schema.js';
 import { ensureBuilt, ROOT } from '../e2e/support/built-server.js';
 import { EchoArgs } from '../support/echo-tool.js';
 
@@ -27,7 +27,7 @@ async function packageArgumentClasses(): Promise<Map<string, new () => object>> 
 describe('argument schemas cached at build time', () => {
   it('equal the schemas generated now from every argument class of the package', async () => {
     ensureBuilt();
-    const cached = JSON.parse(readFileSync(path.join(ROOT, 'dist/container/arg-schemas.json'), 'utf8')) as Record<string, unknown>;
+    const cached = JSON.parse(readFileSync(path.join(ROOT, 'dist/core/arg-schemas.json'), 'utf8')) as Record<string, unknown>;
     const classes = await packageArgumentClasses();
     expect(Object.keys(cached).sort()).toEqual([...classes.keys()].sort());
     for (const [name, argsClass] of classes) expect({ [name]: cached[name] }).toEqual({ [name]: argsSchema(argsClass) });

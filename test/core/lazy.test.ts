@@ -1,4 +1,4 @@
-import { lazy } from '../../src/container/lazy.js';
+import { lazy } from '../../src/core/lazy.js';
 
 describe('lazy', () => {
   it('loads on first use only, once, and shares the result', async () => {

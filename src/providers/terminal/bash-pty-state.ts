@@ -1,0 +1,40 @@
+import { constants as osConstants } from 'node:os';
+import type { MarkerParser } from './marker-parser.js';
+import type { OutputCollector } from './output-collector.js';
+import type { ProgressReporter } from '../shell/progress-reporter.js';
+import type { SendResult } from './terminal-service.js';
+
+// The per-command state a BashPtySession keeps, and how its bash ended.
+
+/** The command currently framed in the shell; it outlives a send that returned early (stdin wait). */
+export interface Running {
+  readonly parser: MarkerParser;
+  collector: OutputCollector;
+  exitCode?: number;
+  /** The shell came back to its prompt without running this command's frame. */
+  lost?: boolean;
+  /** The line spans several physical lines: bash may wait in a read for the rest while it is still being written. */
+  multiLine?: boolean;
+}
+
+/** The send waiting for `running` to settle. */
+export interface Attached {
+  readonly resolve: (result: SendResult) => void;
+  /** Present only when the caller listens for progress. */
+  readonly progress?: ProgressReporter;
+  readonly continuation?: { readonly inputDelivered: boolean };
+  readonly dispose: () => void;
+}
+
+/** How the PTY's bash ended (named apart from the one-shot executor's `ShellExit`). */
+export interface PtyExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
+
+/** `SIGTERM` for 15; `SIG<n>` for a number the platform does not name. */
+export function signalName(signal: number): string {
+  return SIGNAL_NAMES.get(signal) ?? `SIG${signal}`;
+}
