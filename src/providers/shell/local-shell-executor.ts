@@ -47,6 +47,7 @@ export class LocalShellExecutor implements ShellExecutor {
   private readonly spills: SpillDirectory;
   private readonly live = new Set<ShellProcess>();
   private readonly prestarted: PrestartSlots;
+  private handedOver = 0;
   private disposing: Promise<void> | undefined;
 
   /** Throws `invalid executor config: ...` for a bad config. */
@@ -58,6 +59,11 @@ export class LocalShellExecutor implements ShellExecutor {
     this.config = resolveExecutorConfig(config);
     this.spills = new SpillDirectory('dsh-shell-', this.config.maxRetainedSpillBytes);
     this.prestarted = new PrestartSlots(this.config.prestartIdleMs);
+  }
+
+  /** Calls that ran in a pre-started shell (for diagnostics and tests). */
+  get prestartedRuns(): number {
+    return this.handedOver;
   }
 
   /** Pids of the shells waiting for a session's next call (for diagnostics and tests). */
@@ -121,6 +127,7 @@ export class LocalShellExecutor implements ShellExecutor {
       refill();
       throw error;
     }
+    if (prestarted?.handedOver === true) this.handedOver++;
     this.track(shell);
     let exit;
     try {

@@ -27,6 +27,7 @@ let launcherSequence = 0;
 export class PrestartedShell {
   private alive = true;
   private taken = false;
+  private handed = false;
 
   private constructor(private readonly child: LauncherChild) {
     child.once('exit', () => {
@@ -59,6 +60,11 @@ export class PrestartedShell {
     return this.child.pid;
   }
 
+  /** It became a call's command. */
+  get handedOver(): boolean {
+    return this.handed;
+  }
+
   /** Still waiting for its call. */
   get usable(): boolean {
     return this.alive && !this.taken && this.child.exitCode === null && this.child.signalCode === null;
@@ -74,11 +80,13 @@ export class PrestartedShell {
     const env = launchEnv(call.env);
     if (env === undefined) return undefined;
     this.taken = true;
+    this.handed = true;
     // execa types extra fds as readable; node gives a duplex socket.
     const control = this.child.stdio[3] as unknown as Writable;
     control.end(encodeLaunchRecord({ workdir: call.workdir, command: call.command, hasStdin: call.stdin !== undefined, ...env }));
-    if (call.stdin === undefined) this.child.stdin?.destroy();
-    else this.child.stdin?.end(call.stdin);
+    const stdin = this.child.stdio[4] as unknown as Writable;
+    if (call.stdin === undefined) stdin.destroy();
+    else stdin.end(call.stdin);
     return this.child;
   }
 
@@ -104,7 +112,7 @@ function spawnLauncher(options: LauncherStart, file: string, args: string[]) {
     env: { [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.p${launcherSequence}` },
     extendEnv: false,
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
     buffer: false,
     encoding: 'buffer',
     reject: false,

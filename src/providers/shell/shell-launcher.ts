@@ -14,7 +14,9 @@ import { exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
  * — then the workdir, the `NAME=value` entries, the names to unset, and (for
  * a short command) the command, back to back. A long command (over the argv
  * limit, see long-command.ts) stays on fd 3 for `READ_COMMAND_SCRIPT`, as in
- * the plain spawn. `LC_ALL=C` makes `read -N` count bytes; it applies to the
+ * the plain spawn. Stdin is `/dev/null` until the call brings data: then
+ * its pipe (fd 4) becomes stdin. A socket as the launcher's own stdin would
+ * make bash take it for an ssh login and source `~/.bashrc`. `LC_ALL=C` makes `read -N` count bytes; it applies to the
  * `read` only. The launcher's own variables (`__dsh_*`, never exported) vanish
  * with the `exec`; a call whose env names one of them is not handed over
  * (see `launchEnv`). Any read failure (the server went away) ends the launcher.
@@ -34,7 +36,7 @@ else
   set -- "$1" -c "$2"
 fi
 cd -P -- "$__dsh_w" || exit 1
-((__dsh_h[0])) || exec </dev/null
+if ((__dsh_h[0])); then exec 0<&4 4<&-; else exec 4<&-; fi
 export -- "\${__dsh_e[@]}"
 unset -v -- "\${__dsh_u[@]}"
 exec -- "$@"
