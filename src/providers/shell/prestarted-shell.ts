@@ -36,6 +36,8 @@ export class PrestartedShell {
     // Errors of a discarded or dead launcher's pipes are of no interest.
     for (const stream of child.stdio) stream?.on('error', noop);
     child.then(noop, noop);
+    // A waiting shell must not keep the process alive (a CLI call's host, a test worker): only a handed-over one does.
+    setReferenced(child, false);
   }
 
   /** Spawns a launcher; undefined when it could not be started. Never throws. */
@@ -81,6 +83,7 @@ export class PrestartedShell {
     if (env === undefined) return undefined;
     this.taken = true;
     this.handed = true;
+    setReferenced(this.child, true);
     // execa types extra fds as readable; node gives a duplex socket.
     const control = this.child.stdio[3] as unknown as Writable;
     control.end(encodeLaunchRecord({ workdir: call.workdir, command: call.command, hasStdin: call.stdin !== undefined, ...env }));
@@ -120,6 +123,16 @@ function spawnLauncher(options: LauncherStart, file: string, args: string[]) {
     stripFinalNewline: false,
     forceKillAfterDelay: false,
   });
+}
+
+function setReferenced(child: LauncherChild, referenced: boolean): void {
+  if (referenced) child.ref();
+  else child.unref();
+  for (const stream of child.stdio) {
+    const handle = stream as unknown as { ref?: () => void; unref?: () => void } | null;
+    if (referenced) handle?.ref?.();
+    else handle?.unref?.();
+  }
 }
 
 function noop(): void {}
