@@ -40,6 +40,10 @@ import { PrestartSlots } from './prestart-slots.js';
  * session's spill files go to a subdirectory of its own, which its confined
  * commands may read and no other session's can. Foreground results then
  * carry `sandboxMode` and `sandboxDenied`.
+ *
+ * With `prestart` (the default) a foreground run takes its session's shell
+ * started ahead when it was started the same way (see prestart-slots.ts and
+ * shell-launcher.ts); the next one is started after the result is returned.
  */
 @injectable()
 export class LocalShellExecutor implements ShellExecutor {
@@ -105,23 +109,22 @@ export class LocalShellExecutor implements ShellExecutor {
     const prestarted = prestartKey === undefined ? undefined : this.prestarted.take(spec.session, prestartKey);
     // The next call's shell is started once this result is on its way.
     const refill = (): void => {
-      if (prestartKey === undefined) return;
-      setImmediate(() => this.refillPrestart(spec, prestartKey, execa, placement.wrapArgv, prestarted));
+      if (prestartKey !== undefined) setImmediate(() => this.refillPrestart(spec, confined, execa, prestarted, prestartKey));
     };
     let shell: ShellProcess;
     try {
       shell = ShellProcess.spawn({
-      execa,
-      spec,
-      config: this.config,
-      spills: placement.spills,
-      ...(placement.wrapArgv === undefined ? {} : { wrapArgv: placement.wrapArgv }),
-      ...(prestarted === undefined ? {} : { prestarted }),
-      redactor: this.redactor,
-      timeoutMs,
-      ...(signal === undefined ? {} : { signal }),
-      ...(keepOnTimeout === undefined ? {} : { keepOnTimeout }),
-      ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
+        execa,
+        spec,
+        config: this.config,
+        spills: placement.spills,
+        ...(placement.wrapArgv === undefined ? {} : { wrapArgv: placement.wrapArgv }),
+        ...(prestarted === undefined ? {} : { prestarted }),
+        redactor: this.redactor,
+        timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
+        ...(keepOnTimeout === undefined ? {} : { keepOnTimeout }),
+        ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
       });
     } catch (error) {
       refill();
@@ -225,18 +228,25 @@ export class LocalShellExecutor implements ShellExecutor {
     return { spills, readable, wrapArgv: (argv) => confined.wrapArgv(argv, { readable, cwd: spec.workdir }) };
   }
 
-  /** Starts the session's next shell (or puts back one this call could not use), unless the executor is closing. */
+  /**
+   * Starts the session's next shell (or puts back one this call could not
+   * use), unless the executor is closing. Placed as of now: a spill this
+   * call made is readable to the next one.
+   */
   private refillPrestart(
     spec: ExecSpec,
-    key: string,
+    confined: ConfinedCommand | undefined,
     execa: Awaited<ReturnType<typeof loadExeca>>,
-    wrapArgv: ((argv: string[]) => string[]) | undefined,
     unused: PrestartedShell | undefined,
+    unusedKey: string,
   ): void {
     if (this.disposing !== undefined) {
       unused?.discard();
       return;
     }
+    const { readable, wrapArgv } = this.spillsAndWrap(spec, confined);
+    const key = prestartKeyOf(confined, readable);
+    if (key !== unusedKey) unused?.discard();
     const start = (): PrestartedShell | undefined =>
       PrestartedShell.start({
         execa,
@@ -244,7 +254,7 @@ export class LocalShellExecutor implements ShellExecutor {
         cwd: spec.workdir,
         ...(wrapArgv === undefined ? {} : { wrapArgv }),
       });
-    this.prestarted.fill(spec.session, key, start, unused);
+    this.prestarted.fill(spec.session, key, start, key === unusedKey ? unused : undefined);
   }
 
   private sandboxFacts(
