@@ -8,30 +8,35 @@ import { exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
  * only as data (`read -N` into a variable, then an argv word of `exec`), never
  * as shell code of the launcher.
  *
- * Record: one header line of decimal numbers —
- * `<stdin: 0|1> <long: 0|1> <env count> <unset count> <workdir bytes>
- * <command bytes> <bytes of each env entry>... <bytes of each unset name>...`
- * — then the workdir, the `NAME=value` entries, the names to unset, and (for
- * a short command) the command, back to back. A long command (over the argv
- * limit, see long-command.ts) stays on fd 3 for `READ_COMMAND_SCRIPT`, as in
- * the plain spawn. Stdin is `/dev/null` until the call brings data: then
- * its pipe (fd 4) becomes stdin. A socket as the launcher's own stdin would
- * make bash take it for an ssh login and source `~/.bashrc`. `LC_ALL=C` makes `read -N` count bytes; it applies to the
- * `read` only. The launcher's own variables (`__dsh_*`, never exported) vanish
- * with the `exec`; a call whose env names one of them is not handed over
- * (see `launchEnv`). Any read failure (the server went away) ends the launcher.
+ * Record: 10 bytes giving the header's length (`%09d `), the header — decimal
+ * numbers `<stdin: 0|1> <long: 0|1> <env count> <unset count> <body bytes>
+ * <workdir bytes> <bytes of each env entry>... <bytes of each unset name>...
+ * <command bytes>` — then the body: the workdir, the `NAME=value` entries, the
+ * names to unset and (for a short command) the command, back to back. Three
+ * reads take it all, and fields are cut out by byte offset: the launcher runs
+ * in the C locale (its environment is only its tag) until it exports the
+ * call's. A long command (over the argv limit, see long-command.ts) stays on
+ * fd 3 for `READ_COMMAND_SCRIPT`, as in the plain spawn. Stdin is `/dev/null`
+ * until the call brings data: then its pipe (fd 4) becomes stdin (a socket as
+ * the launcher's own stdin would make bash take it for an ssh login and
+ * source `~/.bashrc`). The launcher's own variables (`__dsh_*`, never
+ * exported) vanish with the `exec`; a call whose env names one of them is
+ * not handed over (see `launchEnv`). A failed read (the server went away)
+ * ends the launcher.
  */
-export const LAUNCHER_SCRIPT = `read -r -u 3 -a __dsh_h || exit 0
-__dsh_e=() __dsh_u=()
-LC_ALL=C IFS= read -r -N "\${__dsh_h[4]}" -u 3 __dsh_w || exit 0
+export const LAUNCHER_SCRIPT = `IFS= read -r -N 10 -u 3 __dsh_x || exit 0
+IFS= read -r -N "$((10#\${__dsh_x% }))" -u 3 __dsh_x || exit 0
+__dsh_h=($__dsh_x)
+IFS= read -r -N "\${__dsh_h[4]}" -u 3 __dsh_b || exit 0
+__dsh_w=\${__dsh_b:0:__dsh_h[5]} __dsh_o=\${__dsh_h[5]} __dsh_e=() __dsh_u=()
 for ((__dsh_k = 0; __dsh_k < __dsh_h[2] + __dsh_h[3]; __dsh_k++)); do
-  LC_ALL=C IFS= read -r -N "\${__dsh_h[6 + __dsh_k]}" -u 3 __dsh_v || exit 0
+  __dsh_v=\${__dsh_b:__dsh_o:__dsh_h[6 + __dsh_k]}
+  ((__dsh_o += __dsh_h[6 + __dsh_k]))
   if ((__dsh_k < __dsh_h[2])); then __dsh_e+=("$__dsh_v"); else __dsh_u+=("$__dsh_v"); fi
 done
 if ((__dsh_h[1] == 0)); then
-  LC_ALL=C IFS= read -r -N "\${__dsh_h[5]}" -u 3 __dsh_c || exit 0
   exec 3<&-
-  set -- "$1" -c "$__dsh_c"
+  set -- "$1" -c "\${__dsh_b:__dsh_o}"
 else
   set -- "$1" -c "$2"
 fi
@@ -96,14 +101,18 @@ export function encodeLaunchRecord(call: {
   const workdir = Buffer.from(call.workdir, 'utf8');
   const command = Buffer.from(call.command, 'utf8');
   const fields = [...call.set, ...call.unset].map((text) => Buffer.from(text, 'utf8'));
+  const body = [workdir, ...fields, ...(long ? [] : [command])];
+  const bodyBytes = body.reduce((sum, part) => sum + part.length, 0);
   const header = [
     call.hasStdin ? 1 : 0,
     long ? 1 : 0,
     call.set.length,
     call.unset.length,
+    bodyBytes,
     workdir.length,
-    command.length,
     ...fields.map((field) => field.length),
+    command.length,
   ].join(' ');
-  return Buffer.concat([Buffer.from(`${header}\n`), workdir, ...fields, command]);
+  const lead = `${String(header.length).padStart(9, '0')} `;
+  return Buffer.concat([Buffer.from(lead + header), ...body, ...(long ? [command] : [])]);
 }

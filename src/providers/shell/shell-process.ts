@@ -7,7 +7,7 @@ import type { Redactor } from '../output-filter/redactor.js';
 import type { SpillDirectory } from './spill-directory.js';
 import { commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
 import { processState } from './process-state.js';
-import { LeftoverReaper, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
+import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 
@@ -140,6 +140,7 @@ export class ShellProcess {
         forceKillAfterDelay: false,
       });
     // A pre-started shell becomes this command in place (same pid and group); else spawn it now.
+    const handedOutAfter = options.prestarted === undefined ? undefined : newestPid();
     const launched = options.prestarted?.launch({ command: spec.command, workdir: spec.workdir, env, stdin: spec.stdin });
     const child = (launched as ReturnType<typeof spawnPlainly> | undefined) ?? spawnPlainly();
     this.pid = child.pid;
@@ -149,7 +150,7 @@ export class ShellProcess {
     this.promoted = new Promise<void>((resolve) => {
       this.markPromoted = resolve;
     });
-    if (this.pid !== undefined) this.reaper = new LeftoverReaper(tag, this.pid);
+    if (this.pid !== undefined) this.reaper = new LeftoverReaper(tag, this.pid, launched === undefined ? this.pid : (handedOutAfter ?? 0));
 
     const { stdout, stderr } = child;
     this.destroyStreams = () => {

@@ -74,6 +74,7 @@ describe('a pre-started shell runs a command as a plain spawn does', () => {
     ['a long command (over 128 KiB)', { command: longCommand }],
     ['a timeout', { command: 'echo started; sleep 5', timeoutMs: 300 }],
     ['leftovers', { command: 'sleep 30 & echo bg' }],
+    ['a leftover that left its process group', { command: 'setsid sleep 30 >/dev/null 2>&1 & echo bg' }],
   ];
 
   it.each(cases)('%s', async (_name, request) => {
