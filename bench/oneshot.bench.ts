@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createHost, localEnvironment } from '../dist/index.js';
+import { createHost, LocalShellExecutor, localEnvironment } from '../dist/index.js';
 import { fmt, interleaved, median, roundRobin, spread, type Figure } from './stats.js';
 
 function rawSpawn(command: string): Promise<void> {
@@ -34,12 +34,12 @@ export async function benchOneShot(runs: number): Promise<Figure[]> {
   }
 }
 
-/** Live objects kept reachable, about `mb` MB of heap (small arrays of numbers, as a real heap holds). */
+/** About `mb` MB of live objects on the V8 heap (arrays of numbers; typed arrays would live outside it). */
 function growHeap(mb: number): unknown[] {
   const kept: unknown[] = [];
-  const perChunk = 1024; // ≈ 1024 × 16 bytes + headers per array
+  const perChunk = 1024;
   const chunks = Math.round((mb * 1024 * 1024) / (perChunk * 8 + 16));
-  for (let i = 0; i < chunks; i++) kept.push(new Float64Array(perChunk).fill(i));
+  for (let i = 0; i < chunks; i++) kept.push(new Array<number>(perChunk).fill(i + 0.5));
   return kept;
 }
 
@@ -69,7 +69,7 @@ export async function benchPrestarted(runs: number): Promise<Figure[]> {
         () => rawSpawn('true'),
         () => plainSession.call('bash', args),
       ]);
-      const label = heapMb === 0 ? `heap ${heapUsed} MB` : `+${heapMb} MB live heap (${heapUsed} MB)`;
+      const label = heapMb === 0 ? `heap ${heapUsed} MB` : `+${heapMb} MB live heap (heap ${heapUsed} MB)`;
       figures.push(
         {
           name: `one-shot \`true\` pre-started, ${label}`,
@@ -95,6 +95,37 @@ export async function benchPrestarted(runs: number): Promise<Figure[]> {
     await plain.dispose();
   }
   return figures;
+}
+
+/** The executor alone (no tool layer): where the time of a pre-started call goes. */
+export async function benchExecutorPrestarted(runs: number): Promise<Figure[]> {
+  const pre = new LocalShellExecutor({});
+  const plain = new LocalShellExecutor({ prestart: false });
+  try {
+    const [preMs, rawMs, plainMs] = await roundRobin(runs, [
+      () => pre.run(pre.resolve({ command: 'true' })),
+      () => rawSpawn('true'),
+      () => plain.run(plain.resolve({ command: 'true' })),
+    ]);
+    return [
+      {
+        name: 'executor.run `true` pre-started (no tool layer)',
+        value: spread(preMs!),
+        baseline: `raw spawn ${spread(rawMs!)}`,
+        ratio: median(preMs!) / median(rawMs!),
+      },
+      {
+        name: 'executor.run `true` plain path (no tool layer)',
+        value: spread(plainMs!),
+        baseline: `pre-started ${fmt(median(preMs!))}`,
+        ratio: median(preMs!) / median(plainMs!),
+        goal: '(ratio: pre-started / plain)',
+      },
+    ];
+  } finally {
+    await pre.dispose();
+    await plain.dispose();
+  }
 }
 
 /** Proportional set size of a process (its share of pages shared with others), in KiB. */
