@@ -73,8 +73,9 @@ describe('a pre-started shell runs a command as a plain spawn does', () => {
     ['open fds', { command: 'ls -l /proc/self/fd | sed "1d; s/.* \\([0-9]*\\) -> /\\1 -> /"' }],
     ['a long command (over 128 KiB)', { command: longCommand }],
     ['a timeout', { command: 'echo started; sleep 5', timeoutMs: 300 }],
-    ['leftovers', { command: 'sleep 30 & echo bg' }],
-    ['a leftover that left its process group', { command: 'setsid sleep 30 >/dev/null 2>&1 & echo bg' }],
+    ['leftovers', { command: 'sleep 30 & until [ "$(</proc/$!/comm)" = sleep ]; do :; done; echo bg' }],
+    // Waits until the escapee runs `sleep` (after its setsid): a count taken mid-exec would differ by timing alone.
+    ['a leftover that left its process group', { command: 'setsid sleep 30 >/dev/null 2>&1 & until [ "$(</proc/$!/comm)" = sleep ]; do :; done; echo bg' }],
   ];
 
   it.each(cases)('%s', async (_name, request) => {
