@@ -3,22 +3,22 @@
 import { benchStartup } from './cli.bench.js';
 import { benchBackgroundTasks, benchConcurrentCalls } from './concurrency.bench.js';
 import { benchContainers } from './container.bench.js';
-import { benchMcpRoundTrip } from './mcp.bench.js';
-import { benchOneShot } from './oneshot.bench.js';
+import { benchMcpPrestarted, benchMcpRoundTrip } from './mcp.bench.js';
+import { benchExecutorPrestarted, benchOneShot, benchPrestarted } from './oneshot.bench.js';
 import { benchOutput } from './output.bench.js';
 import { benchPersistentRoundTrip, benchShells } from './persistent.bench.js';
 import { benchRedaction } from './redaction.bench.js';
 import { printFigures, type Figure } from './stats.js';
 
 const suites: Record<string, () => Promise<Figure[]>> = {
-  oneshot: () => benchOneShot(200),
+  oneshot: async () => [...(await benchOneShot(200)), ...(await benchExecutorPrestarted(100)), ...(await benchPrestarted(100))],
   persistent: () => benchPersistentRoundTrip(200),
   output: () => benchOutput(3),
   redaction: () => benchRedaction(3),
   concurrency: () => benchConcurrentCalls(5),
   tasks: () => benchBackgroundTasks(),
   shells: () => benchShells(),
-  mcp: () => benchMcpRoundTrip(100),
+  mcp: async () => [...(await benchMcpRoundTrip(100)), ...(await benchMcpPrestarted(100))],
   cli: () => benchStartup(15),
   container: () => benchContainers(),
 };

@@ -72,3 +72,37 @@ export function printFigures(figures: Figure[]): void {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
 }
+
+/** The p-th percentile (0–100) by nearest rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+/** Median with p10/p90, e.g. `1.20 ms (p10 1.05, p90 1.61)`. */
+export function spread(values: number[]): string {
+  return `${fmt(median(values))} (p10 ${fmt(percentile(values, 10))}, p90 ${fmt(percentile(values, 90))})`;
+}
+
+/**
+ * Runs each of `subjects` in turn, `runs` rounds, and returns every sample.
+ * `settle` runs untimed after each sample, so work a subject leaves behind
+ * (a shell pre-started for the next call) is not timed against the next one.
+ */
+export async function roundRobin(
+  runs: number,
+  subjects: Array<() => Promise<unknown>>,
+  settle: () => Promise<unknown> = () => new Promise((resolve) => setTimeout(resolve, 3)),
+  warmup = 10,
+): Promise<number[][]> {
+  const samples = subjects.map((): number[] => []);
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const [index, subject] of subjects.entries()) {
+      const ms = await timeOnce(subject);
+      if (i >= warmup) samples[index]!.push(ms);
+      await settle();
+    }
+  }
+  return samples;
+}

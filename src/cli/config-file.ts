@@ -45,6 +45,8 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     graceMs: positiveInt,
     allowEnv: stringList,
     keepSpills: boolean,
+    prestart: boolean,
+    prestartIdleMs: positiveInt,
   },
   tasks: { maxConcurrentTasksPerOwner: positiveInt, maxFinishedTasksPerOwner: positiveInt },
   bash: { enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill') },

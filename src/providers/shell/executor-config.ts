@@ -18,6 +18,8 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'allowEnv',
   'shellPath',
   'keepSpills',
+  'prestart',
+  'prestartIdleMs',
 ]);
 
 /**
@@ -54,6 +56,10 @@ export function resolveExecutorConfig(partial: Partial<ExecutorConfig> | undefin
   if (typeof merged.keepSpills !== 'boolean') {
     throw configError('keepSpills', `must be true or false, got ${describeValue(merged.keepSpills)}`);
   }
+  if (typeof merged.prestart !== 'boolean') {
+    throw configError('prestart', `must be true or false, got ${describeValue(merged.prestart)}`);
+  }
+  const prestartIdleMs = integer(merged, 'prestartIdleMs', 1, MAX_TIMER_MS);
   const cwd = merged.cwd;
   if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '' || cwd.includes('\0'))) {
     throw configError('cwd', `must be a non-empty string, got ${describeValue(cwd)}`);
@@ -70,6 +76,8 @@ export function resolveExecutorConfig(partial: Partial<ExecutorConfig> | undefin
     allowEnv: Object.freeze([...allowEnv]),
     shellPath,
     keepSpills: merged.keepSpills,
+    prestart: merged.prestart,
+    prestartIdleMs,
   });
 }
 

@@ -37,12 +37,21 @@ export class LeftoverReaper {
   private readonly needle: Buffer;
   private readonly startedAt = performance.now();
 
+  /**
+   * `sincePid`: the newest pid when the tag was handed out, for a leader
+   * started before that (a pre-started shell); its carriers all came later.
+   */
   constructor(
     tag: string,
-    private readonly leaderPid: number,
+    leaderPid: number,
+    sincePid: number = leaderPid,
   ) {
     this.needle = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tag}\0`);
+    this.leaderPid = sincePid;
   }
+
+  /** The pid after which carriers of the tag were handed out. */
+  private readonly leaderPid: number;
 
   /** Processes this reaper killed so far. */
   get count(): number {
@@ -116,7 +125,7 @@ const loadavgBuffer = Buffer.alloc(128);
  * /proc/loadavg). The file stays open: a read at offset 0 regenerates it,
  * one syscall on every command's path instead of three.
  */
-function newestPid(): number | undefined {
+export function newestPid(): number | undefined {
   try {
     loadavgFd ??= openSync('/proc/loadavg', 'r');
     const length = readSync(loadavgFd, loadavgBuffer, 0, loadavgBuffer.length, 0);

@@ -18,6 +18,8 @@ import { ShellProcess } from './shell-process.js';
 import { SpillDirectory } from './spill-directory.js';
 import { loadExeca } from './execa-loader.js';
 import { Redactor } from '../output-filter/redactor.js';
+import { PrestartedShell } from './prestarted-shell.js';
+import { PrestartSlots } from './prestart-slots.js';
 
 /**
  * The default executor: runs each command as a fresh non-login `bash -c` on
@@ -38,12 +40,18 @@ import { Redactor } from '../output-filter/redactor.js';
  * session's spill files go to a subdirectory of its own, which its confined
  * commands may read and no other session's can. Foreground results then
  * carry `sandboxMode` and `sandboxDenied`.
+ *
+ * With `prestart` (the default) a foreground run takes its session's shell
+ * started ahead when it was started the same way (see prestart-slots.ts and
+ * shell-launcher.ts); the next one is started after the result is returned.
  */
 @injectable()
 export class LocalShellExecutor implements ShellExecutor {
   readonly config: ExecutorConfig;
   private readonly spills: SpillDirectory;
   private readonly live = new Set<ShellProcess>();
+  private readonly prestarted: PrestartSlots;
+  private handedOver = 0;
   private disposing: Promise<void> | undefined;
 
   /** Throws `invalid executor config: ...` for a bad config. */
@@ -54,6 +62,17 @@ export class LocalShellExecutor implements ShellExecutor {
   ) {
     this.config = resolveExecutorConfig(config);
     this.spills = new SpillDirectory('dsh-shell-', this.config.maxRetainedSpillBytes);
+    this.prestarted = new PrestartSlots(this.config.prestartIdleMs);
+  }
+
+  /** Calls that ran in a pre-started shell (for diagnostics and tests). */
+  get prestartedRuns(): number {
+    return this.handedOver;
+  }
+
+  /** Pids of the shells waiting for a session's next call (for diagnostics and tests). */
+  get prestartedPids(): number[] {
+    return this.prestarted.pids;
   }
 
   /** The private spill directory, once a command has spilled (for diagnostics and tests). */
@@ -85,23 +104,40 @@ export class LocalShellExecutor implements ShellExecutor {
     const timeoutMs = Math.min(spec.timeoutMs, this.config.maxTimeoutMs);
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
     const startedAt = performance.now();
-    const shell = ShellProcess.spawn({
-      execa,
-      spec,
-      config: this.config,
-      ...this.spillsAndWrap(spec, confined),
-      redactor: this.redactor,
-      timeoutMs,
-      ...(signal === undefined ? {} : { signal }),
-      ...(keepOnTimeout === undefined ? {} : { keepOnTimeout }),
-      ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
-    });
+    const placement = this.spillsAndWrap(spec, confined);
+    const prestartKey = this.config.prestart ? prestartKeyOf(confined, placement.readable) : undefined;
+    const prestarted = prestartKey === undefined ? undefined : this.prestarted.take(spec.session, prestartKey);
+    // The next call's shell is started once this result is on its way.
+    const refill = (): void => {
+      if (prestartKey !== undefined) setImmediate(() => this.refillPrestart(spec, confined, execa, prestarted, prestartKey));
+    };
+    let shell: ShellProcess;
+    try {
+      shell = ShellProcess.spawn({
+        execa,
+        spec,
+        config: this.config,
+        spills: placement.spills,
+        ...(placement.wrapArgv === undefined ? {} : { wrapArgv: placement.wrapArgv }),
+        ...(prestarted === undefined ? {} : { prestarted }),
+        redactor: this.redactor,
+        timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
+        ...(keepOnTimeout === undefined ? {} : { keepOnTimeout }),
+        ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
+      });
+    } catch (error) {
+      refill();
+      throw error;
+    }
+    if (prestarted?.handedOver === true) this.handedOver++;
     this.track(shell);
     let exit;
     try {
       exit = await Promise.race([shell.exited, shell.promoted.then(() => undefined)]);
     } finally {
       progress?.stop();
+      refill();
     }
     if (exit === undefined) return continuedResult(shell, timeoutMs, performance.now() - startedAt);
     const stdout = shell.stdout.snapshot();
@@ -160,6 +196,7 @@ export class LocalShellExecutor implements ShellExecutor {
   @preDestroy()
   dispose(): Promise<void> {
     this.disposing ??= (async () => {
+      this.prestarted.dispose();
       const running = [...this.live];
       for (const shell of running) shell.stop('dispose');
       await Promise.allSettled(running.map((shell) => shell.exited));
@@ -181,14 +218,43 @@ export class LocalShellExecutor implements ShellExecutor {
   private spillsAndWrap(
     spec: ExecSpec,
     confined: ConfinedCommand | undefined,
-  ): { spills: SpillDirectory; wrapArgv?: (argv: string[]) => string[] } {
+  ): { spills: SpillDirectory; readable: string[]; wrapArgv?: (argv: string[]) => string[] } {
     // Grouped whenever a confinement is composed, so even an escalated unconfined call's spill stays readable to the session.
     const spills = this.confinement ? this.spills.group(spec.session?.id ?? '') : this.spills;
-    if (!confined) return { spills };
+    if (!confined) return { spills, readable: [] };
     // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
     const own = spills.viewPath;
     const readable = own === undefined ? [] : [own];
-    return { spills, wrapArgv: (argv) => confined.wrapArgv(argv, { readable, cwd: spec.workdir }) };
+    return { spills, readable, wrapArgv: (argv) => confined.wrapArgv(argv, { readable, cwd: spec.workdir }) };
+  }
+
+  /**
+   * Starts the session's next shell (or puts back one this call could not
+   * use), unless the executor is closing. Placed as of now: a spill this
+   * call made is readable to the next one.
+   */
+  private refillPrestart(
+    spec: ExecSpec,
+    confined: ConfinedCommand | undefined,
+    execa: Awaited<ReturnType<typeof loadExeca>>,
+    unused: PrestartedShell | undefined,
+    unusedKey: string,
+  ): void {
+    if (this.disposing !== undefined) {
+      unused?.discard();
+      return;
+    }
+    const { readable, wrapArgv } = this.spillsAndWrap(spec, confined);
+    const key = prestartKeyOf(confined, readable);
+    if (key !== unusedKey) unused?.discard();
+    const start = (): PrestartedShell | undefined =>
+      PrestartedShell.start({
+        execa,
+        shellPath: this.config.shellPath,
+        cwd: spec.workdir,
+        ...(wrapArgv === undefined ? {} : { wrapArgv }),
+      });
+    this.prestarted.fill(spec.session, key, start, key === unusedKey ? unused : undefined);
   }
 
   private sandboxFacts(
@@ -212,6 +278,11 @@ export class LocalShellExecutor implements ShellExecutor {
   private checkOpen(): void {
     if (this.disposing !== undefined) throw new Error('shell executor is disposed');
   }
+}
+
+/** Two calls with the same key would spawn the same way (confinement and readable paths). */
+function prestartKeyOf(confined: ConfinedCommand | undefined, readable: readonly string[]): string {
+  return confined === undefined ? '' : `${confined.key}\0${readable.join('\0')}`;
 }
 
 function collapsedUpdates(count: number): { collapsedUpdates?: number } {

@@ -172,6 +172,10 @@ export interface ExecutorConfig {
   readonly shellPath: string;
   /** Leave spill files on disk at dispose (one-off CLI calls print their paths). */
   readonly keepSpills: boolean;
+  /** Keep one fresh shell per session started ahead of its next one-shot call (see prestarted-shell.ts). */
+  readonly prestart: boolean;
+  /** How long a pre-started shell waits for a call before it is stopped. */
+  readonly prestartIdleMs: number;
 }
 
 export const DEFAULT_EXECUTOR_CONFIG: ExecutorConfig = Object.freeze({
@@ -184,6 +188,8 @@ export const DEFAULT_EXECUTOR_CONFIG: ExecutorConfig = Object.freeze({
   allowEnv: [],
   shellPath: 'bash',
   keepSpills: false,
+  prestart: true,
+  prestartIdleMs: 30_000,
 });
 
 export const ExecutorConfig: ServiceIdentifier<Partial<ExecutorConfig>> = Symbol.for('dsh.ExecutorConfig');

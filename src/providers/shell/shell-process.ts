@@ -7,8 +7,9 @@ import type { Redactor } from '../output-filter/redactor.js';
 import type { SpillDirectory } from './spill-directory.js';
 import { commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
 import { processState } from './process-state.js';
-import { LeftoverReaper, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
+import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
+import type { PrestartedShell } from './prestarted-shell.js';
 
 /** Why the executor itself stopped a process group. */
 export type StopReason = 'timeout' | 'abort' | 'kill' | 'dispose';
@@ -46,6 +47,8 @@ export interface ShellProcessOptions {
   readonly execa: Execa;
   /** Secrets to keep out of the captures and spill files. */
   readonly redactor?: Redactor;
+  /** A shell started ahead (see prestarted-shell.ts): it becomes this command when it can take the call's env. */
+  readonly prestarted?: PrestartedShell;
 }
 
 /**
@@ -110,6 +113,8 @@ export class ShellProcess {
     const env = dropShellStartupVars(buildChildEnv(process.env, { allow: config.allowEnv, env: spec.env, dshEnv: spec.dshEnv }));
     const tag = newProcessTag();
     env[PROCESS_TAG_VARIABLE] = tag;
+    // `_` is bash's own (the last argument, or the command's path): a pre-started shell's exec cannot pass the server's on.
+    delete env._;
     ensureReaperWatchdog(config.shellPath);
 
     // Ask execa for the spawn and its error normalisation only: no buffering,
@@ -120,19 +125,24 @@ export class ShellProcess {
     const [file, ...args] = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
     const input = spec.stdin === undefined ? {} : { input: spec.stdin };
     const io = viaPipe ? { ...commandPipeStdio(spec.command, spec.stdin), ...input } : spec.stdin === undefined ? { stdin: 'ignore' as const } : input;
-    const child = options.execa(file!, args, {
-      cwd: spec.workdir,
-      env,
-      extendEnv: false,
-      detached: true,
-      ...io,
-      buffer: false,
-      encoding: 'buffer',
-      reject: false,
-      cleanup: false,
-      stripFinalNewline: false,
-      forceKillAfterDelay: false,
-    });
+    const spawnPlainly = () =>
+      options.execa(file!, args, {
+        cwd: spec.workdir,
+        env,
+        extendEnv: false,
+        detached: true,
+        ...io,
+        buffer: false,
+        encoding: 'buffer',
+        reject: false,
+        cleanup: false,
+        stripFinalNewline: false,
+        forceKillAfterDelay: false,
+      });
+    // A pre-started shell becomes this command in place (same pid and group); else spawn it now.
+    const handedOutAfter = options.prestarted === undefined ? undefined : newestPid();
+    const launched = options.prestarted?.launch({ command: spec.command, workdir: spec.workdir, env, stdin: spec.stdin });
+    const child = (launched as ReturnType<typeof spawnPlainly> | undefined) ?? spawnPlainly();
     this.pid = child.pid;
     this.exited = new Promise<ShellExit>((resolve) => {
       this.settle = resolve;
@@ -140,7 +150,7 @@ export class ShellProcess {
     this.promoted = new Promise<void>((resolve) => {
       this.markPromoted = resolve;
     });
-    if (this.pid !== undefined) this.reaper = new LeftoverReaper(tag, this.pid);
+    if (this.pid !== undefined) this.reaper = new LeftoverReaper(tag, this.pid, launched === undefined ? this.pid : (handedOutAfter ?? 0));
 
     const { stdout, stderr } = child;
     this.destroyStreams = () => {

@@ -1,0 +1,76 @@
+import type { SessionContext } from '../../container/tool-contract.js';
+import type { PrestartedShell } from './prestarted-shell.js';
+
+interface Slot {
+  readonly shell: PrestartedShell;
+  /** How it was started (confinement and what it may read): a call that would spawn otherwise does not get it. */
+  readonly key: string;
+  readonly idle: NodeJS.Timeout;
+}
+
+/**
+ * At most one pre-started shell per session (calls without a session share
+ * one). A shell waits at most `idleMs`; it is killed when taken by no call in
+ * that time, when its session is disposed, on `dispose()`, and when a call
+ * finds it started under another key (a mode change, a re-pinned workspace,
+ * a new readable path): such a call is spawned plainly.
+ */
+export class PrestartSlots {
+  private readonly slots = new Map<string, Slot>();
+  private readonly watched = new WeakSet<SessionContext>();
+  private disposed = false;
+
+  constructor(private readonly idleMs: number) {}
+
+  /** The session's waiting shell if it was started under `key`; it leaves the slot either way. */
+  take(session: SessionContext | undefined, key: string): PrestartedShell | undefined {
+    const id = session?.id ?? '';
+    const slot = this.slots.get(id);
+    if (slot === undefined) return undefined;
+    this.slots.delete(id);
+    clearTimeout(slot.idle);
+    if (slot.key === key && slot.shell.usable) return slot.shell;
+    slot.shell.discard();
+    return undefined;
+  }
+
+  /**
+   * Puts `unused` back (a call that could not use it), else starts a fresh
+   * shell with `start` — unless the slot is filled, the session or the slots
+   * are gone. Never throws.
+   */
+  fill(session: SessionContext | undefined, key: string, start: () => PrestartedShell | undefined, unused?: PrestartedShell): void {
+    const id = session?.id ?? '';
+    if (this.disposed || session?.disposed === true || this.slots.has(id)) {
+      unused?.discard();
+      return;
+    }
+    const shell = unused?.usable === true ? unused : start();
+    if (shell === undefined) return;
+    const idle = setTimeout(() => this.drop(id), this.idleMs);
+    idle.unref();
+    this.slots.set(id, { shell, key, idle });
+    if (session !== undefined && !this.watched.has(session)) {
+      this.watched.add(session);
+      session.onDispose(() => this.drop(session.id));
+    }
+  }
+
+  /** Pids of the waiting shells (for diagnostics and tests). */
+  get pids(): number[] {
+    return [...this.slots.values()].flatMap((slot) => (slot.shell.pid === undefined ? [] : [slot.shell.pid]));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const id of [...this.slots.keys()]) this.drop(id);
+  }
+
+  private drop(id: string): void {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return;
+    this.slots.delete(id);
+    clearTimeout(slot.idle);
+    slot.shell.discard();
+  }
+}

@@ -1,0 +1,138 @@
+import type { Writable } from 'node:stream';
+import type { Execa } from './execa-loader.js';
+import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
+import { ensureReaperWatchdog } from './reaper-watchdog.js';
+import { encodeLaunchRecord, launcherArgv, launchEnv } from './shell-launcher.js';
+
+/** The spawned launcher, as execa returns it (the same kind of child a plain spawn gives `ShellProcess`). */
+export type LauncherChild = ReturnType<typeof spawnLauncher>;
+
+export interface LauncherStart {
+  readonly execa: Execa;
+  readonly shellPath: string;
+  /** Where the launcher waits; the call's workdir is entered on hand-over. */
+  readonly cwd: string;
+  /** Confining executors: the argv that runs the launcher confined (same process group). */
+  readonly wrapArgv?: (argv: string[]) => string[];
+}
+
+let launcherSequence = 0;
+
+/**
+ * One fresh shell started ahead of a call (see shell-launcher.ts), in its own
+ * session and process group like a plain spawn, with an environment of only
+ * its own tag (`<instance>.p<n>`: the reaper watchdog's prefix covers it, and
+ * it ends by itself when its pipe closes). Used at most once.
+ */
+export class PrestartedShell {
+  private alive = true;
+  private taken = false;
+  private handed = false;
+
+  private constructor(private readonly child: LauncherChild) {
+    child.once('exit', () => {
+      this.alive = false;
+    });
+    // Errors of a discarded or dead launcher's pipes are of no interest.
+    for (const stream of child.stdio) stream?.on('error', noop);
+    child.then(noop, noop);
+    // A waiting shell must not keep the process alive (a CLI call's host, a test worker): only a handed-over one does.
+    setReferenced(child, false);
+  }
+
+  /** Spawns a launcher; undefined when it could not be started. Never throws. */
+  static start(options: LauncherStart): PrestartedShell | undefined {
+    ensureReaperWatchdog(options.shellPath);
+    launcherSequence += 1;
+    const argv = launcherArgv(options.shellPath);
+    const [file, ...args] = options.wrapArgv ? options.wrapArgv(argv) : argv;
+    try {
+      const child = spawnLauncher(options, file!, args);
+      if (child.pid === undefined) {
+        child.then(noop, noop);
+        return undefined;
+      }
+      return new PrestartedShell(child);
+    } catch {
+      return undefined;
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** It became a call's command. */
+  get handedOver(): boolean {
+    return this.handed;
+  }
+
+  /** Still waiting for its call. */
+  get usable(): boolean {
+    return this.alive && !this.taken && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /**
+   * Hands the call over: the launcher becomes the call's `bash -c` with
+   * exactly `env`, in `workdir`, stdin `/dev/null` or `stdin`. Undefined
+   * (the launcher untouched) when the env cannot be given this way.
+   */
+  launch(call: { command: string; workdir: string; env: Record<string, string>; stdin: string | undefined }): LauncherChild | undefined {
+    if (!this.usable) return undefined;
+    const env = launchEnv(call.env);
+    if (env === undefined) return undefined;
+    this.taken = true;
+    this.handed = true;
+    setReferenced(this.child, true);
+    // execa types extra fds as readable; node gives a duplex socket.
+    const control = this.child.stdio[3] as unknown as Writable;
+    control.end(encodeLaunchRecord({ workdir: call.workdir, command: call.command, hasStdin: call.stdin !== undefined, ...env }));
+    const stdin = this.child.stdio[4] as unknown as Writable;
+    if (call.stdin === undefined) stdin.destroy();
+    else stdin.end(call.stdin);
+    return this.child;
+  }
+
+  /** Kills an unused launcher's group and lets go of its pipes. */
+  discard(): void {
+    if (this.taken) return;
+    this.taken = true;
+    const pid = this.child.pid;
+    if (pid !== undefined && this.alive) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    for (const stream of this.child.stdio) stream?.destroy();
+  }
+}
+
+function spawnLauncher(options: LauncherStart, file: string, args: string[]) {
+  return options.execa(file, args, {
+    cwd: options.cwd,
+    env: { [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.p${launcherSequence}` },
+    extendEnv: false,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    buffer: false,
+    encoding: 'buffer',
+    reject: false,
+    cleanup: false,
+    stripFinalNewline: false,
+    forceKillAfterDelay: false,
+  });
+}
+
+function setReferenced(child: LauncherChild, referenced: boolean): void {
+  if (referenced) child.ref();
+  else child.unref();
+  for (const stream of child.stdio) {
+    const handle = stream as unknown as { ref?: () => void; unref?: () => void } | null;
+    if (referenced) handle?.ref?.();
+    else handle?.unref?.();
+  }
+}
+
+function noop(): void {}

@@ -1,0 +1,68 @@
+// Pre-started one-shot shells under a confinement (real bwrap): a shell is
+// started under the session's mode of the moment, and a call in another mode
+// never runs in it (it is killed, the call spawned plainly).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandbox-provider.js';
+import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
+import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
+import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
+import type { ExecRequest } from '../../../src/providers/shell/shell-executor.js';
+import { isAlivePid } from '../../support/process-table.js';
+import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
+import { pollUntil } from '../shell/shell-test-kit.js';
+import { tempWorkspace } from './sandbox-test-kit.js';
+
+describeWithBwrap(`pre-started shells under bwrap${NEEDS_BWRAP}`, () => {
+  let ws: ReturnType<typeof tempWorkspace>;
+  let confinement: SandboxConfinement;
+  let executor: LocalShellExecutor;
+  beforeEach(() => {
+    ws = tempWorkspace();
+    confinement = new SandboxConfinement(new LocalSandboxPolicy({}), new BwrapSandboxProvider({}), {});
+    executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200 }, confinement);
+  });
+  afterEach(async () => {
+    await executor.dispose();
+    confinement.dispose();
+    ws.remove();
+  });
+
+  const run = (request: ExecRequest) => executor.run(executor.resolve({ workspaceRoot: ws.dir, ...request }));
+  async function waiting(): Promise<number> {
+    expect(await pollUntil(() => executor.prestartedPids.length === 1)).toBe(true);
+    return executor.prestartedPids[0]!;
+  }
+
+  it('runs a call in the shell pre-started under the same mode, still confined', async () => {
+    await run({ command: 'true' });
+    await waiting();
+    const result = await run({ command: `touch ${ws.dir}/x` });
+    expect(executor.prestartedRuns).toBe(1);
+    expect(result).toMatchObject({ sandboxMode: 'read-only', sandboxDenied: true });
+    expect(existsSync(path.join(ws.dir, 'x'))).toBe(false);
+  });
+
+  it('discards the waiting shell when the mode changed, and pre-starts under the new one', async () => {
+    await run({ command: 'true' });
+    const readOnly = await waiting();
+    const widened = await run({ command: 'touch a && echo ok', sandboxMode: 'workspace-write' });
+    expect(widened).toMatchObject({ stdout: 'ok\n', sandboxMode: 'workspace-write' });
+    expect(executor.prestartedRuns).toBe(0);
+    expect(await pollUntil(() => !isAlivePid(readOnly))).toBe(true);
+
+    // The shell started after that call is a workspace-write one: a read-only call must not get it.
+    const writable = await waiting();
+    const narrowed = await run({ command: 'touch b' });
+    expect(narrowed).toMatchObject({ sandboxMode: 'read-only', sandboxDenied: true });
+    expect(existsSync(path.join(ws.dir, 'b'))).toBe(false);
+    expect(executor.prestartedRuns).toBe(0);
+    expect(await pollUntil(() => !isAlivePid(writable))).toBe(true);
+
+    // An unconfined (escalated) call does not get a confined shell, nor the other way round.
+    await waiting();
+    const escalated = await run({ command: 'echo $$', sandboxMode: 'danger-full-access' });
+    expect(escalated).toMatchObject({ exitCode: 0, sandboxMode: 'danger-full-access' });
+    expect(executor.prestartedRuns).toBe(0);
+  });
+});
