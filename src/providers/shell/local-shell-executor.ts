@@ -20,6 +20,7 @@ import { loadExeca } from './execa-loader.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { PrestartedShell } from './prestarted-shell.js';
 import { PrestartSlots } from './prestart-slots.js';
+import { abortedBeforeStart, collapsedUpdates, continuedResult } from './run-results.js';
 
 /**
  * The default executor: runs each command as a fresh non-login `bash -c` on
@@ -283,42 +284,4 @@ export class LocalShellExecutor implements ShellExecutor {
 /** Two calls with the same key would spawn the same way (confinement and readable paths). */
 function prestartKeyOf(confined: ConfinedCommand | undefined, readable: readonly string[]): string {
   return confined === undefined ? '' : `${confined.key}\0${readable.join('\0')}`;
-}
-
-function collapsedUpdates(count: number): { collapsedUpdates?: number } {
-  return count > 0 ? { collapsedUpdates: count } : {};
-}
-
-/**
- * The result of a run kept going past its timeout: the output so far, read
- * with the consuming reads the continuation goes on with, so the hand-over
- * neither repeats nor skips a byte.
- */
-function continuedResult(shell: ShellProcess, timeoutMs: number, elapsedMs: number): RunResult {
-  const stdout = shell.stdout.readNew();
-  const stderr = shell.stderr.readNew();
-  const stdoutSpillPath = stdout.lost ? shell.stdout.spillPath : undefined;
-  const stderrSpillPath = stderr.lost ? shell.stderr.spillPath : undefined;
-  return {
-    stdout: stdout.text,
-    stderr: stderr.text,
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    aborted: false,
-    timeoutMs,
-    durationMs: Math.round(elapsedMs),
-    stdoutTruncated: stdout.lost,
-    stderrTruncated: stderr.lost,
-    ...(stdoutSpillPath === undefined ? {} : { stdoutSpillPath }),
-    ...(stderrSpillPath === undefined ? {} : { stderrSpillPath }),
-    ...collapsedUpdates(stdout.collapsed + stderr.collapsed),
-    continuation: LocalBackgroundProcess.running(shell),
-  };
-}
-
-function abortedBeforeStart(signal: AbortSignal): Error {
-  const error = new Error('command aborted before it started', { cause: signal.reason });
-  error.name = 'AbortError';
-  return error;
 }

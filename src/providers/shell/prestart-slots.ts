@@ -1,4 +1,4 @@
-import type { SessionContext } from '../../container/tool-contract.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 
 interface Slot {

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { Execa } from './execa-loader.js';
 import { buildChildEnv, dropShellStartupVars } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
@@ -10,17 +9,10 @@ import { processState } from './process-state.js';
 import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
 import type { PrestartedShell } from './prestarted-shell.js';
+import { checkWorkdir, describeSpawnFailure } from './workdir-check.js';
 
-/** Why the executor itself stopped a process group. */
-export type StopReason = 'timeout' | 'abort' | 'kill' | 'dispose';
-
-/** How the group leader ended, and whether the executor made it end. */
-export interface ShellExit {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  /** Set only when the executor signalled the group while the leader was still running. */
-  readonly reason: StopReason | undefined;
-}
+import type { ShellExit, StopReason } from './shell-exit.js';
+export type { ShellExit, StopReason } from './shell-exit.js';
 
 export interface ShellProcessOptions {
   readonly spec: ExecSpec;
@@ -297,42 +289,6 @@ export class ShellProcess {
       Error.stackTraceLimit = stackTraceLimit;
     }
   }
-}
-
-/** Throws a message naming the directory when `dir` cannot be a working directory. */
-export function checkWorkdir(dir: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`workdir does not exist: ${dir}`);
-    throw new Error(`workdir is not accessible: ${dir} (${code ?? String(error)})`);
-  }
-  if (!stat.isDirectory()) throw new Error(`workdir is not a directory: ${dir}`);
-  // stat needs search permission on the parents only; the shell must be able to enter the directory itself.
-  if (!canEnter(dir)) throw new Error(`workdir is not accessible: ${dir} (EACCES)`);
-}
-
-function canEnter(dir: string): boolean {
-  try {
-    fs.accessSync(dir, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-
-function describeSpawnFailure(shellPath: string, workdir: string, result: unknown): string {
-  const { code, originalMessage, message } = (result ?? {}) as Record<string, unknown>;
-  const detail = typeof originalMessage === 'string' && originalMessage !== '' ? originalMessage : String(message);
-  // spawn reports a failed chdir as ENOENT too: the workdir may have vanished since it was checked.
-  if (code === 'ENOENT' && !fs.existsSync(workdir)) return `workdir does not exist: ${workdir}`;
-  if (code === 'ENOENT') return `cannot start the shell: ${shellPath} was not found (${detail})`;
-  if (code === 'EACCES' && !canEnter(workdir)) return `workdir is not accessible: ${workdir} (EACCES)`;
-  if (code === 'EACCES') return `cannot start the shell: ${shellPath} is not executable (${detail})`;
-  return `cannot start the shell ${shellPath}: ${detail}`;
 }
 
 function noop(): void {}

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SessionContext } from '../../../src/container/tool-contract.js';
+import type { SessionContext } from '../../../src/core/tool-contract.js';
 import type { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecRequest, RunResult } from '../../../src/providers/shell/shell-executor.js';
 import { isAlivePid } from '../../support/process-table.js';

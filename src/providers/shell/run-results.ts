@@ -1,0 +1,44 @@
+import { LocalBackgroundProcess } from './local-background-process.js';
+import type { RunResult } from './shell-executor.js';
+import type { ShellProcess } from './shell-process.js';
+
+// Results the local executor builds outside its main path.
+
+/** The `collapsedUpdates` field: present only when progress updates were dropped. */
+export function collapsedUpdates(count: number): { collapsedUpdates?: number } {
+  return count > 0 ? { collapsedUpdates: count } : {};
+}
+
+/**
+ * The result of a run kept going past its timeout: the output so far, read
+ * with the consuming reads the continuation goes on with, so the hand-over
+ * neither repeats nor skips a byte.
+ */
+export function continuedResult(shell: ShellProcess, timeoutMs: number, elapsedMs: number): RunResult {
+  const stdout = shell.stdout.readNew();
+  const stderr = shell.stderr.readNew();
+  const stdoutSpillPath = stdout.lost ? shell.stdout.spillPath : undefined;
+  const stderrSpillPath = stderr.lost ? shell.stderr.spillPath : undefined;
+  return {
+    stdout: stdout.text,
+    stderr: stderr.text,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    timeoutMs,
+    durationMs: Math.round(elapsedMs),
+    stdoutTruncated: stdout.lost,
+    stderrTruncated: stderr.lost,
+    ...(stdoutSpillPath === undefined ? {} : { stdoutSpillPath }),
+    ...(stderrSpillPath === undefined ? {} : { stderrSpillPath }),
+    ...collapsedUpdates(stdout.collapsed + stderr.collapsed),
+    continuation: LocalBackgroundProcess.running(shell),
+  };
+}
+
+export function abortedBeforeStart(signal: AbortSignal): Error {
+  const error = new Error('command aborted before it started', { cause: signal.reason });
+  error.name = 'AbortError';
+  return error;
+}
