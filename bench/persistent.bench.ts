@@ -5,7 +5,8 @@ import { fmt, interleaved, timeOnce, type Figure } from './stats.js';
 /** Persistent `true` round trip against a one-shot call in the same run. */
 export async function benchPersistentRoundTrip(runs: number): Promise<Figure[]> {
   const persistent = await createHost(...localEnvironment({ workspace: process.cwd(), shell: 'persistent' }));
-  const oneshot = await createHost(...localEnvironment({ workspace: process.cwd() }));
+  // The baseline does not pre-start: a refill spawned after each one-shot result would land on the next persistent call.
+  const oneshot = await createHost(...localEnvironment({ workspace: process.cwd(), executor: { prestart: false } }));
   try {
     const a = persistent.openSession({ cwd: process.cwd() });
     const b = oneshot.openSession({ cwd: process.cwd() });
