@@ -1,5 +1,6 @@
 import type { Redactor } from '../output-filter/redactor.js';
 import { checkCommand, checkTimeout, resolveExecSpec } from '../shell/exec-spec-resolver.js';
+import { finishedResult } from '../shell/run-results.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import type {
   BackgroundProcess,
@@ -71,22 +72,7 @@ export class ContainerShellExecutor implements ShellExecutor {
       const state = await this.containers.markIfStopped(container, exit.reason === undefined ? STOP_SETTLE_MS : 0);
       if (state) throw new Error(`the session container stopped while the command ran (${state.reason ?? 'unknown reason'})`);
     }
-    const stdout = command.stdout.snapshot();
-    const stderr = command.stderr.snapshot();
-    return {
-      stdout: stdout.text,
-      stderr: stderr.text,
-      exitCode: exit.exitCode,
-      signal: exit.signal,
-      timedOut: exit.reason === 'timeout',
-      aborted: exit.reason === 'abort',
-      timeoutMs,
-      durationMs: Math.round(performance.now() - startedAt),
-      stdoutTruncated: stdout.truncated,
-      stderrTruncated: stderr.truncated,
-      ...(stdout.spillPath === undefined ? {} : { stdoutSpillPath: stdout.spillPath }),
-      ...(stderr.spillPath === undefined ? {} : { stderrSpillPath: stderr.spillPath }),
-    };
+    return finishedResult(command.stdout, command.stderr, exit, timeoutMs, startedAt);
   }
 
   /** A failure to reach the engine or start the exec settles the handle with the error (the task shows it). */

@@ -20,7 +20,7 @@ import { loadExeca } from './execa-loader.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { PrestartedShell } from './prestarted-shell.js';
 import { PrestartSlots } from './prestart-slots.js';
-import { abortedBeforeStart, collapsedUpdates, continuedResult } from './run-results.js';
+import { abortedBeforeStart, continuedResult, finishedResult } from './run-results.js';
 
 /**
  * The default executor: runs each command as a fresh non-login `bash -c` on
@@ -141,23 +141,10 @@ export class LocalShellExecutor implements ShellExecutor {
       refill();
     }
     if (exit === undefined) return continuedResult(shell, timeoutMs, performance.now() - startedAt);
-    const stdout = shell.stdout.snapshot();
-    const stderr = shell.stderr.snapshot();
+    const result = finishedResult(shell.stdout, shell.stderr, exit, timeoutMs, startedAt);
     return {
-      stdout: stdout.text,
-      stderr: stderr.text,
-      exitCode: exit.exitCode,
-      signal: exit.signal,
-      timedOut: exit.reason === 'timeout',
-      aborted: exit.reason === 'abort',
-      timeoutMs,
-      durationMs: Math.round(performance.now() - startedAt),
-      stdoutTruncated: stdout.truncated,
-      stderrTruncated: stderr.truncated,
-      ...(stdout.spillPath === undefined ? {} : { stdoutSpillPath: stdout.spillPath }),
-      ...(stderr.spillPath === undefined ? {} : { stderrSpillPath: stderr.spillPath }),
-      ...(this.confinement ? this.sandboxFacts(confined, exit, stderr.text) : {}),
-      ...collapsedUpdates(shell.stdout.collapsedUpdates + shell.stderr.collapsedUpdates),
+      ...result,
+      ...(this.confinement ? this.sandboxFacts(confined, exit, result.stderr) : {}),
       ...(shell.leftoversKilled === 0 ? {} : { leftoversKilled: shell.leftoversKilled }),
     };
   }

@@ -1,5 +1,7 @@
 import { LocalBackgroundProcess } from './local-background-process.js';
 import type { RunResult } from './shell-executor.js';
+import type { OutputCapture } from './output-capture.js';
+import type { ShellExit } from './shell-exit.js';
 import type { ShellProcess } from './shell-process.js';
 
 // Results the local executor builds outside its main path.
@@ -41,4 +43,31 @@ export function abortedBeforeStart(signal: AbortSignal): Error {
   const error = new Error('command aborted before it started', { cause: signal.reason });
   error.name = 'AbortError';
   return error;
+}
+
+/** The result of a command that ended: both captures as they stand, how it ended, how long it took. */
+export function finishedResult(
+  stdoutCapture: OutputCapture,
+  stderrCapture: OutputCapture,
+  exit: ShellExit,
+  timeoutMs: number,
+  startedAt: number,
+): RunResult {
+  const stdout = stdoutCapture.snapshot();
+  const stderr = stderrCapture.snapshot();
+  return {
+    stdout: stdout.text,
+    stderr: stderr.text,
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    timedOut: exit.reason === 'timeout',
+    aborted: exit.reason === 'abort',
+    timeoutMs,
+    durationMs: Math.round(performance.now() - startedAt),
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    ...(stdout.spillPath === undefined ? {} : { stdoutSpillPath: stdout.spillPath }),
+    ...(stderr.spillPath === undefined ? {} : { stderrSpillPath: stderr.spillPath }),
+    ...collapsedUpdates(stdoutCapture.collapsedUpdates + stderrCapture.collapsedUpdates),
+  };
 }
