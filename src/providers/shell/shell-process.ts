@@ -61,6 +61,8 @@ export const ESCAPED_HOLDER_MS = 1_000;
  * tens of milliseconds for a CPU. Delays only the kill of a busy command.
  */
 const TIMEOUT_RECHECKS = 50;
+/** Of those, how many a sleeping leader gets: it may be waiting on a last child that is exiting right now. */
+const SLEEPING_RECHECKS = 5;
 
 /**
  * One `bash -c` in its own session and process group (execa `detached`:
@@ -219,7 +221,8 @@ export class ShellProcess {
     if (this.settled || this.leader !== undefined) return;
     const state = this.pid === undefined ? undefined : processState(this.pid);
     if (state === undefined || state === 'Z' || state === 'X') return;
-    if (state === 'R' && retries > 0) {
+    const busy = state === 'R' || state === 'D' || retries > TIMEOUT_RECHECKS - SLEEPING_RECHECKS;
+    if (busy && retries > 0) {
       this.timers.push(setTimeout(() => this.onTimeout(retries - 1), 1));
       return;
     }
