@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { readStat } from '../terminal/process-tree.js';
 
 /**
  * Every process a command starts inherits this variable (unless it rebuilds
@@ -191,16 +192,8 @@ const PF_KTHREAD = 0x00200000;
 
 /** False for kernel threads, zombies and processes already gone. */
 function mayBeExecing(pid: number): boolean {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return false;
-  }
-  // After the command name: state, ppid, pgrp, session, tty, tpgid, flags.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const state = fields[0];
-  return state !== 'Z' && state !== 'X' && (Number(fields[6]) & PF_KTHREAD) === 0;
+  const stat = readStat(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && (stat.flags & PF_KTHREAD) === 0;
 }
 
 function killPid(pid: number): boolean {

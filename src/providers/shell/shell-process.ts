@@ -5,7 +5,7 @@ import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
 import type { Redactor } from '../output-filter/redactor.js';
 import type { SpillDirectory } from './spill-directory.js';
 import { commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
-import { processState } from './process-state.js';
+import { readStat } from '../terminal/process-tree.js';
 import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
 import type { PrestartedShell } from './prestarted-shell.js';
@@ -219,7 +219,7 @@ export class ShellProcess {
    */
   private onTimeout(retries = TIMEOUT_RECHECKS): void {
     if (this.settled || this.leader !== undefined) return;
-    const state = this.pid === undefined ? undefined : processState(this.pid);
+    const state = this.pid === undefined ? undefined : readStat(this.pid)?.state;
     if (state === undefined || state === 'Z' || state === 'X') return;
     const busy = state === 'R' || state === 'D' || retries > TIMEOUT_RECHECKS - SLEEPING_RECHECKS;
     if (busy && retries > 0) {

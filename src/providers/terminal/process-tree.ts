@@ -15,6 +15,8 @@ export interface ProcStat {
   readonly sid: number;
   /** Foreground process group of the controlling terminal. */
   readonly tpgid: number;
+  /** Kernel flags (`PF_*`), e.g. `PF_KTHREAD` for a kernel thread. */
+  readonly flags: number;
 }
 
 export const hasProcFs = ((): boolean => {
@@ -43,6 +45,7 @@ export function readStat(pid: number): ProcStat | undefined {
     pgrp: Number(fields[2]),
     sid: Number(fields[3]),
     tpgid: Number(fields[5]),
+    flags: Number(fields[6]),
   };
 }
 
