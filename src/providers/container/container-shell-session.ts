@@ -2,12 +2,12 @@ import type { Redactor } from '../output-filter/redactor.js';
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { ProgressReporter } from '../shell/progress-reporter.js';
 import { MAX_TIMER_MS } from '../../core/timer.js';
 import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
 import { MarkerParser } from '../terminal/marker-parser.js';
 import { commandLine, envStatements, initLine, inputBytes, newToken, readyMarker } from '../terminal/marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from '../terminal/output-collector.js';
+import { attachSend, type Attached } from '../terminal/bash-pty-state.js';
 import { probeStdinWait, shellTty } from '../terminal/stdin-wait-probe.js';
 import { StdinWaitWatcher } from '../terminal/stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from '../terminal/terminal-service.js';
@@ -48,12 +48,6 @@ interface Running {
   files?: readonly string[];
 }
 
-interface Attached {
-  readonly resolve: (result: SendResult) => void;
-  readonly progress?: ProgressReporter;
-  readonly continuation?: { readonly inputDelivered: boolean };
-  readonly dispose: () => void;
-}
 
 /**
  * The persistent shell inside a session's container: one long-lived
@@ -174,21 +168,10 @@ export class ContainerShellSession implements PtySession {
   }
 
   private attach(resolve: Attached['resolve'], options: SendOptions, continuation: Attached['continuation']): void {
-    const timeout = setTimeout(() => void this.interrupt('timeout'), options.timeoutMs);
-    const onAbort = (): void => void this.interrupt('aborted');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const progress = options.onProgress ? new ProgressReporter(options.onProgress) : undefined;
-    this.attached = {
-      resolve,
-      progress,
-      continuation,
-      dispose: () => {
-        progress?.stop();
-        clearTimeout(timeout);
-        this.watcher.stop();
-        options.signal?.removeEventListener('abort', onAbort);
-      },
-    };
+    this.attached = attachSend(resolve, options, continuation, {
+      interrupt: (kind) => void this.interrupt(kind),
+      watcher: this.watcher,
+    });
     this.watcher.start();
   }
 

@@ -1,5 +1,22 @@
 export type Execa = (typeof import('execa', { with: { 'resolution-mode': 'import' } }))['execa'];
 
+/**
+ * execa asked for the spawn and its error normalisation only: a new process
+ * group, no inherited env, no buffering, no timeout, no cleanup hook or kill
+ * escalation — each of those acts on the leader alone, while the executor
+ * acts on the whole group.
+ */
+export const BARE_SPAWN = {
+  extendEnv: false,
+  detached: true,
+  buffer: false,
+  encoding: 'buffer',
+  reject: false,
+  cleanup: false,
+  stripFinalNewline: false,
+  forceKillAfterDelay: false,
+} as const;
+
 let loading: Promise<Execa> | undefined;
 
 /**

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Execa } from './execa-loader.js';
+import { BARE_SPAWN, type Execa } from './execa-loader.js';
 import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
 import { encodeLaunchRecord, launcherArgv, launchEnv } from './shell-launcher.js';
@@ -113,15 +113,8 @@ function spawnLauncher(options: LauncherStart, file: string, args: string[]) {
   return options.execa(file, args, {
     cwd: options.cwd,
     env: { [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.p${launcherSequence}` },
-    extendEnv: false,
-    detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
-    buffer: false,
-    encoding: 'buffer',
-    reject: false,
-    cleanup: false,
-    stripFinalNewline: false,
-    forceKillAfterDelay: false,
+    ...BARE_SPAWN,
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Execa } from './execa-loader.js';
+import { BARE_SPAWN, type Execa } from './execa-loader.js';
 import { buildChildEnv, dropShellStartupVars } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
 import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
@@ -111,9 +111,6 @@ export class ShellProcess {
     delete env._;
     ensureReaperWatchdog(config.shellPath);
 
-    // Ask execa for the spawn and its error normalisation only: no buffering,
-    // no timeout, no cancelSignal, no cleanup hook — each of those acts on the
-    // leader alone, while everything here must act on the whole group.
     const viaPipe = exceedsArgLimit(spec.command);
     const argv = [config.shellPath, '-c', viaPipe ? READ_COMMAND_SCRIPT : spec.command];
     const [file, ...args] = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
@@ -123,15 +120,8 @@ export class ShellProcess {
       options.execa(file!, args, {
         cwd: spec.workdir,
         env,
-        extendEnv: false,
-        detached: true,
         ...io,
-        buffer: false,
-        encoding: 'buffer',
-        reject: false,
-        cleanup: false,
-        stripFinalNewline: false,
-        forceKillAfterDelay: false,
+        ...BARE_SPAWN,
       });
     // A pre-started shell becomes this command in place (same pid and group); else spawn it now.
     const handedOutAfter = options.prestarted === undefined ? undefined : newestPid();

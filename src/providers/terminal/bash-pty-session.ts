@@ -5,14 +5,13 @@ import { MarkerParser } from './marker-parser.js';
 import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
 import { requirePty } from './pty-loader.js';
-import { ProgressReporter } from '../shell/progress-reporter.js';
 import { killShellTree } from './process-tree.js';
 import { killTagged, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
 import { probeStdinWait, shellTty } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
 import type { Redactor } from '../output-filter/redactor.js';
-import { signalName, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
+import { attachSend, signalName, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
 
 export interface BashPtySpawn {
   readonly cwd: string;
@@ -173,21 +172,10 @@ export class BashPtySession implements PtySession {
   }
 
   private attach(resolve: Attached['resolve'], options: SendOptions, continuation: Attached['continuation']): void {
-    const timeout = setTimeout(() => void this.interrupt('timeout'), options.timeoutMs);
-    const onAbort = () => void this.interrupt('aborted');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const progress = options.onProgress ? new ProgressReporter(options.onProgress) : undefined;
-    this.attached = {
-      resolve,
-      progress,
-      continuation,
-      dispose: () => {
-        progress?.stop();
-        clearTimeout(timeout);
-        this.watcher.stop();
-        options.signal?.removeEventListener('abort', onAbort);
-      },
-    };
+    this.attached = attachSend(resolve, options, continuation, {
+      interrupt: (kind) => void this.interrupt(kind),
+      watcher: this.watcher,
+    });
     this.watcher.start();
   }
 

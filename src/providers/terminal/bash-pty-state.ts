@@ -1,8 +1,8 @@
 import { constants as osConstants } from 'node:os';
 import type { MarkerParser } from './marker-parser.js';
 import type { OutputCollector } from './output-collector.js';
-import type { ProgressReporter } from '../shell/progress-reporter.js';
-import type { SendResult } from './terminal-service.js';
+import { ProgressReporter } from '../shell/progress-reporter.js';
+import type { SendOptions, SendResult } from './terminal-service.js';
 
 // The per-command state a BashPtySession keeps, and how its bash ended.
 
@@ -24,6 +24,34 @@ export interface Attached {
   readonly progress?: ProgressReporter;
   readonly continuation?: { readonly inputDelivered: boolean };
   readonly dispose: () => void;
+}
+
+/**
+ * Ties one send to its deadline, its abort signal and its progress listener
+ * (shared by the local PTY and the container TTY sessions); `dispose` undoes
+ * all three and stops the stdin-wait watcher.
+ */
+export function attachSend(
+  resolve: Attached['resolve'],
+  options: SendOptions,
+  continuation: Attached['continuation'],
+  session: { readonly interrupt: (kind: 'timeout' | 'aborted') => void; readonly watcher: { stop(): void } },
+): Attached {
+  const timeout = setTimeout(() => session.interrupt('timeout'), options.timeoutMs);
+  const onAbort = (): void => session.interrupt('aborted');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const progress = options.onProgress ? new ProgressReporter(options.onProgress) : undefined;
+  return {
+    resolve,
+    progress,
+    continuation,
+    dispose: () => {
+      progress?.stop();
+      clearTimeout(timeout);
+      session.watcher.stop();
+      options.signal?.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 /** How the PTY's bash ended (named apart from the one-shot executor's `ShellExit`). */
