@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
-import type { ContainerMount } from './container-engine.js';
+import type { ContainerMount, ContainerSpec } from './container-engine.js';
 
 /** The `container:` section of a composition (README "Configuration"). */
 export interface ContainerConfig {
@@ -27,17 +27,9 @@ export interface ContainerConfig {
 }
 
 /** The config with every value checked and converted for the engine. */
-export interface ResolvedContainerConfig {
-  readonly image: string;
+export interface ResolvedContainerConfig extends Omit<ContainerSpec, 'name' | 'labels'> {
+  /** The engine's endpoint; undefined: `DOCKER_HOST`, else the local socket. */
   readonly host?: string;
-  readonly mounts: readonly ContainerMount[];
-  readonly network?: string;
-  readonly memoryBytes?: number;
-  readonly nanoCpus?: number;
-  readonly pidsLimit?: number;
-  readonly user?: string;
-  readonly readOnlyRootfs: boolean;
-  readonly env: Readonly<Record<string, string>>;
 }
 
 export const ContainerConfig: ServiceIdentifier<ResolvedContainerConfig> = Symbol.for('dsh.ContainerConfig');
