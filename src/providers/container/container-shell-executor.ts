@@ -1,5 +1,5 @@
 import type { Redactor } from '../output-filter/redactor.js';
-import { checkCommand, checkTimeout, resolveExecSpec } from '../shell/exec-spec-resolver.js';
+import { checkedExecSpec, resolveExecSpec } from '../shell/exec-spec-resolver.js';
 import { finishedResult } from '../shell/run-results.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import type {
@@ -46,13 +46,12 @@ export class ContainerShellExecutor implements ShellExecutor {
     return resolveExecSpec(request, this.config);
   }
 
-  async run(spec: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
+  async run(given: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
     this.checkOpen();
-    checkCommand(spec.command);
-    checkTimeout(spec.timeoutMs);
+    const spec = checkedExecSpec(given, this.config);
     const { signal, onProgress } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
-    const timeoutMs = Math.min(spec.timeoutMs, this.config.maxTimeoutMs);
+    const { timeoutMs } = spec;
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
     const startedAt = performance.now();
     const { command, container } = await this.launch(spec, {
@@ -76,9 +75,9 @@ export class ContainerShellExecutor implements ShellExecutor {
   }
 
   /** A failure to reach the engine or start the exec settles the handle with the error (the task shows it). */
-  async start(spec: ExecSpec): Promise<BackgroundProcess> {
+  async start(given: ExecSpec): Promise<BackgroundProcess> {
     this.checkOpen();
-    checkCommand(spec.command);
+    const spec = checkedExecSpec(given, this.config);
     try {
       const { command } = await this.launch(spec, {});
       return ContainerBackgroundProcess.running(command);

@@ -5,7 +5,7 @@ import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from '../terminal/terminal-service.js';
 import { EXEC_TAG_VAR } from './container-engine.js';
 import { containerExecEnv } from './container-env.js';
-import { ContainerShellSession } from './container-shell-session.js';
+import { startContainerShell } from './container-shell-session.js';
 import type { SessionContainers } from './session-containers.js';
 
 /** Prompt and history settings that keep the terminal stream to what commands print (as the local backend). */
@@ -51,13 +51,12 @@ export class ContainerTerminalBackend implements TerminalBackend {
           ...(this.containers.config.user === undefined ? {} : { user: this.containers.config.user }),
         });
         const hostPid = this.isLocalEngine ? await this.visiblePid(channel.hostPid()) : undefined;
-        return await ContainerShellSession.start(
+        return await startContainerShell(
           {
             engine: this.containers.engine,
             containerId: container.id,
             channel,
             tag,
-            sharedDir: container.dir,
             hostPid,
             scrollbackChars: options.scrollbackChars ?? this.config.scrollbackChars,
             ...(this.redactor === undefined ? {} : { redactor: this.redactor }),

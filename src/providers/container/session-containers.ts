@@ -12,7 +12,7 @@ import { describeEngineError } from './engine-errors.js';
 /** A session's running container and the host directory it shares at the same path. */
 export interface LiveContainer {
   readonly id: string;
-  /** Host directory bind-mounted (read-only) at the same path: spill files, long command lines. */
+  /** Host directory bind-mounted (read-only) at the same path: the session's spill files. */
   readonly dir: string;
   readonly spills: SpillDirectory;
   /** Set once the engine reported the container stopped. */

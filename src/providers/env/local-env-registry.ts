@@ -44,7 +44,12 @@ export class LocalEnvRegistry implements EnvRegistry {
         if (owners.get(key) !== contributor.name) {
           throw new Error(`env contributor "${contributor.name}" returned ${key}, which it did not declare`);
         }
-        if (value !== undefined) overlay[key] = value;
+        if (value === undefined) continue;
+        // The overlay goes straight into a child's environment: a value it cannot carry fails here, naming its source.
+        if (typeof value !== 'string' || value.includes('\0')) {
+          throw new Error(`env contributor "${contributor.name}" returned ${key} that is not a string without NUL characters`);
+        }
+        overlay[key] = value;
       }
     }
     return overlay;

@@ -3,6 +3,22 @@ import { describeValue } from '../../core/describe-value.js';
 import type { ExecRequest, ExecSpec, ExecutorConfig } from './shell-executor.js';
 
 /**
+ * What `resolveExecSpec` checked, kept on the spec as a hidden property (no
+ * `toEqual` or JSON sees it): `run`/`start` trust a spec whose checked
+ * fields still hold these values and resolve anything else (a hand-made
+ * spec, a copy, one changed since), so every check lives here and runs once
+ * per call. `withDshEnv` adds the overlay without losing it.
+ */
+const CHECKED = Symbol('dsh.checkedExecSpec');
+
+interface Checked {
+  readonly command: string;
+  readonly workdir: string;
+  readonly timeoutMs: number;
+  readonly config: ExecutorConfig;
+}
+
+/**
  * Fills an `ExecRequest`'s defaults and applies the caps, explicitly, so
  * `run`/`start` never hide them: workdir defaults to `config.cwd`, else the
  * process cwd, and a relative workdir is taken against that default;
@@ -22,11 +38,33 @@ export function resolveExecSpec(request: ExecRequest, config: ExecutorConfig): E
   }
   checkEnv('env', request.env);
   checkEnv('dshEnv', request.dshEnv);
-  return { ...request, workdir, timeoutMs };
+  return stamped({ ...request, workdir, timeoutMs }, { command: request.command, workdir, timeoutMs, config });
 }
 
-/** The command checks shared by `resolve` and by `run`/`start` on hand-made specs. */
-export function checkCommand(command: unknown): asserts command is string {
+/** `spec` with the managed `DSH_*` overlay (already checked by the env registry), still trusted by `run`/`start`. */
+export function withDshEnv(spec: ExecSpec, dshEnv: Readonly<Record<string, string>>): ExecSpec {
+  const copy = { ...spec, dshEnv };
+  const checked = (spec as { [CHECKED]?: Checked })[CHECKED];
+  return checked === undefined ? copy : stamped(copy, checked);
+}
+
+function stamped(spec: ExecSpec, checked: Checked): ExecSpec {
+  return Object.defineProperty(spec, CHECKED, { value: checked, enumerable: false });
+}
+
+/** `spec` as `run`/`start` may use it: as is when `resolveExecSpec` checked it against `config`, else resolved now. */
+export function checkedExecSpec(spec: ExecSpec, config: ExecutorConfig): ExecSpec {
+  const checked = (spec as { [CHECKED]?: Checked } | null)?.[CHECKED];
+  const unchanged =
+    checked !== undefined &&
+    checked.config === config &&
+    checked.command === spec.command &&
+    checked.workdir === spec.workdir &&
+    checked.timeoutMs === spec.timeoutMs;
+  return unchanged ? spec : resolveExecSpec(spec, config);
+}
+
+function checkCommand(command: unknown): asserts command is string {
   if (typeof command !== 'string' || command.trim() === '') {
     throw new Error('invalid command: expected a non-empty string');
   }
@@ -34,8 +72,7 @@ export function checkCommand(command: unknown): asserts command is string {
   if (command.includes('\0')) throw new Error('invalid command: contains a NUL character');
 }
 
-/** Validates a timeout already in a spec (`run` accepts hand-made specs). */
-export function checkTimeout(value: unknown): asserts value is number {
+function checkTimeout(value: unknown): asserts value is number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new Error(`invalid timeoutMs: expected a positive number, got ${describeValue(value)}`);
   }

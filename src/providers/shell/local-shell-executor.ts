@@ -1,6 +1,6 @@
 import { inject, injectable, optional, preDestroy } from 'inversify';
 import { Confinement, type ConfinedCommand } from '../sandbox/confinement.js';
-import { checkCommand, checkTimeout, resolveExecSpec } from './exec-spec-resolver.js';
+import { checkedExecSpec, resolveExecSpec } from './exec-spec-resolver.js';
 import { resolveExecutorConfig } from './executor-config.js';
 import { LocalBackgroundProcess } from './local-background-process.js';
 import { ProgressReporter } from './progress-reporter.js';
@@ -90,10 +90,9 @@ export class LocalShellExecutor implements ShellExecutor {
     return resolveExecSpec(request, this.config);
   }
 
-  async run(spec: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
+  async run(given: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
     this.checkOpen();
-    checkCommand(spec.command);
-    checkTimeout(spec.timeoutMs);
+    const spec = checkedExecSpec(given, this.config);
     const confined = this.confine(spec);
     const { signal, onProgress, keepOnTimeout } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
@@ -102,7 +101,7 @@ export class LocalShellExecutor implements ShellExecutor {
     // The load may have yielded: the executor or the call may have ended meanwhile.
     this.checkOpen();
     if (signal?.aborted) throw abortedBeforeStart(signal);
-    const timeoutMs = Math.min(spec.timeoutMs, this.config.maxTimeoutMs);
+    const { timeoutMs } = spec;
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
     const startedAt = performance.now();
     const placement = this.spillsAndWrap(spec, confined);
@@ -154,9 +153,9 @@ export class LocalShellExecutor implements ShellExecutor {
    * not reject: the handle settles `{ error }` and its first read shows the
    * error. Rejects only for an invalid command or a disposed executor.
    */
-  async start(spec: ExecSpec): Promise<BackgroundProcess> {
+  async start(given: ExecSpec): Promise<BackgroundProcess> {
     this.checkOpen();
-    checkCommand(spec.command);
+    const spec = checkedExecSpec(given, this.config);
     const confined = this.confine(spec);
     const execa = await loadExeca();
     this.checkOpen();

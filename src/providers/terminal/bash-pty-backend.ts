@@ -6,7 +6,7 @@ import { buildChildEnv, dropShellStartupVars } from '../shell/child-env.js';
 import { newProcessTag, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
 import { ensureReaperWatchdog } from '../shell/reaper-watchdog.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
-import { BashPtySession } from './bash-pty-session.js';
+import { startBashPty } from './bash-pty-session.js';
 import { ConfinedPtySession } from './confined-pty-session.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from './terminal-service.js';
 
@@ -55,7 +55,7 @@ export class BashPtyBackend implements TerminalBackend {
     // The shell's commands carry its tag: their escaped daemons die with the shell, or with the server.
     env[PROCESS_TAG_VARIABLE] = newProcessTag();
     ensureReaperWatchdog(this.config.shellPath);
-    const shell = await BashPtySession.start(
+    const shell = await startBashPty(
       {
         cwd: options.cwd,
         env,

@@ -4,7 +4,7 @@ import type { OutputCollector } from './output-collector.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
 import type { SendOptions, SendResult } from './terminal-service.js';
 
-// The per-command state a BashPtySession keeps, and how its bash ended.
+// The per-command state a MarkerShell keeps, and how its bash ended.
 
 /** The command currently framed in the shell; it outlives a send that returned early (stdin wait). */
 export interface Running {
@@ -28,7 +28,7 @@ export interface Attached {
 
 /**
  * Ties one send to its deadline, its abort signal and its progress listener
- * (shared by the local PTY and the container TTY sessions); `dispose` undoes
+ * (the one `MarkerShell` serves the local PTY and the container TTY); `dispose` undoes
  * all three and stops the stdin-wait watcher.
  */
 export function attachSend(

@@ -15,8 +15,6 @@ import {
 interface Entry {
   readonly ownerId: string;
   readonly pty: PtySession;
-  /** Settles when the last queued send has; sends of one PTY run one at a time, in call order. */
-  tail: Promise<unknown>;
 }
 
 /**
@@ -65,20 +63,13 @@ export class LocalTerminalService implements TerminalService {
       throw new Error(this.disposing ? 'the terminal service is disposed' : `session ${owner.id} is disposed`);
     }
     const id = randomUUID();
-    this.entries.set(id, { ownerId: owner.id, pty, tail: Promise.resolve() });
+    this.entries.set(id, { ownerId: owner.id, pty });
     return id;
   }
 
-  send(owner: SessionContext, id: string, command: string, options: SendOptions): Promise<SendResult> {
-    let entry: Entry;
-    try {
-      entry = this.lookup(owner, id);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const run = entry.tail.then(() => entry.pty.send(command, options));
-    entry.tail = run.catch(() => undefined);
-    return run;
+  /** Ordering is the caller's (the persistent tool queues a session's calls); the PTY refuses an overlapping send. */
+  async send(owner: SessionContext, id: string, command: string, options: SendOptions): Promise<SendResult> {
+    return this.lookup(owner, id).pty.send(command, options);
   }
 
   isAlive(owner: SessionContext, id: string): boolean {

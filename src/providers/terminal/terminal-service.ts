@@ -80,7 +80,8 @@ export interface PtySession {
    * (process tree killed) before the send settles. While an earlier command waits for
    * input, `command` is delivered to it as one line of input instead (the
    * exact texts `^C` and `^D` send interrupt and end-of-file), and the send
-   * settles when that command does.
+   * settles when that command does. One send at a time: a second while one
+   * runs rejects with `a command is already running on this PTY`.
    */
   send(command: string, options: SendOptions): Promise<SendResult>;
   /** Kills the process tree and resolves when it is gone. */
@@ -104,8 +105,10 @@ export const TerminalBackend: ServiceIdentifier<TerminalBackend> = Symbol.for('d
 
 /**
  * Owner-scoped PTY sessions with opaque ids. Every operation is fenced to
- * the owning session; at most one send runs per PTY (later sends queue in
- * order); disposal closes every PTY and awaits its process tree.
+ * the owning session; at most one send runs per PTY: a send while another
+ * runs rejects with `a command is already running on this PTY` (callers
+ * order their own sends); disposal closes every PTY and awaits its process
+ * tree.
  */
 export interface TerminalService {
   /** Throws `no PTY backend registered for "<type>"` for an unknown type. */

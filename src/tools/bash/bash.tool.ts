@@ -18,6 +18,7 @@ import { ApprovalService } from '../../providers/approval/approval-service.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { ShellExecutor, type BackgroundProcess, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
+import { withDshEnv } from '../../providers/shell/exec-spec-resolver.js';
 import { messageOf } from '../../core/describe-value.js';
 import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
 import { CommandPolicy } from '../../providers/approval/command-policy.js';
@@ -108,7 +109,7 @@ export class BashTool implements ToolInstance<BashArgs> {
       mode: background ? 'background' : 'foreground',
       workdir: resolved.workdir,
     });
-    const spec: ExecSpec = { ...resolved, dshEnv };
+    const spec = withDshEnv(resolved, dshEnv);
     return background ? this.startBackground(args, spec, ctx) : this.runForeground(args, spec, ctx);
   }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createHost, containerEnvironment, type DshHost } from '../../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../support/container-engine.js';
 import { containerProcesses } from './container-kit.js';
+import { FRAME_LOST_NOTICE, RESET_NOTICE } from '../../../src/tools/persistent-bash/persistent-bash-render.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -41,11 +42,25 @@ describeWithEngine(`persistent bash in a container${NEEDS_ENGINE}`, () => {
     }
   });
 
-  it('carries a command longer than a terminal line through the shared directory', async () => {
+  it('carries commands longer than a terminal line as continuation lines', async () => {
     const session = host.openSession({ id: 'pty-long', cwd: root });
     try {
       const long = `echo ${'x'.repeat(5000)} | wc -c`;
       expect(text(await session.call('bash', { command: long }))).toBe('5001');
+      const longer = `printf %s '${'y\\n'.repeat(30_000)}' | wc -c`;
+      expect(text(await session.call('bash', { command: longer }))).toBe('90000');
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it('reports a shell that no longer runs the frame and resets it, as the local shell does', async () => {
+    const session = host.openSession({ id: 'pty-lost', cwd: root });
+    try {
+      await session.call('bash', { command: 'cd /tmp; trap false DEBUG; shopt -s extdebug' });
+      const lost = await session.call('bash', { command: 'echo never' });
+      expect(text(lost)).toBe(`(no output)\n${FRAME_LOST_NOTICE}\n${RESET_NOTICE}`);
+      expect(text(await session.call('bash', { command: 'pwd' }))).toBe(root);
     } finally {
       await session.dispose();
     }

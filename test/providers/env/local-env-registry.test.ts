@@ -78,6 +78,15 @@ describe('LocalEnvRegistry', () => {
     );
   });
 
+  it('fails loudly on a value no environment can carry (not a string, or with a NUL), naming the contributor and the key', () => {
+    for (const value of [42 as unknown as string, 'a\0b']) {
+      const registry = new LocalEnvRegistry([contributor('odd', ['DSH_A'], { DSH_A: value })], {});
+      expect(() => registry.collect({ mode: 'foreground', workdir: '/' })).toThrow(
+        'env contributor "odd" returned DSH_A that is not a string without NUL characters',
+      );
+    }
+  });
+
   it('rejects keys without the DSH_ prefix and two contributors of one name', () => {
     expect(() => new LocalEnvRegistry([contributor('bad', ['PATH'])], {})).toThrow(
       'env contributor "bad" declares "PATH": keys must match DSH_[A-Z0-9_]+',

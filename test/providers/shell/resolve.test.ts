@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecRequest } from '../../../src/providers/shell/shell-executor.js';
+import { checkedExecSpec, resolveExecSpec, withDshEnv } from '../../../src/providers/shell/exec-spec-resolver.js';
 
 describe('LocalShellExecutor.resolve', () => {
   const executor = new LocalShellExecutor();
@@ -67,5 +68,28 @@ describe('LocalShellExecutor.resolve', () => {
     expect(() => executor.resolve({ command: 'true', workdir: 7 as unknown as string })).toThrow(
       'invalid workdir: expected a path string, got 7',
     );
+  });
+});
+
+describe('checks done once: run/start trust what resolve checked, and only that', () => {
+  const config = new LocalShellExecutor({ timeoutMs: 1000, maxTimeoutMs: 2000 }).config;
+
+  it('passes a resolved spec through as is, also after the env overlay was added', () => {
+    const spec = resolveExecSpec({ command: 'true' }, config);
+    expect(checkedExecSpec(spec, config)).toBe(spec);
+    const withEnv = withDshEnv(spec, { DSH_X: '1' });
+    expect(withEnv).toEqual({ ...spec, dshEnv: { DSH_X: '1' } });
+    expect(checkedExecSpec(withEnv, config)).toBe(withEnv);
+  });
+
+  it('checks again a spec changed after resolve, a copy, one resolved under another config, or a hand-made one', () => {
+    const spec = resolveExecSpec({ command: 'true', timeoutMs: 1500 }, config);
+    expect(() => checkedExecSpec({ ...spec, command: ' ' }, config)).toThrow('invalid command: expected a non-empty string');
+    expect(() => checkedExecSpec({ ...spec, timeoutMs: Number.NaN }, config)).toThrow('invalid timeoutMs');
+    const copy = { ...spec };
+    expect(checkedExecSpec(copy, config)).not.toBe(copy);
+    const wider = new LocalShellExecutor({ maxTimeoutMs: 600_000 }).config;
+    expect(checkedExecSpec(resolveExecSpec({ command: 'true', timeoutMs: 500_000 }, wider), config).timeoutMs).toBe(2000);
+    expect(checkedExecSpec({ command: 'true', workdir: '/', timeoutMs: 999_999 }, config).timeoutMs).toBe(2000);
   });
 });

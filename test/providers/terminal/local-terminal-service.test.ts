@@ -10,26 +10,16 @@ import type {
 import { fakeSession } from '../../support/fake-session.js';
 import { eventually, isAlivePid, processesWith, uniqueSleepArg } from './proc-helpers.js';
 
-/** A PTY whose sends finish when the test says so. */
+/** A PTY that records what it was sent. */
 class ScriptedPty implements PtySession {
   readonly pid = 0;
   alive = true;
   closed = 0;
   readonly log: string[] = [];
-  private readonly pending: Array<() => void> = [];
 
-  send(command: string, _options: SendOptions): Promise<SendResult> {
-    this.log.push(`start ${command}`);
-    return new Promise((resolve) => {
-      this.pending.push(() => {
-        this.log.push(`end ${command}`);
-        resolve({ output: command, lostPrefix: false, end: { kind: 'completed', exitCode: 0 } });
-      });
-    });
-  }
-
-  finishNext(): void {
-    this.pending.shift()?.();
+  async send(command: string, _options: SendOptions): Promise<SendResult> {
+    this.log.push(command);
+    return { output: command, lostPrefix: false, end: { kind: 'completed', exitCode: 0 } };
   }
 
   async close(): Promise<void> {
@@ -49,8 +39,6 @@ class ScriptedBackend implements TerminalBackend {
     return pty;
   }
 }
-
-const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('LocalTerminalService', () => {
   it('rejects an unknown backend type with the stable message', async () => {
@@ -83,23 +71,21 @@ describe('LocalTerminalService', () => {
     expect(backend.opened[0]!.closed).toBe(0);
   });
 
-  it('runs the sends of one PTY one at a time, in call order', async () => {
-    const backend = new ScriptedBackend();
-    const service = new LocalTerminalService([backend]);
+  it('passes sends through without queueing them: the PTY refuses an overlapping send, the first runs on', async () => {
+    const service = new LocalTerminalService([new BashPtyBackend()]);
     const owner = fakeSession('o');
-    const id = await service.open(owner, 'scripted', { cwd: '/' });
-    const pty = backend.opened[0]!;
-    const results = ['1', '2', '3'].map((c) => service.send(owner, id, c, { timeoutMs: 1000 }));
-    await flush();
-    expect(pty.log).toEqual(['start 1']);
-    pty.finishNext();
-    await flush();
-    expect(pty.log).toEqual(['start 1', 'end 1', 'start 2']);
-    pty.finishNext();
-    await flush();
-    pty.finishNext();
-    expect((await Promise.all(results)).map((r) => r.output)).toEqual(['1', '2', '3']);
-    expect(pty.log).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
+    try {
+      const id = await service.open(owner, 'shell', { cwd: '/tmp' });
+      // The first send attaches synchronously: the second one overlaps it whatever the timing.
+      const first = service.send(owner, id, 'sleep 0.2; echo first', { timeoutMs: 20_000 });
+      await expect(service.send(owner, id, 'echo second', { timeoutMs: 20_000 })).rejects.toThrow(
+        'a command is already running on this PTY',
+      );
+      expect(await first).toMatchObject({ output: 'first\n', end: { kind: 'completed', exitCode: 0 } });
+      expect((await service.send(owner, id, 'echo third', { timeoutMs: 20_000 })).output).toBe('third\n');
+    } finally {
+      await service.dispose();
+    }
   });
 
   it('closes only the disposed owner’s PTYs and refuses opens for it afterwards', async () => {

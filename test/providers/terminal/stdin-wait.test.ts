@@ -1,15 +1,15 @@
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
-import type { BashPtySession } from '../../../src/providers/terminal/bash-pty-session.js';
+import type { MarkerShell } from '../../../src/providers/terminal/marker-shell.js';
 import type { SendResult } from '../../../src/providers/terminal/terminal-service.js';
 import { eventually } from './proc-helpers.js';
 
 const backend = new BashPtyBackend();
-let shell: BashPtySession;
+let shell: MarkerShell;
 
 const send = (command: string): Promise<SendResult> => shell.send(command, { timeoutMs: 20_000 });
 
 beforeEach(async () => {
-  shell = (await backend.open({ cwd: '/tmp' })) as BashPtySession;
+  shell = (await backend.open({ cwd: '/tmp' })) as MarkerShell;
 });
 
 afterEach(() => shell.close());
