@@ -12,6 +12,7 @@ export class ContainerBackgroundProcess implements BackgroundProcess {
   readonly done: Promise<ProcessOutcome>;
   private isFinished = false;
   private unreadError: string | undefined;
+  private startFailed = false;
 
   private constructor(
     private readonly command: ContainerCommand | undefined,
@@ -24,10 +25,17 @@ export class ContainerBackgroundProcess implements BackgroundProcess {
   }
 
   static running(command: ContainerCommand): ContainerBackgroundProcess {
-    return new ContainerBackgroundProcess(
-      command,
-      command.exited.then(({ exitCode, signal }) => ({ exitCode, signal })),
-    );
+    let handle!: ContainerBackgroundProcess;
+    const outcome = command.exited.then((exit): ProcessOutcome => {
+      const unusable = command.workdirFailure(exit);
+      if (unusable === undefined) return { exitCode: exit.exitCode, signal: exit.signal };
+      // The command never ran: its first read shows why instead of the wrapper's report.
+      handle.unreadError = unusable;
+      handle.startFailed = true;
+      return { exitCode: null, signal: null, error: unusable };
+    });
+    handle = new ContainerBackgroundProcess(command, outcome);
+    return handle;
   }
 
   /** A command that never started: finished at once, its first read and outcome carry the error. */
@@ -47,7 +55,7 @@ export class ContainerBackgroundProcess implements BackgroundProcess {
     const error = this.unreadError;
     this.unreadError = undefined;
     const command = this.command;
-    if (command === undefined) return { text: error ?? '', lost: false, spillPaths: [] };
+    if (command === undefined || this.startFailed) return { text: error ?? '', lost: false, spillPaths: [] };
     const out = command.stdout.readNew();
     const err = command.stderr.readNew();
     const spillPaths: string[] = [];

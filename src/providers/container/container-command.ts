@@ -7,8 +7,14 @@ import type { ShellExit, StopReason } from '../shell/shell-process.js';
 import type { SpillDirectory } from '../shell/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
 
+/** The wrapper's status when it could not enter the workdir (the command never ran). */
+const WORKDIR_STATUS = 125;
+
 /**
- * Runs the command in a child bash in its own process group (`set -m`), then
+ * Enters the workdir first: the runtime's own chdir failure is an opaque
+ * "OCI runtime exec failed" with status 126, so the wrapper reports why on
+ * stderr as `dsh-workdir:<missing|notdir|denied>:<tag>` (see `workdirFailure`).
+ * Then runs the command in a child bash in its own process group (`set -m`), then
  * kills what it left behind — its group, at once, and every other process
  * carrying this exec's tag (`setsid` escapes) — so the exec's streams close
  * when the command is done: the in-container twin of the local group kill.
@@ -16,10 +22,18 @@ import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './containe
  * the command's goes to the exec's stderr through fd 3.
  */
 const WRAPPER =
+  'cd -- "$2" 2>/dev/null || { if [[ ! -e $2 ]]; then w=missing; elif [[ ! -d $2 ]]; then w=notdir; else w=denied; fi; ' +
+  `printf 'dsh-workdir:%s:%s' "$w" "$${EXEC_TAG_VAR}" >&2; exit ${WORKDIR_STATUS}; }; ` +
   'set -m; exec 3>&2 2>/dev/null; "$0" -c "$1" 2>&3 3>&- & p=$!; wait $p; s=$?; kill -9 -- -$p; ' +
   'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; ' +
   'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
   `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { kill -9 "$q"; break; }; done; done; exit $s`;
+
+const WORKDIR_MESSAGES: Readonly<Record<string, (dir: string) => string>> = {
+  missing: (dir) => `workdir does not exist: ${dir}`,
+  notdir: (dir) => `workdir is not a directory: ${dir}`,
+  denied: (dir) => `workdir is not accessible: ${dir} (EACCES)`,
+};
 
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
 
@@ -87,14 +101,22 @@ export class ContainerCommand {
   static async start(options: ContainerCommandOptions): Promise<ContainerCommand> {
     const tag = randomBytes(8).toString('hex');
     const channel = await options.engine.exec(options.containerId, {
-      argv: ['bash', '-c', WRAPPER, options.config.shellPath, options.spec.command],
+      argv: ['bash', '-c', WRAPPER, options.config.shellPath, options.spec.command, options.spec.workdir],
       env: { ...options.env, [EXEC_TAG_VAR]: tag },
-      workdir: options.spec.workdir,
+      workdir: '/',
       tty: false,
       stdin: options.spec.stdin !== undefined,
       ...(options.user === undefined ? {} : { user: options.user }),
     });
     return new ContainerCommand(options, channel, tag);
+  }
+
+  /** Once exited: why the command could not start in its workdir (it never ran), else undefined. */
+  workdirFailure(exit: ShellExit): string | undefined {
+    if (exit.exitCode !== WORKDIR_STATUS) return undefined;
+    const match = /^dsh-workdir:(\w+):(\w+)$/.exec(this.stderr.text());
+    const message = match && match[2] === this.tag ? WORKDIR_MESSAGES[match[1]!] : undefined;
+    return message?.(this.options.spec.workdir);
   }
 
   get stopReason(): StopReason | undefined {

@@ -65,6 +65,8 @@ export class ContainerShellExecutor implements ShellExecutor {
     } finally {
       progress?.stop();
     }
+    const unusable = command.workdirFailure(exit);
+    if (unusable !== undefined) throw new Error(unusable);
     // A status the engine could not tell, a kill, or the runtime's own 126: was it the container that went away?
     if (exit.signal !== null || exit.exitCode === null || exit.exitCode >= 126) {
       // Our own stop (timeout, abort) explains a kill; anything else may be the container dying.

@@ -26,16 +26,6 @@ describeWithEngine(`bash in a container${NEEDS_ENGINE}`, () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('prints stdout, a [stderr] section and the exit marker, in that order', async () => {
-    const result = await host.call('bash', { command: 'echo out; echo err >&2; exit 3', description: 'Print and fail' });
-    expect(text(result)).toBe('out\n[stderr]\nerr\n[exit code: 3]');
-    expect(result.isError).toBeUndefined();
-  });
-
-  it('says (no output) for a silent success', async () => {
-    expect(text(await host.call('bash', { command: 'true', description: 'Nothing' }))).toBe('(no output)');
-  });
-
   it('runs inside the container, in the workspace mounted at the same path', async () => {
     writeFileSync(path.join(root, 'from-host.txt'), 'hello from the host\n');
     const result = await host.call('bash', {
@@ -59,19 +49,6 @@ describeWithEngine(`bash in a container${NEEDS_ENGINE}`, () => {
     } finally {
       delete process.env.MY_ALLOWED_TOKEN;
       delete process.env.MY_OTHER_SETTING;
-      await session.dispose();
-    }
-  });
-
-  it('truncates big output and the spill path is readable by the next call, inside the container', async () => {
-    const session = host.openSession({ id: 'spill-check', cwd: root });
-    try {
-      const first = text(await session.call('bash', { command: 'seq 1 2000', description: 'Print a lot' }));
-      const spill = /\[output truncated; full output: (\S+)\]/.exec(first)?.[1];
-      expect(spill).toBeDefined();
-      const second = await session.call('bash', { command: `wc -l < ${spill}; tail -n 1 ${spill}`, description: 'Read the spill' });
-      expect(text(second)).toBe('2000\n2000');
-    } finally {
       await session.dispose();
     }
   });

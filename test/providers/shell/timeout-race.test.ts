@@ -8,8 +8,11 @@ describe('LocalShellExecutor.run: a command finishing at its timeout', () => {
     const executor = pool.make();
     const contradictions: string[] = [];
     let finished = 0;
+    // Timeouts around what the command takes on this machine now, so a loaded machine still sees both outcomes.
+    const took = (await runCommand(executor, { command: 'sleep 0.05; echo done' })).durationMs;
+    const around = Math.max(50, Math.round(took) - 5);
     for (let run = 0; run < 40; run++) {
-      const timeoutMs = 50 + (run % 10);
+      const timeoutMs = around + (run % 10);
       const result = await runCommand(executor, { command: 'sleep 0.05; echo done', timeoutMs });
       // A command that printed `done` and exited 0 ended on its own: a timeout may only be a kill.
       if (result.timedOut && result.signal === null) {

@@ -19,17 +19,6 @@ describe('bash on real processes', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('prints stdout, a [stderr] section and the exit marker, in that order', async () => {
-    const result = await host.call('bash', { command: 'echo out; echo err >&2; exit 3', description: 'Print and fail' });
-    expect(text(result)).toBe('out\n[stderr]\nerr\n[exit code: 3]');
-    expect(result.isError).toBeUndefined();
-  });
-
-  it('starts the marker on its own line after stdout without a trailing newline', async () => {
-    const result = await host.call('bash', { command: 'printf partial; exit 1', description: 'Print without newline' });
-    expect(text(result)).toBe('partial\n[exit code: 1]');
-  });
-
   it('runs each session in its own cwd', async () => {
     const a = path.join(root, 'a');
     const b = path.join(root, 'b');
@@ -64,12 +53,6 @@ describe('bash on real processes', () => {
       delete process.env.DSH_SESSION_ID;
       await session.dispose();
     }
-  });
-
-  it('names a missing workdir in an isError result', async () => {
-    const result = await host.call('bash', { command: 'true', description: 'Do nothing', workdir: '/no/such/dir' });
-    expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^Error: .*\/no\/such\/dir/);
   });
 
   it('leaves no process behind after a timeout', async () => {
