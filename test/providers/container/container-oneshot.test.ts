@@ -1,4 +1,5 @@
-// The one-shot bash tool in a per-session container, on the real engine: the local shell's black-box checks.
+// The one-shot bash tool in a per-session container, on the real engine: what only a container shows.
+// The model-visible behaviour shared with the local shell is test/contract/bash-contract.ts.
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,11 +1,11 @@
-// The persistent bash in a session's container: one TTY exec, the PTY backend's marker protocol.
+// The persistent bash in a session's container: what only a container shows (its processes, the image env).
+// The model-visible behaviour shared with the local PTY is test/contract/persistent-contract.ts.
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost, containerEnvironment, type DshHost } from '../../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../support/container-engine.js';
 import { containerProcesses } from './container-kit.js';
-import { FRAME_LOST_NOTICE, RESET_NOTICE } from '../../../src/tools/persistent-bash/persistent-bash-render.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -37,41 +37,6 @@ describeWithEngine(`persistent bash in a container${NEEDS_ENGINE}`, () => {
       );
       expect(text(await session.call('bash', { command: 'false' }))).toBe('(no output)\n[exit code: 1]');
       expect((await containerProcesses(session.id)).some((l) => /bash --noprofile --norc --noediting -i/.test(l))).toBe(true);
-    } finally {
-      await session.dispose();
-    }
-  });
-
-  it('carries commands longer than a terminal line as continuation lines', async () => {
-    const session = host.openSession({ id: 'pty-long', cwd: root });
-    try {
-      const long = `echo ${'x'.repeat(5000)} | wc -c`;
-      expect(text(await session.call('bash', { command: long }))).toBe('5001');
-      const longer = `printf %s '${'y\\n'.repeat(30_000)}' | wc -c`;
-      expect(text(await session.call('bash', { command: longer }))).toBe('90000');
-    } finally {
-      await session.dispose();
-    }
-  });
-
-  it('reports a shell that no longer runs the frame and resets it, as the local shell does', async () => {
-    const session = host.openSession({ id: 'pty-lost', cwd: root });
-    try {
-      await session.call('bash', { command: 'cd /tmp; trap false DEBUG; shopt -s extdebug' });
-      const lost = await session.call('bash', { command: 'echo never' });
-      expect(text(lost)).toBe(`(no output)\n${FRAME_LOST_NOTICE}\n${RESET_NOTICE}`);
-      expect(text(await session.call('bash', { command: 'pwd' }))).toBe(root);
-    } finally {
-      await session.dispose();
-    }
-  });
-
-  it('returns early for a command waiting for terminal input, and types the next call into it', async () => {
-    const session = host.openSession({ id: 'pty-input', cwd: root });
-    try {
-      const first = text(await session.call('bash', { command: 'read -r name; echo "hello $name"' }));
-      expect(first).toMatch(/\[waiting for input:/);
-      expect(text(await session.call('bash', { command: 'world' }))).toBe('hello world');
     } finally {
       await session.dispose();
     }
