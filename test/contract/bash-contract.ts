@@ -56,6 +56,15 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     expect(text(await call({ command: `wc -l < ${spill}; tail -n 1 ${spill}` }))).toBe('2000\n2000');
   });
 
+  it('collapses progress redraws and says how many, in a result and in a task read', async () => {
+    const command = "printf 'step 1\\rstep 2\\rstep 3\\ndone\\n'";
+    expect(text(await call({ command }))).toBe('step 3\ndone\n[collapsed 2 progress updates]');
+    const started = text(await call({ command, run_in_background: true }));
+    const id = /^started background task (\S+)$/.exec(started)?.[1];
+    const output = text(await session.call('task_output', { task_id: id, wait: true, timeout_ms: 30_000 }));
+    expect(output).toBe('step 3\ndone\n[collapsed 2 progress updates]\n[status: completed, exit code: 0]');
+  });
+
   it('times out a model-chosen timeout with the timeout and signal lines', async () => {
     const result = await call({ command: 'sleep 30; echo never', timeoutMs: 400 });
     expect(text(result)).toMatch(/^\(no output\)\n\[timed out after 400ms\]\n\[killed by signal: SIG(TERM|KILL)\]$/);

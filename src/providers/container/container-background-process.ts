@@ -1,5 +1,6 @@
 import { messageOf } from '../../core/describe-value.js';
-import { joinStreams, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from '../shell/shell-executor.js';
+import { readBackground } from '../shell/background-read.js';
+import type { BackgroundProcess, OutputDelta, ProcessOutcome } from '../shell/shell-executor.js';
 import type { ContainerCommand } from './container-command.js';
 
 /**
@@ -13,6 +14,7 @@ export class ContainerBackgroundProcess implements BackgroundProcess {
   private isFinished = false;
   private unreadError: string | undefined;
   private startFailed = false;
+  private leftoversReported = false;
 
   private constructor(
     private readonly command: ContainerCommand | undefined,
@@ -56,12 +58,10 @@ export class ContainerBackgroundProcess implements BackgroundProcess {
     this.unreadError = undefined;
     const command = this.command;
     if (command === undefined || this.startFailed) return { text: error ?? '', lost: false, spillPaths: [] };
-    const out = command.stdout.readNew();
-    const err = command.stderr.readNew();
-    const spillPaths: string[] = [];
-    if (out.lost && command.stdout.spillPath !== undefined) spillPaths.push(command.stdout.spillPath);
-    if (err.lost && command.stderr.spillPath !== undefined) spillPaths.push(command.stderr.spillPath);
-    return { text: joinStreams(out.text, err.text), lost: out.lost || err.lost, spillPaths };
+    // The final read ends with the strays killed when the command ended, like a foreground result.
+    const leftovers = this.isFinished && !this.leftoversReported ? command.leftoversKilled : 0;
+    if (this.isFinished) this.leftoversReported = true;
+    return readBackground(command.stdout, command.stderr, leftovers);
   }
 
   async kill(): Promise<boolean> {

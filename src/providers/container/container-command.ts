@@ -6,6 +6,7 @@ import type { ExecSpec, ExecutorConfig } from '../shell/shell-executor.js';
 import type { ShellExit, StopReason } from '../shell/shell-process.js';
 import type { SpillDirectory } from '../shell/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
+import { LeftoverTrailer } from './leftover-trailer.js';
 
 /** The wrapper's status when it could not enter the workdir (the command never ran). */
 const WORKDIR_STATUS = 125;
@@ -15,19 +16,26 @@ const WORKDIR_STATUS = 125;
  * "OCI runtime exec failed" with status 126, so the wrapper reports why on
  * stderr as `dsh-workdir:<missing|notdir|denied>:<tag>` (see `workdirFailure`).
  * Then runs the command in a child bash in its own process group (`set -m`), then
- * kills what it left behind — its group, at once, and every other process
- * carrying this exec's tag (`setsid` escapes) — so the exec's streams close
- * when the command is done: the in-container twin of the local group kill.
- * The wrapper's own stderr is /dev/null (job reports such as "Terminated");
- * the command's goes to the exec's stderr through fd 3.
+ * kills what it left behind — the members of its group and every process
+ * carrying this exec's tag (`setsid` escapes), counted — so the exec's
+ * streams close when the command is done: the in-container twin of the local
+ * reaper. The count goes last on stderr (see leftover-trailer.ts). The
+ * wrapper's own stderr is /dev/null (job reports such as "Terminated"); the
+ * command's goes to the exec's stderr through fd 3.
  */
 const WRAPPER =
   'cd -- "$2" 2>/dev/null || { if [[ ! -e $2 ]]; then w=missing; elif [[ ! -d $2 ]]; then w=notdir; else w=denied; fi; ' +
   `printf 'dsh-workdir:%s:%s' "$w" "$${EXEC_TAG_VAR}" >&2; exit ${WORKDIR_STATUS}; }; ` +
-  'set -m; exec 3>&2 2>/dev/null; "$0" -c "$1" 2>&3 3>&- & p=$!; wait $p; s=$?; kill -9 -- -$p; ' +
+  'set -m; exec 3>&2 2>/dev/null; "$0" -c "$1" 2>&3 3>&- & p=$!; wait $p; s=$?; k=(); ' +
   'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; ' +
+  // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
+  'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z ]] && continue; ' +
+  '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
   'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
-  `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { kill -9 "$q"; break; }; done; done; exit $s`;
+  `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
+  // Stopped first, as in killTagged: none of them can start another process while the others are killed.
+  '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
+  `((n)) && printf '\\037dsh-left:%s:%d\\037' "$${EXEC_TAG_VAR}" $n >&3; exit $s`;
 
 const WORKDIR_MESSAGES: Readonly<Record<string, (dir: string) => string>> = {
   missing: (dir) => `workdir does not exist: ${dir}`,
@@ -67,12 +75,14 @@ export class ContainerCommand {
   private done = false;
   private timers: NodeJS.Timeout[] = [];
   private readonly onAbort = (): void => this.stop('abort');
+  private readonly trailer: LeftoverTrailer;
 
   private constructor(
     private readonly options: ContainerCommandOptions,
     channel: ExecChannel,
     private readonly tag: string,
   ) {
+    this.trailer = new LeftoverTrailer(tag);
     const limits = { maxOutputBytes: options.config.maxOutputBytes, maxSpillBytes: options.config.maxSpillBytes };
     this.stdout = new OutputCapture(limits, options.spills, 'stdout', options.redactor);
     this.stderr = new OutputCapture(limits, options.spills, 'stderr', options.redactor);
@@ -81,14 +91,18 @@ export class ContainerCommand {
       options.onOutput?.(chunk, 0);
     });
     channel.stderr.on('data', (chunk: Buffer) => {
-      this.stderr.write(chunk);
-      options.onOutput?.(chunk, 1);
+      const output = this.trailer.push(chunk);
+      if (output.length === 0) return;
+      this.stderr.write(output);
+      options.onOutput?.(output, 1);
     });
     if (options.spec.stdin !== undefined) channel.write(options.spec.stdin);
     this.exited = channel.exited.then(({ exitCode }) => {
       this.done = true;
       for (const timer of this.timers) clearTimeout(timer);
       options.signal?.removeEventListener('abort', this.onAbort);
+      const held = this.trailer.end();
+      if (held.length > 0) this.stderr.write(held);
       this.stdout.close();
       this.stderr.close();
       return classify(exitCode, this.reason);
@@ -117,6 +131,11 @@ export class ContainerCommand {
     const match = /^dsh-workdir:(\w+):(\w+)$/.exec(this.stderr.text());
     const message = match && match[2] === this.tag ? WORKDIR_MESSAGES[match[1]!] : undefined;
     return message?.(this.options.spec.workdir);
+  }
+
+  /** Processes still alive when the command ended, killed then (known once it exited). */
+  get leftoversKilled(): number {
+    return this.trailer.count;
   }
 
   get stopReason(): StopReason | undefined {

@@ -73,7 +73,8 @@ export class ContainerShellExecutor implements ShellExecutor {
       const state = await this.containers.markIfStopped(container, exit.reason === undefined ? STOP_SETTLE_MS : 0);
       if (state) throw new Error(`the session container stopped while the command ran (${state.reason ?? 'unknown reason'})`);
     }
-    return finishedResult(command.stdout, command.stderr, exit, timeoutMs, startedAt);
+    const result = finishedResult(command.stdout, command.stderr, exit, timeoutMs, startedAt);
+    return command.leftoversKilled === 0 ? result : { ...result, leftoversKilled: command.leftoversKilled };
   }
 
   /** A failure to reach the engine or start the exec settles the handle with the error (the task shows it). */

@@ -22,11 +22,19 @@ import { describeEngineError, engineEndpoint, withTimeout } from './engine-error
  */
 const LIFELINE = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
 
-/** Bash: signal every process whose initial environment carries the tag. */
+/**
+ * Bash: signal every process whose initial environment carries the tag. They
+ * are all stopped first, then signalled, then continued: signalled one by one
+ * while running, a child killed first would let its parent run on (the rest
+ * of a `sleep 30; echo never`) before its own signal lands, which a local
+ * process-group kill never allows.
+ */
 const KILL_TAGGED =
-  'n=0; for d in /proc/[0-9]*; do p=${d#/proc/}; [[ $p == "$$" ]] && continue; ' +
+  'k=(); for d in /proc/[0-9]*; do p=${d#/proc/}; [[ $p == "$$" ]] && continue; ' +
   'mapfile -d "" -t vars 2>/dev/null <"$d/environ" || continue; for v in "${vars[@]}"; do ' +
-  `if [[ $v == "${EXEC_TAG_VAR}=$1" ]]; then kill -s "$2" "$p" 2>/dev/null && n=$((n+1)); break; fi; done; done; echo $n`;
+  `if [[ $v == "${EXEC_TAG_VAR}=$1" ]]; then k+=("$p"); break; fi; done; done; n=0; ` +
+  '((${#k[@]})) && { kill -s STOP "${k[@]}" 2>/dev/null; for p in "${k[@]}"; do kill -s "$2" "$p" 2>/dev/null && n=$((n+1)); done; ' +
+  'kill -s CONT "${k[@]}" 2>/dev/null; }; echo $n';
 
 /** dockerode (and its SSH and gRPC dependencies) loads with the first engine call. */
 const loadDockerode = lazyModule<typeof Docker>(

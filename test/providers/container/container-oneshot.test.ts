@@ -89,7 +89,9 @@ describeWithEngine(`bash in a container${NEEDS_ENGINE}`, () => {
     const session = host.openSession({ id: 'leftover-check', cwd: root });
     try {
       const result = await session.call('bash', { command: 'sleep 4545 & echo started', description: 'Leave a job' });
-      expect(text(result)).toBe('started');
+      expect(text(result)).toBe(
+        'started\n[killed 1 leftover process when the command ended; use run_in_background to keep one running]',
+      );
       const left = await containerProcesses(session.id);
       expect(left.filter((line) => line.includes('sleep 4545'))).toEqual([]);
     } finally {
