@@ -73,7 +73,8 @@ export class LineCollapser {
 
   /** Plain text (no `\r`, no escapes, no drawing pending): lines pass through untouched. */
   private pushPlain(text: string): string {
-    const newline = text.lastIndexOf('\n');
+    // V8's `indexOf` is a memchr and its `lastIndexOf` a plain loop: a long line without newline is searched once, fast.
+    const newline = text.indexOf('\n') < 0 ? -1 : text.lastIndexOf('\n');
     if (newline < 0) {
       if (this.segment.length + text.length <= MAX_PENDING_LINE_CHARS) {
         this.segment += text;
