@@ -1,5 +1,6 @@
+import { asciiEnd, asciiWindow } from './redaction-ascii.js';
 import type { RedactionRule } from './redaction-rules.js';
-import type { RedactionStream } from './redactor.js';
+import type { AsciiPass, RedactionStream } from './redactor.js';
 import { holdFrom, mayMatch, unsafeFrom } from './rule-scan.js';
 
 /** One replacement: `[start, end)` of the text becomes `text`. */
@@ -78,8 +79,11 @@ export function redactWith(text: string, rules: readonly RedactionRule[]): strin
  */
 export class RuleRedactionStream implements RedactionStream {
   private carry = '';
+  private readonly window: number | undefined;
 
-  constructor(private readonly rules: readonly RedactionRule[]) {}
+  constructor(private readonly rules: readonly RedactionRule[]) {
+    this.window = asciiWindow(rules);
+  }
 
   push(text: string): string {
     if (text === '') return '';
@@ -95,6 +99,15 @@ export class RuleRedactionStream implements RedactionStream {
     let cut = buf.length;
     for (const rule of this.rules) cut = Math.min(cut, unsafeFrom(buf, rule));
     return this.emit(buf, Math.max(0, cut));
+  }
+
+  passAscii(chunk: Buffer): AsciiPass | undefined {
+    if (this.window === undefined) return undefined;
+    const end = asciiEnd(this.carry, chunk, this.rules, this.window);
+    if (end === undefined) return undefined;
+    const head = this.carry;
+    this.carry = chunk.toString('latin1', end);
+    return { head, end };
   }
 
   end(): string {
