@@ -5,7 +5,7 @@ import { holdFrom } from './rule-scan.js';
 const SEAM_CHARS = 64;
 
 /**
- * How many trailing characters of a chunk decide what a stream holds back
+ * How many trailing characters of the text decide what a stream holds back
  * (the longest rule), or undefined when the rules rule out the ASCII fast
  * path: a user pattern has no literal to search for, so only its regex can
  * tell whether a chunk is free of matches.
@@ -24,14 +24,13 @@ export function asciiWindow(rules: readonly RedactionRule[]): number | undefined
 /**
  * The redaction stream's step for an ASCII chunk, searched as bytes: when no
  * rule can match anywhere in `carry + chunk`, nothing is replaced and the
- * step emits the carry and `chunk[0, end)` unchanged, holding the rest (the
- * same cut `holdFrom` gives the whole text, found in the last `window`
- * characters, since no rule looks further back). Undefined when a rule may
- * match or the chunk is shorter than `window`: the caller decodes and pushes.
+ * step emits `carry + chunk` up to the returned cut unchanged, holding the
+ * rest. The cut is the one `holdFrom` gives the whole text, found in its last
+ * `window` characters (no rule looks further back). Undefined when a rule
+ * may match: the caller decodes and pushes.
  */
-export function asciiEnd(carry: string, chunk: Buffer, rules: readonly RedactionRule[], window: number): number | undefined {
+export function asciiCut(carry: string, chunk: Buffer, rules: readonly RedactionRule[], window: number): number | undefined {
   const length = chunk.length;
-  if (length < window) return undefined;
   // The carry and the seam into the chunk: a needle may start in one and end in the other.
   const seam = carry === '' ? '' : carry + chunk.toString('latin1', 0, Math.min(length, SEAM_CHARS));
   let text: string | undefined;
@@ -45,12 +44,17 @@ export function asciiEnd(carry: string, chunk: Buffer, rules: readonly Redaction
       return undefined;
     }
   }
-  const tail = text === undefined ? chunk.toString('latin1', length - window) : text.slice(length - window);
-  let cut = window;
+  const total = carry.length + length;
+  const size = Math.min(window, total);
+  const from = length - size;
+  const tail =
+    from >= 0
+      ? (text?.slice(from) ?? chunk.toString('latin1', from))
+      : carry.slice(carry.length + from) + (text ?? chunk.toString('latin1'));
+  let cut = size;
   for (const rule of rules) cut = Math.min(cut, holdFrom(tail, rule));
-  return length - window + cut;
+  return total - size + cut;
 }
-
 function matches(regex: RegExp, text: string): boolean {
   if (text === '') return false;
   regex.lastIndex = 0;

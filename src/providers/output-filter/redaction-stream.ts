@@ -1,4 +1,4 @@
-import { asciiEnd, asciiWindow } from './redaction-ascii.js';
+import { asciiCut, asciiWindow } from './redaction-ascii.js';
 import type { RedactionRule } from './redaction-rules.js';
 import type { AsciiPass, RedactionStream } from './redactor.js';
 import { holdFrom, mayMatch, unsafeFrom } from './rule-scan.js';
@@ -103,11 +103,17 @@ export class RuleRedactionStream implements RedactionStream {
 
   passAscii(chunk: Buffer): AsciiPass | undefined {
     if (this.window === undefined) return undefined;
-    const end = asciiEnd(this.carry, chunk, this.rules, this.window);
-    if (end === undefined) return undefined;
-    const head = this.carry;
+    const carry = this.carry;
+    const cut = asciiCut(carry, chunk, this.rules, this.window);
+    if (cut === undefined) return undefined;
+    if (cut < carry.length) {
+      // Held from inside the old carry (a short chunk after a held lead): the chunk joins the carry.
+      this.carry = carry.slice(cut) + chunk.toString('latin1');
+      return { head: carry.slice(0, cut), end: 0 };
+    }
+    const end = cut - carry.length;
     this.carry = chunk.toString('latin1', end);
-    return { head, end };
+    return { head: carry, end };
   }
 
   end(): string {

@@ -172,7 +172,7 @@ describe('ASCII fast path of the output filters', () => {
   it('keeps line ends in held text: a URL lead held across a newline, then a redraw', () => {
     const chunks = [`${filler(300)}see ://\nnext`, 'x'.repeat(9000), '\rdone\n'];
     const run = viaBytes(REDACTORS['builtins'], chunks, new Set());
-    expect(run.fast).toBe(2);
+    expect(run.fast).toBe(3);
     expect({ ...run, fast: 0 }).toEqual(viaText(REDACTORS['builtins'], chunks, new Set()));
   });
 
@@ -183,6 +183,14 @@ describe('ASCII fast path of the output filters', () => {
       expect(run.fast).toBe(3);
       expect(run.redacted).toBe(chunks.join(''));
     }
+  });
+
+  it('passes small chunks too (a pipe writer of 8 KiB blocks), a held lead growing across them', () => {
+    const chunks = [...Array.from({ length: 30 }, () => 'x'.repeat(8192)), `${filler(3)}url ://host`, '/path', ' ok\n'];
+    const run = viaBytes(REDACTORS['builtins'], chunks, new Set());
+    expect(run.fast).toBe(chunks.length);
+    expect(run.redacted).toBe(chunks.join(''));
+    expect({ ...run, fast: 0 }).toEqual(viaText(REDACTORS['builtins'], chunks, new Set()));
   });
 
   it('declines (leaving the stream as it was) for user patterns and for chunks with a possible match', () => {
