@@ -4,6 +4,16 @@ import { stripAnsi } from './ansi.js';
 export const MAX_PENDING_LINE_CHARS = 8192;
 
 const ESC = '\x1b';
+const CR_BYTE = 0x0d;
+const ESC_BYTE = 0x1b;
+const LF_BYTE = 0x0a;
+const NO_BYTES = Buffer.alloc(0);
+
+/** What `pushAscii` shows: `text`, then `bytes`. */
+export interface CollapsedAscii {
+  readonly text: string;
+  readonly bytes: Buffer;
+}
 
 /** Model-visible line when progress updates were dropped. */
 export const collapsedNotice = (updates: number): string => `[collapsed ${updates} progress updates]`;
@@ -60,6 +70,36 @@ export class LineCollapser {
     return out;
   }
 
+  /**
+   * `push(head + body)` for ASCII `body` bytes: on a plain line with no `\r`
+   * or escape, whole lines of `body` are shown as the bytes they are, with no
+   * decoding or re-encoding (the bulk of a build log or a binary-free dump).
+   */
+  pushAscii(head: string, body: Buffer): CollapsedAscii {
+    if (head === '' && body.length === 0) return { text: '', bytes: NO_BYTES };
+    const plain = this.shown === undefined && !this.redrawnAfterDrain && !this.segment.includes(ESC);
+    if (!plain || head.includes('\r') || head.includes(ESC) || body.includes(CR_BYTE) || body.includes(ESC_BYTE)) {
+      return { text: this.push(head + body.toString('latin1')), bytes: NO_BYTES };
+    }
+    // The same steps as `pushPlain`, the newline searched in the bytes first.
+    const newline = body.lastIndexOf(LF_BYTE);
+    if (newline >= 0) {
+      const text = this.segment + head;
+      this.segment = body.toString('latin1', newline + 1);
+      this.midLine = false;
+      return { text, bytes: body.subarray(0, newline + 1) };
+    }
+    if (head.includes('\n')) return { text: this.pushPlain(head + body.toString('latin1')), bytes: NO_BYTES };
+    if (this.segment.length + head.length + body.length <= MAX_PENDING_LINE_CHARS) {
+      this.segment += head + body.toString('latin1');
+      return { text: '', bytes: NO_BYTES };
+    }
+    const text = this.segment + head;
+    this.segment = '';
+    this.midLine = true;
+    return { text, bytes: body };
+  }
+
   /** A reader wants everything up to now: shows the current drawing of the unfinished line. */
   drain(): string {
     return this.showPending(true);
@@ -73,7 +113,8 @@ export class LineCollapser {
 
   /** Plain text (no `\r`, no escapes, no drawing pending): lines pass through untouched. */
   private pushPlain(text: string): string {
-    const newline = text.lastIndexOf('\n');
+    // V8's `indexOf` is a memchr and its `lastIndexOf` a plain loop: a long line without newline is searched once, fast.
+    const newline = text.indexOf('\n') < 0 ? -1 : text.lastIndexOf('\n');
     if (newline < 0) {
       if (this.segment.length + text.length <= MAX_PENDING_LINE_CHARS) {
         this.segment += text;

@@ -23,6 +23,14 @@ export interface RedactionRule {
    * `-----BEGIN` on log text, and `xox` in 200 MB of `x` stops everywhere).
    */
   readonly probes?: readonly string[];
+  /**
+   * Substrings every *match* contains (anywhere, not only in its lead), each
+   * searched before the probes: one cheap pass that finds none rules out the
+   * rule for the whole text. Single characters rare in logs and progress
+   * output (`@`, `_`), because a probe such as `://` stops on every `:` of a
+   * compiler's `file:line:col`.
+   */
+  readonly marks?: readonly string[];
   /** For a lead at the end of the known text: could the text from it still grow into a match? */
   readonly unfinished?: (rest: string) => boolean;
   /** The literal rule: its values, so a stream holds back only a suffix that begins one. */
@@ -55,6 +63,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     replacement: REDACTED,
     group: 2,
     leads: ['://'],
+    marks: ['@'],
     unfinished: (rest) => /^:\/\/[^\s:/@]*(?::[^\s/@]*)?$/.test(rest),
   },
   {
@@ -63,6 +72,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     replacement: REDACTED,
     leads: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
     probes: ['gh'],
+    marks: ['_'],
     unfinished: (rest) => /^gh[pousr]_[A-Za-z0-9]*$/.test(rest),
   },
   {
@@ -78,6 +88,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     maxLength: 20,
     replacement: REDACTED,
     leads: ['AKIA', 'ASIA'],
+    probes: ['IA'],
     unfinished: (rest) => /^A[KS]IA[0-9A-Z]{0,15}$/.test(rest),
   },
   {
@@ -86,6 +97,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
     replacement: REDACTED,
     leads: ['xox'],
     probes: ['ox'],
+    marks: ['x'],
     unfinished: (rest) => /^xox(?:[abprs](?:-[A-Za-z0-9-]*)?)?$/.test(rest),
   },
   {

@@ -1,5 +1,7 @@
-import type { RedactionStream } from './redactor.js';
+import { asciiCut, asciiWindow } from './redaction-ascii.js';
 import type { RedactionRule } from './redaction-rules.js';
+import type { AsciiPass, RedactionStream } from './redactor.js';
+import { holdFrom, mayMatch, unsafeFrom } from './rule-scan.js';
 
 /** One replacement: `[start, end)` of the text becomes `text`. */
 interface Hit {
@@ -12,9 +14,7 @@ interface Hit {
 function findHits(text: string, rules: readonly RedactionRule[]): Hit[] {
   const hits: Hit[] = [];
   for (const rule of rules) {
-    // A native substring search is far cheaper than the rule's regex: most text has no lead at all.
-    const probes = rule.probes ?? rule.leads;
-    if (probes !== undefined && !probes.some((probe) => text.includes(probe))) continue;
+    if (!mayMatch(text, rule)) continue;
     const regex = rule.regex;
     regex.lastIndex = 0;
     let match: RegExpExecArray | null;
@@ -73,76 +73,17 @@ export function redactWith(text: string, rules: readonly RedactionRule[]): strin
 }
 
 /**
- * Where `buf` stops being safe to emit for `rule` while more text may come:
- * any match starting before it is entirely inside `buf`. For literals, from
- * the longest suffix that begins one; with leads, from a lead closer than
- * `maxLength` to the end, or a lead cut at the end; otherwise the last
- * `maxLength - 1` characters. Usually nothing is held, so the next chunk
- * is not copied onto a carry.
- */
-function holdFrom(buf: string, rule: RedactionRule): number {
-  const length = buf.length;
-  if (rule.literals !== undefined) return unsafeFrom(buf, rule);
-  const leads = rule.leads;
-  if (leads === undefined) return length - (rule.maxLength - 1);
-  let from = length;
-  for (const lead of leads) from = Math.min(from, length - partialSuffix(buf, lead));
-  const window = Math.max(0, length - rule.maxLength + 1);
-  // Every lead contains a probe, so a window without any probe has no lead.
-  if (!(rule.probes ?? leads).some((probe) => buf.indexOf(probe, window) >= 0)) return from;
-  for (const lead of leads) {
-    const at = buf.indexOf(lead, window);
-    if (at >= 0 && at < from) from = at;
-  }
-  return from;
-}
-
-/** Longest suffix of `buf` that is a proper prefix of `word`. */
-function partialSuffix(buf: string, word: string): number {
-  const last = buf.charCodeAt(buf.length - 1);
-  for (let k = Math.min(word.length - 1, buf.length); k > 0; k--) {
-    if (word.charCodeAt(k - 1) === last && buf.endsWith(word.slice(0, k))) return k;
-  }
-  return 0;
-}
-
-/**
- * For a mid-run read: from where `buf` could still be the start of a match
- * of `rule` (the precise minimum, so a waiting prompt or a quiet server's
- * last line is shown at once). User patterns cannot be analysed: their
- * unfinished last line stays held.
- */
-function unsafeFrom(buf: string, rule: RedactionRule): number {
-  const length = buf.length;
-  if (rule.literals !== undefined) {
-    let from = length;
-    for (const literal of rule.literals) from = Math.min(from, length - partialSuffix(buf, literal));
-    return from;
-  }
-  const leads = rule.leads;
-  if (leads === undefined || rule.unfinished === undefined) return buf.lastIndexOf('\n') + 1;
-  let from = length;
-  for (const lead of leads) {
-    from = Math.min(from, length - partialSuffix(buf, lead));
-    for (let at = buf.indexOf(lead); at >= 0 && at < from; at = buf.indexOf(lead, at + 1)) {
-      if (rule.unfinished(buf.slice(at))) {
-        from = at;
-        break;
-      }
-    }
-  }
-  return from;
-}
-
-/**
  * A redaction stream over fixed rules. Between pushes it holds at most the
  * longest rule's `maxLength - 1` characters (less with leads): that text
  * reaches the reader on the next push, a `drain()` or `end()`.
  */
 export class RuleRedactionStream implements RedactionStream {
   private carry = '';
+  private readonly window: number | undefined;
 
-  constructor(private readonly rules: readonly RedactionRule[]) {}
+  constructor(private readonly rules: readonly RedactionRule[]) {
+    this.window = asciiWindow(rules);
+  }
 
   push(text: string): string {
     if (text === '') return '';
@@ -158,6 +99,21 @@ export class RuleRedactionStream implements RedactionStream {
     let cut = buf.length;
     for (const rule of this.rules) cut = Math.min(cut, unsafeFrom(buf, rule));
     return this.emit(buf, Math.max(0, cut));
+  }
+
+  passAscii(chunk: Buffer): AsciiPass | undefined {
+    if (this.window === undefined) return undefined;
+    const carry = this.carry;
+    const cut = asciiCut(carry, chunk, this.rules, this.window);
+    if (cut === undefined) return undefined;
+    if (cut < carry.length) {
+      // Held from inside the old carry (a short chunk after a held lead): the chunk joins the carry.
+      this.carry = carry.slice(cut) + chunk.toString('latin1');
+      return { head: carry.slice(0, cut), end: 0 };
+    }
+    const end = cut - carry.length;
+    this.carry = chunk.toString('latin1', end);
+    return { head: carry, end };
   }
 
   end(): string {

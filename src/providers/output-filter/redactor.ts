@@ -15,6 +15,19 @@ export interface RedactionStream {
   drain(): string;
   /** The stream ended: returns everything still held, redacted. */
   end(): string;
+  /**
+   * Optional fast path for an ASCII chunk: when the stream would emit it
+   * unchanged, `push` without decoding it. Returns where the emitted part of
+   * the chunk ends (it follows `head`, the text held before), or undefined,
+   * with nothing changed, when the chunk must be decoded and pushed.
+   */
+  passAscii?(chunk: Buffer): AsciiPass | undefined;
+}
+
+/** What `passAscii` emitted: `head`, then the chunk's bytes `[0, end)`. */
+export interface AsciiPass {
+  readonly head: string;
+  readonly end: number;
 }
 
 /**

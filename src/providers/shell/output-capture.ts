@@ -1,7 +1,8 @@
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Redactor } from '../output-filter/redactor.js';
-import { TextFilter, type FilteredText } from '../output-filter/text-filter.js';
+import { TextFilter, type FilteredAscii, type FilteredText } from '../output-filter/text-filter.js';
 import type { StreamCapture } from './shell-executor.js';
 import type { SpillDirectory, SpillFile } from './spill-directory.js';
 import { TailBuffer, utf8StartIndex } from './tail-buffer.js';
@@ -41,6 +42,8 @@ export class OutputCapture {
   private shown = 0;
   private readonly filter: TextFilter;
   private readonly input = new StringDecoder('utf8');
+  /** `input` may hold part of a character (its last chunk ended in a non-ASCII byte). */
+  private inputPending = false;
   /** Spill bytes before the spill starts (it starts once they exceed `maxOutputBytes`). */
   private head: Buffer[] | undefined = [];
   private headBytes = 0;
@@ -84,7 +87,14 @@ export class OutputCapture {
   write(chunk: Buffer): void {
     if (this.closed || chunk.length === 0) return;
     this.total += chunk.length;
+    // ASCII bytes are their own UTF-8 text: filtered as bytes where the filters change nothing.
+    const ascii = this.inputPending || !isAscii(chunk) ? undefined : this.filter.pushAscii(chunk);
+    if (ascii !== undefined) {
+      this.acceptAscii(ascii);
+      return;
+    }
     const text = this.input.write(chunk);
+    this.inputPending = chunk[chunk.length - 1]! >= 0x80;
     if (this.redactor?.active) {
       this.accept(this.filter.push(text));
     } else {
@@ -167,9 +177,19 @@ export class OutputCapture {
     this.toTail(filtered.clean);
   }
 
+  private acceptAscii(filtered: FilteredAscii): void {
+    if (filtered.redacted.text !== '') this.toSpill(Buffer.from(filtered.redacted.text));
+    this.toSpill(filtered.redacted.bytes);
+    this.toTail(filtered.clean.text);
+    this.toTailBytes(filtered.clean.bytes);
+  }
+
   private toTail(clean: string): void {
     if (clean === '') return;
-    const bytes = Buffer.from(clean);
+    this.toTailBytes(Buffer.from(clean));
+  }
+
+  private toTailBytes(bytes: Buffer): void {
     this.shown += bytes.length;
     this.tail.append(bytes);
   }
