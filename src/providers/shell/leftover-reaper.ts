@@ -1,26 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { openSync, readdirSync, readFileSync, readSync } from 'node:fs';
-import { readStat } from '../terminal/process-tree.js';
+import { hasEntry, killPid, listPids, newestPid, readEnviron } from './proc-environ.js';
+import { PROCESS_TAG_VARIABLE } from './process-tag.js';
 
-/**
- * Every process a command starts inherits this variable (unless it rebuilds
- * its environment from scratch), whatever session or process group it moves
- * to: `/proc/<pid>/environ` keeps the environment a process was started with.
- * That finds `setsid`, `setpgid`, `nohup … &`, double-forked and disowned
- * processes without root or cgroups.
- */
-export const PROCESS_TAG_VARIABLE = 'DSH_PROCESS_TAG';
-
-/** This server process; every tag starts with it, so a watchdog can find all of them. */
-export const INSTANCE_ID = randomBytes(6).toString('hex');
-
-let sequence = 0;
-
-/** A tag no other call of any server shares: `<instance>.<n>`. */
-export function newProcessTag(): string {
-  sequence += 1;
-  return `${INSTANCE_ID}.${sequence}`;
-}
+export { INSTANCE_ID, newProcessTag, PROCESS_TAG_VARIABLE } from './process-tag.js';
+export { newestPid } from './proc-environ.js';
 
 /** Past this, the pid counter may have wrapped since the leader started: scan every pid. */
 const FULL_SCAN_AFTER_MS = 1_000;
@@ -118,93 +100,8 @@ export function killTaggedWithPrefix(prefix: string, exceptPid = process.pid): n
   return total;
 }
 
-let loadavgFd: number | undefined;
-const loadavgBuffer = Buffer.alloc(128);
-
-/**
- * The most recently assigned pid in our pid namespace (5th field of
- * /proc/loadavg). The file stays open: a read at offset 0 regenerates it,
- * one syscall on every command's path instead of three.
- */
-export function newestPid(): number | undefined {
-  try {
-    loadavgFd ??= openSync('/proc/loadavg', 'r');
-    const length = readSync(loadavgFd, loadavgBuffer, 0, loadavgBuffer.length, 0);
-    const text = loadavgBuffer.toString('latin1', 0, length);
-    const value = Number(text.slice(text.lastIndexOf(' ') + 1));
-    return Number.isInteger(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every pid in /proc; none when /proc cannot be read (then only the process group is signalled). */
-function listPids(): number[] {
-  const pids: number[] = [];
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return pids;
-  }
-  for (const name of names) {
-    const code = name.charCodeAt(0);
-    if (code >= 48 && code <= 57) pids.push(Number(name));
-  }
-  return pids;
-}
-
 /** True when an entry of `pid`'s environment starts with `needle`. */
 function carries(pid: number, needle: Buffer): boolean {
   const environ = readEnviron(pid);
-  if (environ === undefined) return false;
-  let at = environ.indexOf(needle);
-  while (at !== -1) {
-    if (at === 0 || environ[at - 1] === 0) return true;
-    at = environ.indexOf(needle, at + 1);
-  }
-  return false;
-}
-
-/**
- * A process caught inside `execve` (a daemon exec'ing right as its parent
- * exits) shows an empty environment for a moment: look again, briefly, unless
- * it is a kernel thread or already dead, whose environment stays empty.
- */
-const EMPTY_ENVIRON_RETRIES = 20;
-
-function readEnviron(pid: number): Buffer | undefined {
-  for (let attempt = 0; ; attempt++) {
-    let environ: Buffer;
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`);
-    } catch {
-      return undefined; // gone, or not ours to read
-    }
-    if (environ.length > 0 || attempt >= EMPTY_ENVIRON_RETRIES || !mayBeExecing(pid)) return environ;
-    Atomics.wait(PAUSE, 0, 0, 1);
-  }
-}
-
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
-/** `PF_KTHREAD` in the flags field of /proc/<pid>/stat. */
-const PF_KTHREAD = 0x00200000;
-
-/** False for kernel threads, zombies and processes already gone. */
-function mayBeExecing(pid: number): boolean {
-  const stat = readStat(pid);
-  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X' && (stat.flags & PF_KTHREAD) === 0;
-}
-
-function killPid(pid: number): boolean {
-  const stackTraceLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    process.kill(pid, 'SIGKILL');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    Error.stackTraceLimit = stackTraceLimit;
-  }
+  return environ !== undefined && hasEntry(environ, needle);
 }
