@@ -1,13 +1,12 @@
 import { hasEntry, killPid, listPids, newestPid, readEnviron } from './proc-environ.js';
 import { PROCESS_TAG_VARIABLE } from './process-tag.js';
+import { MAX_PASSES, reapSoon, type ReapJob } from './reap-batch.js';
 
 export { INSTANCE_ID, newProcessTag, PROCESS_TAG_VARIABLE } from './process-tag.js';
 export { newestPid } from './proc-environ.js';
 
 /** Past this, the pid counter may have wrapped since the leader started: scan every pid. */
 const FULL_SCAN_AFTER_MS = 1_000;
-/** Each pass kills what it finds; a survivor may have forked meanwhile, so look again, bounded. */
-const MAX_PASSES = 16;
 
 /**
  * Finds and SIGKILLs the live processes carrying one call's tag, and counts
@@ -15,9 +14,8 @@ const MAX_PASSES = 16;
  * the newest pid (`/proc/loadavg`) is still the leader's, no process can
  * carry the tag and no directory is read.
  */
-export class LeftoverReaper {
+export class LeftoverReaper implements ReapJob {
   private readonly killed = new Set<number>();
-  private readonly needle: Buffer;
   private readonly startedAt = performance.now();
 
   /**
@@ -25,55 +23,35 @@ export class LeftoverReaper {
    * started before that (a pre-started shell); its carriers all came later.
    */
   constructor(
-    tag: string,
+    readonly tag: string,
     leaderPid: number,
-    sincePid: number = leaderPid,
-  ) {
-    this.needle = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tag}\0`);
-    this.leaderPid = sincePid;
-  }
-
-  /** The pid after which carriers of the tag were handed out. */
-  private readonly leaderPid: number;
+    readonly sincePid: number = leaderPid,
+  ) {}
 
   /** Processes this reaper killed so far. */
   get count(): number {
     return this.killed.size;
   }
 
-  /** Kills every live carrier of the tag (the leader must have exited). */
-  reap(): void {
-    for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const newest = newestPid();
-      if (newest === this.leaderPid) return;
-      let found = 0;
-      for (const pid of this.candidates(newest)) {
-        if (!carries(pid, this.needle) || !killPid(pid)) continue;
-        if (!this.killed.has(pid)) found++;
-        this.killed.add(pid);
-      }
-      if (found === 0) return;
-    }
+  get scanAll(): boolean {
+    return performance.now() - this.startedAt > FULL_SCAN_AFTER_MS;
+  }
+
+  recordKill(pid: number): boolean {
+    if (this.killed.has(pid)) return false;
+    this.killed.add(pid);
+    return true;
   }
 
   /**
-   * Pids that may carry the tag: those handed out after the leader's, tried
-   * by number when few were (no directory listing); every pid when the
-   * counter may have wrapped (it did, or the command ran long).
+   * Kills every live carrier of the tag (the leader must have exited), then
+   * calls `done`: at once when no pid was handed out since the leader's,
+   * else after a /proc pass shared with the other reaps of this tick.
    */
-  private candidates(newest: number | undefined): Iterable<number> {
-    const leader = this.leaderPid;
-    if (newest === undefined || newest < leader || performance.now() - this.startedAt > FULL_SCAN_AFTER_MS) return listPids();
-    if (newest - leader <= MAX_PROBED_PIDS) return range(leader + 1, newest);
-    return listPids().filter((pid) => pid > leader);
+  reap(done: () => void): void {
+    if (newestPid() === this.sincePid) done();
+    else reapSoon(this, done);
   }
-}
-
-/** Up to this many new pids are probed one by one; more are found by listing /proc. */
-const MAX_PROBED_PIDS = 128;
-
-function* range(from: number, to: number): Iterable<number> {
-  for (let pid = from; pid <= to; pid++) yield pid;
 }
 
 /**
@@ -92,16 +70,12 @@ export function killTaggedWithPrefix(prefix: string, exceptPid = process.pid): n
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     let found = 0;
     for (const pid of listPids()) {
-      if (pid !== exceptPid && carries(pid, needle) && killPid(pid)) found++;
+      if (pid === exceptPid) continue;
+      const environ = readEnviron(pid);
+      if (environ !== undefined && hasEntry(environ, needle) && killPid(pid)) found++;
     }
     total += found;
     if (found === 0) break;
   }
   return total;
-}
-
-/** True when an entry of `pid`'s environment starts with `needle`. */
-function carries(pid: number, needle: Buffer): boolean {
-  const environ = readEnviron(pid);
-  return environ !== undefined && hasEntry(environ, needle);
 }
