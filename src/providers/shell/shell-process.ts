@@ -230,18 +230,18 @@ export class ShellProcess {
       this.finish();
       return;
     }
-    this.timers.push(
-      setTimeout(() => {
-        this.reaper?.reap();
-        this.signalGroup('SIGKILL');
-        this.timers.push(
-          setTimeout(() => {
-            this.destroyStreams();
-            this.finish();
-          }, ESCAPED_HOLDER_MS),
-        );
-      }, LEFTOVER_DRAIN_MS),
-    );
+    const killRest = (): void => {
+      // The streams may have closed while the reap ran: `finish` did it all.
+      if (this.settled) return;
+      this.signalGroup('SIGKILL');
+      this.timers.push(
+        setTimeout(() => {
+          this.destroyStreams();
+          this.finish();
+        }, ESCAPED_HOLDER_MS),
+      );
+    };
+    this.timers.push(setTimeout(() => this.reapThen(killRest), LEFTOVER_DRAIN_MS));
   }
 
   private onStreamClosed(): void {
@@ -255,12 +255,20 @@ export class ShellProcess {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers = [];
     this.options.signal?.removeEventListener('abort', this.onAbort);
+    const leader = this.leader;
     // Members that never held our pipes (`sleep 1000 >/dev/null &`), and those that left the group.
-    this.reaper?.reap();
-    this.signalGroup('SIGKILL');
-    this.stdout.close();
-    this.stderr.close();
-    this.settle({ exitCode: this.leader.code, signal: this.leader.signal, reason: this.reason });
+    this.reapThen(() => {
+      this.signalGroup('SIGKILL');
+      this.stdout.close();
+      this.stderr.close();
+      this.settle({ exitCode: leader.code, signal: leader.signal, reason: this.reason });
+    });
+  }
+
+  /** Kills the tag's carriers first, so the group kill after it leaves none of them uncounted. */
+  private reapThen(then: () => void): void {
+    if (this.reaper === undefined) then();
+    else this.reaper.reap(then);
   }
 
   /**
