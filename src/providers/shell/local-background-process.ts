@@ -1,7 +1,7 @@
-import { joinStreams, leftoverNotice, type BackgroundProcess, type OutputDelta, type ProcessOutcome } from './shell-executor.js';
+import type { BackgroundProcess, OutputDelta, ProcessOutcome } from './shell-executor.js';
+import { readBackground } from './background-read.js';
 import type { ShellExit, ShellProcess } from './shell-process.js';
 import { messageOf } from '../../core/describe-value.js';
-import { collapsedNotice } from '../output-filter/line-collapse.js';
 
 /**
  * The live handle `LocalShellExecutor.start` returns. Reads consume: each
@@ -61,22 +61,10 @@ export class LocalBackgroundProcess implements BackgroundProcess {
     if (process === undefined || process.pid === undefined) {
       return { text: error ?? '', lost: false, spillPaths: [] };
     }
-    const out = process.stdout.readNew();
-    const err = process.stderr.readNew();
-    const collapsed = out.collapsed + err.collapsed;
-    let text = joinStreams(out.text, err.text);
-    // The notices end the new output, before the runtime's own lines (loss, status).
-    if (collapsed > 0) text += `${text === '' || text.endsWith('\n') ? '' : '\n'}${collapsedNotice(collapsed)}\n`;
     // The final read ends with the strays killed when the command ended, like a foreground result.
-    if (this.isFinished && !this.leftoversReported && process.leftoversKilled > 0) {
-      this.leftoversReported = true;
-      text += `${text === '' || text.endsWith('\n') ? '' : '\n'}${leftoverNotice(process.leftoversKilled)}\n`;
-    }
-    // Only the streams that lost bytes matter: their spill files are where the missing part is.
-    const spillPaths: string[] = [];
-    if (out.lost && process.stdout.spillPath !== undefined) spillPaths.push(process.stdout.spillPath);
-    if (err.lost && process.stderr.spillPath !== undefined) spillPaths.push(process.stderr.spillPath);
-    return { text, lost: out.lost || err.lost, spillPaths };
+    const leftovers = this.isFinished && !this.leftoversReported ? process.leftoversKilled : 0;
+    if (this.isFinished) this.leftoversReported = true;
+    return readBackground(process.stdout, process.stderr, leftovers);
   }
 
   async kill(): Promise<boolean> {
