@@ -107,9 +107,12 @@ export class LocalShellExecutor implements ShellExecutor {
     const placement = this.spillsAndWrap(spec, confined);
     const prestartKey = this.config.prestart ? prestartKeyOf(confined, placement.readable) : undefined;
     const prestarted = prestartKey === undefined ? undefined : this.prestarted.take(spec.session, prestartKey);
-    // The next call's shell is started once this result is on its way.
+    if (prestartKey !== undefined) this.prestarted.begin(spec.session);
+    // The next call's shell is started once this result is on its way (and the session's other calls have ended).
     const refill = (): void => {
-      if (prestartKey !== undefined) setImmediate(() => this.refillPrestart(spec, confined, execa, prestarted, prestartKey));
+      if (prestartKey === undefined) return;
+      this.prestarted.end(spec.session);
+      setImmediate(() => this.refillPrestart(spec, confined, execa, prestarted, prestartKey));
     };
     let shell: ShellProcess;
     try {

@@ -17,6 +17,8 @@ interface Slot {
  */
 export class PrestartSlots {
   private readonly slots = new Map<string, Slot>();
+  /** Calls running per session: while any runs, no shell is started for it (see `begin`). */
+  private readonly running = new Map<string, number>();
   private readonly watched = new WeakSet<SessionContext>();
   private disposed = false;
 
@@ -35,13 +37,32 @@ export class PrestartSlots {
   }
 
   /**
+   * A call of the session starts. Until the last of its calls ends (`end`),
+   * `fill` starts nothing for it: calls made together (a model's parallel
+   * tool calls) each spawn anyway, so a shell started between them would
+   * compete with them for the CPU and wait unused; one is started when the
+   * burst is over.
+   */
+  begin(session: SessionContext | undefined): void {
+    const id = session?.id ?? '';
+    this.running.set(id, (this.running.get(id) ?? 0) + 1);
+  }
+
+  end(session: SessionContext | undefined): void {
+    const id = session?.id ?? '';
+    const left = (this.running.get(id) ?? 1) - 1;
+    if (left > 0) this.running.set(id, left);
+    else this.running.delete(id);
+  }
+
+  /**
    * Puts `unused` back (a call that could not use it), else starts a fresh
-   * shell with `start` — unless the slot is filled, the session or the slots
-   * are gone. Never throws.
+   * shell with `start` — unless the slot is filled, a call of the session
+   * runs, or the session or the slots are gone. Never throws.
    */
   fill(session: SessionContext | undefined, key: string, start: () => PrestartedShell | undefined, unused?: PrestartedShell): void {
     const id = session?.id ?? '';
-    if (this.disposed || session?.disposed === true || this.slots.has(id)) {
+    if (this.disposed || session?.disposed === true || this.slots.has(id) || this.running.has(id)) {
       unused?.discard();
       return;
     }

@@ -132,6 +132,25 @@ describe('a pre-started shell runs a command as a plain spawn does', () => {
   });
 });
 
+describe('calls made together', () => {
+  it('start no shell while any of them runs, and one once the last has ended', async () => {
+    const executor = pool.make();
+    const session = fakeSession('burst');
+    const started: number[][] = [];
+    const burst = ['sleep 0.2', 'sleep 0.4', 'sleep 0.6'].map((command, i) =>
+      runCommand(executor, { command, session }).then(() => {
+        started.push(executor.prestartedPids);
+        return i;
+      }),
+    );
+    await Promise.all(burst);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The second ended well after the first (whose result would have started a shell), while the third still ran.
+    expect(started[1]).toEqual([]);
+    await waitingShell(executor);
+  });
+});
+
 describe('no pre-started shell outlives', () => {
   it('its idle time', async () => {
     const executor = pool.make({ prestartIdleMs: 200 });
