@@ -6,7 +6,7 @@ import type { ExecSpec, ExecutorConfig } from '../shell/shell-executor.js';
 import type { ShellExit, StopReason } from '../shell/shell-process.js';
 import type { SpillDirectory } from '../shell/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
-import { LeftoverTrailer } from './leftover-trailer.js';
+import { LeftoverTrailer } from '../shell/leftover-trailer.js';
 
 /** The wrapper's status when it could not enter the workdir (the command never ran). */
 const WORKDIR_STATUS = 125;

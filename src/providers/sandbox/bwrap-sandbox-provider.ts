@@ -30,6 +30,8 @@ const MOUNT_REFUSED = /\bu?mount(\[\d+\])?: .*(permission denied|must be superus
  */
 @injectable()
 export class BwrapSandboxProvider implements SandboxProvider {
+  /** `--unshare-pid`, always. */
+  readonly pidNamespace = true;
   readonly name = 'bwrap';
   readonly config: SandboxConfig;
   private probed: { reason: string | null } | undefined;

@@ -33,6 +33,8 @@ export interface ConfinedCommand {
   wrapArgv(argv: readonly string[], options?: WrapOptions): string[];
   /** True when a failed command's output carries this backend's denial signature. */
   isDenial(output: string): boolean;
+  /** True when the command runs in a PID namespace of its own (see `SandboxProvider.pidNamespace`). */
+  readonly pidNamespace?: boolean;
 }
 
 /**

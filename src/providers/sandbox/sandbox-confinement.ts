@@ -75,6 +75,7 @@ export class SandboxConfinement implements Confinement {
           ...(options.cwd ? { cwd: options.cwd } : {}),
         }),
       isDenial: (output: string) => provider.isDenial(output),
+      ...(provider.pidNamespace === true ? { pidNamespace: true } : {}),
     };
   }
 

@@ -33,6 +33,8 @@ export interface SandboxProvider {
   wrap(argv: readonly string[], sandbox: ResolvedSandbox): string[];
   /** True when a failed command's stderr carries this backend's denial signature (a refused write or mount). */
   isDenial(stderr: string): boolean;
+  /** True when every wrapped command runs in a PID namespace of its own: it sees only its own processes, and they end with it. */
+  readonly pidNamespace?: boolean;
 }
 
 export const SandboxProvider: ServiceIdentifier<SandboxProvider> = Symbol.for('dsh.SandboxProvider');

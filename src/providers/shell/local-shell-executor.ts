@@ -20,6 +20,7 @@ import { loadExeca } from './execa-loader.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { PrestartedShell } from './prestarted-shell.js';
 import { PrestartSlots } from './prestart-slots.js';
+import { newReapToken, reapingArgv } from './namespace-reaper.js';
 import { abortedBeforeStart, continuedResult, finishedResult } from './run-results.js';
 
 /**
@@ -122,6 +123,7 @@ export class LocalShellExecutor implements ShellExecutor {
         config: this.config,
         spills: placement.spills,
         ...(placement.wrapArgv === undefined ? {} : { wrapArgv: placement.wrapArgv }),
+        ...(placement.leftoverToken === undefined ? {} : { leftoverToken: placement.leftoverToken }),
         ...(prestarted === undefined ? {} : { prestarted }),
         redactor: this.redactor,
         timeoutMs,
@@ -208,14 +210,18 @@ export class LocalShellExecutor implements ShellExecutor {
   private spillsAndWrap(
     spec: ExecSpec,
     confined: ConfinedCommand | undefined,
-  ): { spills: SpillDirectory; readable: string[]; wrapArgv?: (argv: string[]) => string[] } {
+  ): { spills: SpillDirectory; readable: string[]; wrapArgv?: (argv: string[]) => string[]; leftoverToken?: string } {
     // Grouped whenever a confinement is composed, so even an escalated unconfined call's spill stays readable to the session.
     const spills = this.confinement ? this.spills.group(spec.session?.id ?? '') : this.spills;
     if (!confined) return { spills, readable: [] };
     // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
     const own = spills.viewPath;
     const readable = own === undefined ? [] : [own];
-    return { spills, readable, wrapArgv: (argv) => confined.wrapArgv(argv, { readable, cwd: spec.workdir }) };
+    const wrap = (argv: string[]): string[] => confined.wrapArgv(argv, { readable, cwd: spec.workdir });
+    if (confined.pidNamespace !== true) return { spills, readable, wrapArgv: wrap };
+    // What the command leaves ends with its namespace: counted in there (namespace-reaper.ts).
+    const leftoverToken = newReapToken();
+    return { spills, readable, wrapArgv: (argv) => wrap(reapingArgv(this.config.shellPath, leftoverToken, argv)), leftoverToken };
   }
 
   /**
@@ -234,7 +240,7 @@ export class LocalShellExecutor implements ShellExecutor {
       unused?.discard();
       return;
     }
-    const { readable, wrapArgv } = this.spillsAndWrap(spec, confined);
+    const { readable, wrapArgv, leftoverToken } = this.spillsAndWrap(spec, confined);
     const key = prestartKeyOf(confined, readable);
     if (key !== unusedKey) unused?.discard();
     const start = (): PrestartedShell | undefined =>
@@ -243,6 +249,7 @@ export class LocalShellExecutor implements ShellExecutor {
         shellPath: this.config.shellPath,
         cwd: spec.workdir,
         ...(wrapArgv === undefined ? {} : { wrapArgv }),
+        ...(leftoverToken === undefined ? {} : { leftoverToken }),
       });
     this.prestarted.fill(spec.session, key, start, key === unusedKey ? unused : undefined);
   }

@@ -14,6 +14,8 @@ export interface LauncherStart {
   readonly cwd: string;
   /** Confining executors: the argv that runs the launcher confined (same process group). */
   readonly wrapArgv?: (argv: string[]) => string[];
+  /** The token of the leftover trailer `wrapArgv` makes the command's wrapper write (see namespace-reaper.ts). */
+  readonly leftoverToken?: string;
 }
 
 let launcherSequence = 0;
@@ -29,7 +31,11 @@ export class PrestartedShell {
   private taken = false;
   private handed = false;
 
-  private constructor(private readonly child: LauncherChild) {
+  private constructor(
+    private readonly child: LauncherChild,
+    /** See `LauncherStart.leftoverToken`: the command it becomes reports its leftovers under this token. */
+    readonly leftoverToken: string | undefined,
+  ) {
     child.once('exit', () => {
       this.alive = false;
     });
@@ -52,7 +58,7 @@ export class PrestartedShell {
         child.then(noop, noop);
         return undefined;
       }
-      return new PrestartedShell(child);
+      return new PrestartedShell(child, options.leftoverToken);
     } catch {
       return undefined;
     }

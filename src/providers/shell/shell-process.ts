@@ -1,47 +1,17 @@
-import { BARE_SPAWN, type Execa } from './execa-loader.js';
+import { BARE_SPAWN } from './execa-loader.js';
 import { buildChildEnv, dropShellStartupVars } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
-import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
-import type { Redactor } from '../output-filter/redactor.js';
-import type { SpillDirectory } from './spill-directory.js';
 import { commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
 import { readStat } from '../terminal/process-tree.js';
 import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
-import type { PrestartedShell } from './prestarted-shell.js';
 import { checkWorkdir, describeSpawnFailure } from './workdir-check.js';
 
 import type { ShellExit, StopReason } from './shell-exit.js';
+import type { ShellProcessOptions } from './shell-process-options.js';
+import { LeftoverTrailer } from './leftover-trailer.js';
 export type { ShellExit, StopReason } from './shell-exit.js';
-
-export interface ShellProcessOptions {
-  readonly spec: ExecSpec;
-  readonly config: ExecutorConfig;
-  readonly spills: SpillDirectory;
-  /** Foreground only: stop with reason 'timeout' after this long. */
-  readonly timeoutMs?: number;
-  /** Foreground only: stop with reason 'abort' when this fires. */
-  readonly signal?: AbortSignal;
-  /**
-   * Foreground only: asked when the timeout fires on a still-running
-   * command; true keeps it running (see `promoted`) instead of stopping it.
-   */
-  readonly keepOnTimeout?: () => boolean;
-  /** Sees every output chunk after it was captured; `stream` is 0 for stdout, 1 for stderr. */
-  readonly onOutput?: (chunk: Buffer, stream: 0 | 1) => void;
-  /**
-   * Confining executors: the argv actually spawned in place of
-   * `[shellPath, '-c', command]` (e.g. under bwrap). The wrapper must keep the
-   * command in the spawned process group so group signals still reach it.
-   */
-  readonly wrapArgv?: (argv: string[], spec: ExecSpec) => string[];
-  /** The loaded execa (see execa-loader.ts). */
-  readonly execa: Execa;
-  /** Secrets to keep out of the captures and spill files. */
-  readonly redactor?: Redactor;
-  /** A shell started ahead (see prestarted-shell.ts): it becomes this command when it can take the call's env. */
-  readonly prestarted?: PrestartedShell;
-}
+export type { ShellProcessOptions } from './shell-process-options.js';
 
 /**
  * After the leader exits, how long a background child may keep our pipes
@@ -89,6 +59,8 @@ export class ShellProcess {
   private readonly destroyStreams: () => void;
   private readonly onAbort = (): void => this.stop('abort');
   private reaper: LeftoverReaper | undefined;
+  /** Leftovers counted inside the sandbox's PID namespace, read off stderr. */
+  private trailer: LeftoverTrailer | undefined;
   private markPromoted!: () => void;
 
   /** Checks the workdir, then spawns. Throws (before spawning) when the workdir is unusable. */
@@ -127,6 +99,8 @@ export class ShellProcess {
     const handedOutAfter = options.prestarted === undefined ? undefined : newestPid();
     const launched = options.prestarted?.launch({ command: spec.command, workdir: spec.workdir, env, stdin: spec.stdin });
     const child = (launched as ReturnType<typeof spawnPlainly> | undefined) ?? spawnPlainly();
+    const leftoverToken = launched === undefined ? options.leftoverToken : options.prestarted?.leftoverToken;
+    if (leftoverToken !== undefined) this.trailer = new LeftoverTrailer(leftoverToken);
     this.pid = child.pid;
     this.exited = new Promise<ShellExit>((resolve) => {
       this.settle = resolve;
@@ -159,8 +133,10 @@ export class ShellProcess {
       onOutput?.(chunk, 0);
     });
     stderr.on('data', (chunk: Buffer) => {
-      this.stderr.write(chunk);
-      onOutput?.(chunk, 1);
+      const output = this.trailer === undefined ? chunk : this.trailer.push(chunk);
+      if (output.length === 0) return;
+      this.stderr.write(output);
+      onOutput?.(output, 1);
     });
     stdout.once('close', () => this.onStreamClosed());
     stderr.once('close', () => this.onStreamClosed());
@@ -176,7 +152,7 @@ export class ShellProcess {
 
   /** Processes the reaper killed after the leader exited (they outlived it). */
   get leftoversKilled(): number {
-    return this.reaper?.count ?? 0;
+    return (this.reaper?.count ?? 0) + (this.trailer?.count ?? 0);
   }
 
   /** Why the executor stopped the group while its leader still ran; undefined when the leader exited on its own. */
@@ -259,6 +235,8 @@ export class ShellProcess {
     // Members that never held our pipes (`sleep 1000 >/dev/null &`), and those that left the group.
     this.reapThen(() => {
       this.signalGroup('SIGKILL');
+      const held = this.trailer?.end();
+      if (held !== undefined && held.length > 0) this.stderr.write(held);
       this.stdout.close();
       this.stderr.close();
       this.settle({ exitCode: leader.code, signal: leader.signal, reason: this.reason });

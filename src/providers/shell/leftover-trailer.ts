@@ -1,10 +1,11 @@
 /**
- * Reads the count of leftover processes the exec wrapper killed, which it
- * writes last on the exec's stderr as `\x1fdsh-left:<tag>:<n>\x1f` (the
- * exec has no other channel back), and takes that trailer out of the
- * stream wherever it lands, so the command's stderr reaches the capture
- * byte for byte. Only this exec's tag matches: a command printing a
- * trailer of its own (or another exec's) passes through as output.
+ * Reads the count of leftover processes a wrapper killed where the host
+ * cannot see them end (a container exec, the sandbox's PID namespace), which
+ * it writes last on stderr as `\x1fdsh-left:<tag>:<n>\x1f` (there is no
+ * other channel back), and takes that trailer out of the stream wherever it
+ * lands, so the command's stderr reaches the capture byte for byte. Only this
+ * command's tag matches: a command printing a trailer of its own (or another
+ * command's) passes through as output.
  */
 export class LeftoverTrailer {
   private readonly marker: Buffer;

@@ -1,6 +1,6 @@
-// The leftover count the container exec wrapper writes last on stderr, read out of the stream.
+// The leftover count a wrapper (the container exec's, the sandbox's) writes last on stderr, read out of the stream.
 import fc from 'fast-check';
-import { LeftoverTrailer } from '../../../src/providers/container/leftover-trailer.js';
+import { LeftoverTrailer } from '../../../src/providers/shell/leftover-trailer.js';
 
 const TAG = '0123456789abcdef';
 const trailer = (n: number, tag = TAG) => `\x1fdsh-left:${tag}:${n}\x1f`;
