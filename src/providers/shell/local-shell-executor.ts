@@ -221,7 +221,7 @@ export class LocalShellExecutor implements ShellExecutor {
     if (confined.pidNamespace !== true) return { spills, readable, wrapArgv: wrap };
     // What the command leaves ends with its namespace: counted in there (namespace-reaper.ts).
     const leftoverToken = newReapToken();
-    return { spills, readable, wrapArgv: (argv) => wrap(reapingArgv(this.config.shellPath, leftoverToken, argv)), leftoverToken };
+    return { spills, readable, wrapArgv: (argv) => wrap(reapingArgv(leftoverToken, argv)), leftoverToken };
   }
 
   /**
