@@ -3,6 +3,7 @@ import { PatternRedactor } from '../../../src/providers/output-filter/pattern-re
 import { resolveRedactionConfig } from '../../../src/providers/output-filter/redaction-config.js';
 import type { RedactionConfig, Redactor } from '../../../src/providers/output-filter/redactor.js';
 import { TextFilter } from '../../../src/providers/output-filter/text-filter.js';
+import { cutAt } from '../../support/chunks.js';
 
 const SECRETS = ['hunter2-correct', 'sk-live-0123456789abcdef'];
 const redactorOf = (config: Partial<RedactionConfig>): Redactor => new PatternRedactor(resolveRedactionConfig(config), {});
@@ -63,16 +64,8 @@ function viaBytes(redactor: Redactor | undefined, chunks: string[], drains: Read
   return { redacted, clean, collapsed: filter.collapsedUpdates, fast };
 }
 
-function split(text: string, cuts: number[]): string[] {
-  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-  const chunks: string[] = [];
-  let at = 0;
-  for (const point of [...points, text.length]) {
-    if (point > at) chunks.push(text.slice(at, point));
-    at = point;
-  }
-  return chunks;
-}
+/** Non-empty chunks only: an empty write is not a chunk a stream delivers. */
+const split = (text: string, cuts: number[]): string[] => cutAt(text, cuts).filter((chunk) => chunk !== '');
 
 const filler = (n: number): string => 'warning: value 42 is never read\n'.repeat(n);
 const TOKENS = [

@@ -1,30 +1,18 @@
 // Leftovers of a command confined in its own PID namespace (real bwrap): the
 // namespace ends them with the command, so they are counted in there and
 // reported as the unconfined shell reports them, on both spawn paths.
-import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandbox-provider.js';
-import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
-import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
-import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecRequest } from '../../../src/providers/shell/shell-executor.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { pollUntil } from '../shell/shell-test-kit.js';
-import { tempWorkspace } from './sandbox-test-kit.js';
+import { confinedRig, type ConfinedRig } from './sandbox-test-kit.js';
 
 describeWithBwrap(`leftovers in the sandbox's PID namespace${NEEDS_BWRAP}`, () => {
-  let ws: ReturnType<typeof tempWorkspace>;
-  let confinement: SandboxConfinement;
-  let executor: LocalShellExecutor;
+  let rig: ConfinedRig;
   beforeEach(() => {
-    ws = tempWorkspace();
-    confinement = new SandboxConfinement(new LocalSandboxPolicy({}), new BwrapSandboxProvider({}), { mode: 'workspace-write' });
-    executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200 }, confinement);
+    rig = confinedRig('workspace-write');
   });
-  afterEach(async () => {
-    await executor.dispose();
-    confinement.dispose();
-    ws.remove();
-  });
-  const run = (request: ExecRequest) => executor.run(executor.resolve({ workspaceRoot: ws.dir, ...request }));
+  afterEach(() => rig.dispose());
+  const run = (request: ExecRequest) => rig.run(request);
 
   it('counts a background job, a setsid daemon and a double fork, and keeps the exit status', async () => {
     const result = await run({ command: 'sleep 30 & setsid sleep 31 & (sleep 32 &) ; echo started; exit 3' });
@@ -33,9 +21,9 @@ describeWithBwrap(`leftovers in the sandbox's PID namespace${NEEDS_BWRAP}`, () =
 
   it('counts them the same in a pre-started shell', async () => {
     await run({ command: 'true' });
-    expect(await pollUntil(() => executor.prestartedPids.length === 1)).toBe(true);
+    expect(await pollUntil(() => rig.executor.prestartedPids.length === 1)).toBe(true);
     const result = await run({ command: 'sleep 30 & echo started' });
-    expect(executor.prestartedRuns).toBe(1);
+    expect(rig.executor.prestartedRuns).toBe(1);
     expect(result).toMatchObject({ stdout: 'started\n', leftoversKilled: 1 });
   });
 

@@ -3,32 +3,23 @@
 // never runs in it (it is killed, the call spawned plainly).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandbox-provider.js';
-import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
-import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
-import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecRequest } from '../../../src/providers/shell/shell-executor.js';
 import { isAlivePid } from '../../support/process-table.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { pollUntil } from '../shell/shell-test-kit.js';
-import { tempWorkspace } from './sandbox-test-kit.js';
+import { confinedRig, type ConfinedRig } from './sandbox-test-kit.js';
 
 describeWithBwrap(`pre-started shells under bwrap${NEEDS_BWRAP}`, () => {
-  let ws: ReturnType<typeof tempWorkspace>;
-  let confinement: SandboxConfinement;
-  let executor: LocalShellExecutor;
+  let rig: ConfinedRig;
+  let ws: ConfinedRig['ws'];
+  let executor: ConfinedRig['executor'];
   beforeEach(() => {
-    ws = tempWorkspace();
-    confinement = new SandboxConfinement(new LocalSandboxPolicy({}), new BwrapSandboxProvider({}), {});
-    executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200 }, confinement);
+    rig = confinedRig();
+    ({ ws, executor } = rig);
   });
-  afterEach(async () => {
-    await executor.dispose();
-    confinement.dispose();
-    ws.remove();
-  });
+  afterEach(() => rig.dispose());
 
-  const run = (request: ExecRequest) => executor.run(executor.resolve({ workspaceRoot: ws.dir, ...request }));
+  const run = (request: ExecRequest) => rig.run(request);
   async function waiting(): Promise<number> {
     expect(await pollUntil(() => executor.prestartedPids.length === 1)).toBe(true);
     return executor.prestartedPids[0]!;

@@ -1,7 +1,12 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandbox-provider.js';
+import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
+import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
 import type { ResolvedSandbox, SandboxProvider } from '../../../src/providers/sandbox/sandbox-policy.js';
+import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
+import type { ExecRequest, RunResult, SandboxMode } from '../../../src/providers/shell/shell-executor.js';
 
 /** A fresh real-path directory under the system temp dir, and its removal. */
 export function tempWorkspace(prefix = 'dsh-sandbox-'): { dir: string; remove: () => void } {
@@ -33,4 +38,30 @@ export class UnavailableProvider implements SandboxProvider {
 /** Unique per-run suffix for files a test expects not to exist. */
 export function uniqueName(stem: string): string {
   return `${stem}-${process.pid}-${Math.floor(Math.random() * 1e9)}`;
+}
+
+/** A local executor confined by real bwrap (in `mode`, the policy's default otherwise) in a fresh workspace. */
+export interface ConfinedRig {
+  readonly ws: { dir: string; remove: () => void };
+  readonly executor: LocalShellExecutor;
+  /** Resolves and runs `request` in the workspace. */
+  run(request: ExecRequest): Promise<RunResult>;
+  /** Disposes the executor and the confinement, then removes the workspace. */
+  dispose(): Promise<void>;
+}
+
+export function confinedRig(mode?: SandboxMode): ConfinedRig {
+  const ws = tempWorkspace();
+  const confinement = new SandboxConfinement(new LocalSandboxPolicy({}), new BwrapSandboxProvider({}), mode ? { mode } : {});
+  const executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200 }, confinement);
+  return {
+    ws,
+    executor,
+    run: (request) => executor.run(executor.resolve({ workspaceRoot: ws.dir, ...request })),
+    dispose: async () => {
+      await executor.dispose();
+      confinement.dispose();
+      ws.remove();
+    },
+  };
 }

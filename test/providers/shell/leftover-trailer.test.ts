@@ -1,6 +1,7 @@
 // The leftover count a wrapper (the container exec's, the sandbox's) writes last on stderr, read out of the stream.
 import fc from 'fast-check';
 import { LeftoverTrailer } from '../../../src/providers/shell/leftover-trailer.js';
+import { cutAt } from '../../support/chunks.js';
 
 const TAG = '0123456789abcdef';
 const trailer = (n: number, tag = TAG) => `\x1fdsh-left:${tag}:${n}\x1f`;
@@ -31,21 +32,9 @@ describe('LeftoverTrailer', () => {
       fc.property(fc.string(), fc.string(), fc.array(fc.nat(), { maxLength: 6 }), (before, after, cuts) => {
         const clean = (s: string) => s.replace(/\x1f/g, '');
         const stream = `${clean(before)}${trailer(7)}${clean(after)}`;
-        const points = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
-        const result = feed(splitAt(stream, points));
+        const result = feed(cutAt(stream, cuts));
         expect(result).toEqual({ output: `${clean(before)}${clean(after)}`, count: 7 });
       }),
     );
   });
 });
-
-function splitAt(text: string, points: readonly number[]): string[] {
-  const chunks: string[] = [];
-  let from = 0;
-  for (const point of points) {
-    chunks.push(text.slice(from, point));
-    from = point;
-  }
-  chunks.push(text.slice(from));
-  return chunks;
-}

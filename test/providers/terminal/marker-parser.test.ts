@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { MarkerParser } from '../../../src/providers/terminal/marker-parser.js';
 import { beginMarker, endPrefix, promptPrefix, startMarker } from '../../../src/providers/terminal/marker-protocol.js';
+import { cutAt } from '../../support/chunks.js';
 
 const NONCE = '0123456789abcdef';
 const SECRET = 'fedcba9876543210';
@@ -23,18 +24,6 @@ function feed(chunks: string[]) {
     }
   }
   return { output, end, parser };
-}
-
-function cut(stream: string, points: number[]): string[] {
-  const sorted = [...new Set(points.map((p) => p % (stream.length + 1)))].sort((a, b) => a - b);
-  const chunks: string[] = [];
-  let from = 0;
-  for (const p of sorted) {
-    chunks.push(stream.slice(from, p));
-    from = p;
-  }
-  chunks.push(stream.slice(from));
-  return chunks;
 }
 
 // Pieces that look like markers: other nonces, our prefixes without a terminator, stray separators.
@@ -82,7 +71,7 @@ describe('MarkerParser', () => {
           // Output that forms a real marker with what follows would (correctly) end the command there.
           fc.pre(firstMarker(output + marker) === output.length);
           const stream = junk + startMarker(NONCE) + output + marker + trailing;
-          const result = feed(cut(stream, points));
+          const result = feed(cutAt(stream, points));
           expect(result.output).toBe(output);
           expect(result.end).toEqual({ exitCode: code, via: viaPrompt ? 'prompt' : 'end' });
         },
