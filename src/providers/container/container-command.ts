@@ -43,6 +43,9 @@ const WORKDIR_MESSAGES: Readonly<Record<string, (dir: string) => string>> = {
   denied: (dir) => `workdir is not accessible: ${dir} (EACCES)`,
 };
 
+/** How often a stopped exec that has not ended is killed again. */
+const KILL_RETRY_MS = 500;
+
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
 
 export interface ContainerCommandOptions {
@@ -97,7 +100,7 @@ export class ContainerCommand {
       options.onOutput?.(output, 1);
     });
     if (options.spec.stdin !== undefined) channel.write(options.spec.stdin);
-    this.exited = channel.exited.then(({ exitCode }) => {
+    this.exited = channel.exited.then(async ({ exitCode }) => {
       this.done = true;
       for (const timer of this.timers) clearTimeout(timer);
       options.signal?.removeEventListener('abort', this.onAbort);
@@ -105,6 +108,8 @@ export class ContainerCommand {
       if (held.length > 0) this.stderr.write(held);
       this.stdout.close();
       this.stderr.close();
+      // A result may name a spill file: it is complete on disk first.
+      await Promise.all([this.stdout.flushed(), this.stderr.flushed()]);
       return classify(exitCode, this.reason);
     });
     if (options.timeoutMs !== undefined) this.timers.push(setTimeout(() => this.stop('timeout'), options.timeoutMs));
@@ -146,12 +151,21 @@ export class ContainerCommand {
     return this.done;
   }
 
-  /** TERM to the whole tree, KILL after the grace. The first reason wins. */
+  /**
+   * TERM to the whole tree, KILL after the grace, and KILL again until the
+   * exec has ended: on a loaded engine the exec's processes may not have
+   * started when the first signals went out. The first reason wins.
+   */
   stop(reason: StopReason): void {
     if (this.done || this.reason !== undefined) return;
     this.reason = reason;
     void this.signalTree('TERM');
-    this.timers.push(setTimeout(() => void this.signalTree('KILL'), this.options.config.graceMs));
+    const kill = (): void => {
+      if (this.done) return;
+      void this.signalTree('KILL');
+      this.timers.push(setTimeout(kill, KILL_RETRY_MS));
+    };
+    this.timers.push(setTimeout(kill, this.options.config.graceMs));
   }
 
   private async signalTree(signal: 'TERM' | 'KILL'): Promise<void> {

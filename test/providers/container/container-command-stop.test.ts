@@ -1,0 +1,57 @@
+// Stopping a container exec whose processes a loaded engine has not started yet: the kill is repeated until the exec ends.
+import { PassThrough } from 'node:stream';
+import { ContainerCommand } from '../../../src/providers/container/container-command.js';
+import type { ContainerEngine, ExecChannel, ExecExit } from '../../../src/providers/container/container-engine.js';
+import { DEFAULT_EXECUTOR_CONFIG } from '../../../src/providers/shell/shell-executor.js';
+import { SpillDirectory } from '../../../src/providers/shell/spill-directory.js';
+
+/** An engine whose exec ends only when the third KILL finds its processes. */
+function lateEngine(): { engine: ContainerEngine; signals: string[] } {
+  const signals: string[] = [];
+  let end!: (exit: ExecExit) => void;
+  const exited = new Promise<ExecExit>((resolve) => (end = resolve));
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const channel: ExecChannel = {
+    stdout,
+    stderr,
+    exited,
+    write: () => undefined,
+    resize: async () => undefined,
+    hostPid: async () => undefined,
+    detach: () => undefined,
+  };
+  const engine = {
+    exec: async () => channel,
+    killTagged: async (_id: string, _tag: string, signal: 'TERM' | 'KILL') => {
+      signals.push(signal);
+      if (signals.filter((s) => s === 'KILL').length < 3) return 0;
+      stdout.end();
+      stderr.end();
+      end({ exitCode: 137 });
+      return 1;
+    },
+  } as unknown as ContainerEngine;
+  return { engine, signals };
+}
+
+test('a timeout that finds nothing to signal yet kills again until the exec has ended', async () => {
+  const { engine, signals } = lateEngine();
+  const spills = new SpillDirectory('dsh-ct-stop-');
+  try {
+    const command = await ContainerCommand.start({
+      engine,
+      containerId: 'c1',
+      spec: { command: 'sleep 30', workdir: '/', timeoutMs: 20 },
+      env: {},
+      config: { ...DEFAULT_EXECUTOR_CONFIG, graceMs: 20 },
+      spills,
+      timeoutMs: 20,
+    });
+    const exit = await command.exited;
+    expect(exit).toEqual({ exitCode: null, signal: 'SIGKILL', reason: 'timeout' });
+    expect(signals).toEqual(['TERM', 'KILL', 'KILL', 'KILL']);
+  } finally {
+    await spills.remove();
+  }
+});
