@@ -100,7 +100,7 @@ export class ContainerCommand {
       options.onOutput?.(output, 1);
     });
     if (options.spec.stdin !== undefined) channel.write(options.spec.stdin);
-    this.exited = channel.exited.then(async ({ exitCode }) => {
+    this.exited = channel.exited.then(({ exitCode }) => {
       this.done = true;
       for (const timer of this.timers) clearTimeout(timer);
       options.signal?.removeEventListener('abort', this.onAbort);
@@ -108,8 +108,6 @@ export class ContainerCommand {
       if (held.length > 0) this.stderr.write(held);
       this.stdout.close();
       this.stderr.close();
-      // A result may name a spill file: it is complete on disk first.
-      await Promise.all([this.stdout.flushed(), this.stderr.flushed()]);
       return classify(exitCode, this.reason);
     });
     if (options.timeoutMs !== undefined) this.timers.push(setTimeout(() => this.stop('timeout'), options.timeoutMs));

@@ -5,7 +5,6 @@ import type { Redactor } from '../output-filter/redactor.js';
 import { TextFilter, type FilteredAscii, type FilteredText } from '../output-filter/text-filter.js';
 import type { StreamCapture } from './shell-executor.js';
 import type { SpillDirectory, SpillFile } from './spill-directory.js';
-import { SpillWriter } from './spill-writer.js';
 import { TailBuffer, utf8StartIndex } from './tail-buffer.js';
 
 export interface CaptureLimits {
@@ -27,9 +26,9 @@ export interface CaptureRead {
  * `maxOutputBytes` of the model's view (redacted and collapsed, see
  * `TextFilter`) in a ring, and — only once the stream outgrows the ring —
  * the complete stream, redacted but not collapsed, in a spill file written
- * off the event loop (see `SpillWriter`; `flushed()` resolves once it is
- * complete on disk). Until then the spill's head is buffered (at most
- * `maxOutputBytes`). Past `maxSpillBytes` the spill is
+ * synchronously (the event loop is the only writer, so there is no
+ * backpressure to manage and order is kept). Until then the spill's head is
+ * buffered (at most `maxOutputBytes`). Past `maxSpillBytes` the spill is
  * deleted and reported unavailable; a spill the model's view never needed
  * (progress redraws collapsed it into the ring) is deleted at close. A spill
  * that cannot be written (disk full, temp dir gone) is likewise dropped; the
@@ -51,10 +50,8 @@ export class OutputCapture {
   private spilled = 0;
   private readCollapsed = 0;
   private spill: SpillFile | undefined;
-  /** The spill's writer while open; cleared on close so it is never closed twice. */
-  private writer: SpillWriter | undefined;
-  /** Settles once the closed spill is complete on disk (or dropped). */
-  private written: Promise<void> = Promise.resolve();
+  /** The spill's descriptor while open; cleared on close so it is never closed twice. */
+  private fd: number | undefined;
   /** True once the spill was started and then dropped or failed. */
   private spillLost = false;
   private closed = false;
@@ -170,11 +167,6 @@ export class OutputCapture {
     else this.dropSpill();
   }
 
-  /** Resolves once everything written to the spill file so far is on disk: wait for it before naming the file. */
-  flushed(): Promise<void> {
-    return this.writer?.settled() ?? this.written;
-  }
-
   /** Mid-run reads see everything the filters can release now. */
   private settle(): void {
     if (!this.closed) this.accept(this.filter.drain());
@@ -224,7 +216,7 @@ export class OutputCapture {
   private startSpill(head: Buffer): void {
     try {
       this.spill = this.spills.create(this.label);
-      this.writer = new SpillWriter(this.spill.fd, () => this.dropSpill());
+      this.fd = this.spill.fd;
     } catch {
       this.spillLost = true;
       return;
@@ -233,13 +225,25 @@ export class OutputCapture {
   }
 
   private writeSpill(bytes: Buffer): void {
-    if (!this.spillLost) this.writer?.write(bytes);
+    const fd = this.fd;
+    if (fd === undefined || this.spillLost) return;
+    try {
+      let offset = 0;
+      while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
+    } catch {
+      this.dropSpill();
+    }
   }
 
   private closeFd(): void {
-    const writer = this.writer;
-    this.writer = undefined;
-    if (writer !== undefined) this.written = writer.close();
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd === undefined) return;
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // Best effort: the descriptor is forgotten either way.
+    }
   }
 
   /** A partial spill would be mistaken for the full output, so it goes entirely. */

@@ -239,9 +239,7 @@ export class ShellProcess {
       if (held !== undefined && held.length > 0) this.stderr.write(held);
       this.stdout.close();
       this.stderr.close();
-      // A result may name a spill file: it is complete on disk first.
-      const exit = { exitCode: leader.code, signal: leader.signal, reason: this.reason };
-      void Promise.all([this.stdout.flushed(), this.stderr.flushed()]).then(() => this.settle(exit));
+      this.settle({ exitCode: leader.code, signal: leader.signal, reason: this.reason });
     });
   }
 
