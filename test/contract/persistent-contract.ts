@@ -75,6 +75,17 @@ export function persistentBashContract(environment: (workspace: string) => Plugi
     expect(await call('pwd')).toBe(root);
   });
 
+  it("names a session directory that does not exist instead of starting a shell elsewhere", async () => {
+    const gone = host.openSession({ cwd: path.join(root, 'gone') });
+    try {
+      const result = await gone.call('bash', { command: 'pwd' });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toBe(`Error: working directory does not exist: ${path.join(root, 'gone')}`);
+    } finally {
+      await gone.dispose();
+    }
+  });
+
   it('restart: true runs in a fresh shell; a NUL in the command is refused', async () => {
     await call('cd /; export OLD=1');
     expect(await call('pwd; echo ${OLD:-unset}', { restart: true })).toBe(`${RESTARTED_NOTICE}\n${root}\nunset`);

@@ -14,6 +14,8 @@ export interface ContainerShellSpawn {
   readonly tag: string;
   /** The shell's pid on this machine when the engine is local; undefined turns stdin-wait detection off. */
   readonly hostPid: number | undefined;
+  /** Where the shell starts (see `containerShellArgv`). */
+  readonly cwd: string;
   readonly scrollbackChars: number;
   /** Secrets kept out of the shell's output. */
   readonly redactor?: Redactor;
@@ -30,10 +32,31 @@ export function startContainerShell(spawn: ContainerShellSpawn, config: BashPtyC
   return MarkerShell.start(new ExecShellChannel(spawn), {
     scrollbackChars: spawn.scrollbackChars,
     ...(spawn.redactor ? { redactor: spawn.redactor } : {}),
-    identity: { name: 'bash in the container', hint: 'check that the image has bash' },
+    identity: {
+      name: 'bash in the container',
+      hint: 'check that the image has bash',
+      explainExit: (exit) => (exit.exitCode === null ? undefined : CWD_EXITS[exit.exitCode]?.(spawn.cwd)),
+    },
     config,
   });
 }
+
+/**
+ * argv of the persistent shell: it enters `cwd` itself and says why it could
+ * not by its status (the runtime's own chdir failure is an opaque "OCI
+ * runtime exec failed"), then becomes the interactive bash.
+ */
+export function containerShellArgv(shellPath: string, cwd: string): string[] {
+  const enter = 'cd -- "$1" 2>/dev/null || { [ -e "$1" ] || exit 125; [ -d "$1" ] || exit 124; exit 123; }';
+  return [shellPath, '-c', `${enter}; exec "$0" --noprofile --norc --noediting -i`, shellPath, cwd];
+}
+
+/** The statuses of `containerShellArgv`'s `cd` failure, in the local PTY backend's words. */
+const CWD_EXITS: Readonly<Record<number, (cwd: string) => string>> = {
+  125: (cwd) => `working directory does not exist: ${cwd}`,
+  124: (cwd) => `working directory is not a directory: ${cwd}`,
+  123: (cwd) => `working directory is not accessible: ${cwd}`,
+};
 
 /** A TTY exec: bytes over the engine's attach stream, processes killed by their tag inside the container. */
 class ExecShellChannel implements ShellChannel {

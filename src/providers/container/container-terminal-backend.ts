@@ -5,7 +5,8 @@ import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from '../terminal/terminal-service.js';
 import { EXEC_TAG_VAR } from './container-engine.js';
 import { containerExecEnv } from './container-env.js';
-import { startContainerShell } from './container-shell-session.js';
+import { containerShellArgv, startContainerShell } from './container-shell-session.js';
+import { ShellStartRefused } from '../terminal/shell-channel.js';
 import type { SessionContainers } from './session-containers.js';
 
 /** Prompt and history settings that keep the terminal stream to what commands print (as the local backend). */
@@ -38,12 +39,12 @@ export class ContainerTerminalBackend implements TerminalBackend {
       const tag = randomBytes(8).toString('hex');
       try {
         const channel = await this.containers.engine.exec(container.id, {
-          argv: [this.config.shellPath, '--noprofile', '--norc', '--noediting', '-i'],
+          argv: containerShellArgv(this.config.shellPath, options.cwd),
           env: {
             ...containerExecEnv(this.config.allowEnv, this.containers.config.env, { dshEnv: options.dshEnv }, SHELL_ENV),
             [EXEC_TAG_VAR]: tag,
           },
-          workdir: options.cwd,
+          workdir: '/',
           tty: true,
           stdin: true,
           cols: options.cols ?? this.config.cols,
@@ -58,12 +59,14 @@ export class ContainerTerminalBackend implements TerminalBackend {
             channel,
             tag,
             hostPid,
+            cwd: options.cwd,
             scrollbackChars: options.scrollbackChars ?? this.config.scrollbackChars,
             ...(this.redactor === undefined ? {} : { redactor: this.redactor }),
           },
           this.config,
         );
       } catch (error) {
+        if (error instanceof ShellStartRefused) throw error;
         const stopped = await this.containers.markIfStopped(container).catch(() => undefined);
         if (stopped && attempt === 0) continue;
         throw new Error(`cannot start the persistent shell in the session container: ${(error as Error).message}`);

@@ -5,7 +5,7 @@ import { attachSend, type Attached, type PtyExit, type Running } from './bash-pt
 import { MarkerParser } from './marker-parser.js';
 import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
-import type { ShellChannel, ShellIdentity } from './shell-channel.js';
+import { ShellStartRefused, type ShellChannel, type ShellIdentity } from './shell-channel.js';
 import { probeStdinWait, shellTty } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
@@ -116,6 +116,8 @@ export class MarkerShell implements PtySession {
     await this.close();
     const { name, hint } = this.spec.identity;
     if (outcome === 'timeout') throw new Error(`${name} did not become ready within ${startupTimeoutMs}ms`);
+    const named = exit === undefined ? undefined : this.spec.identity.explainExit?.(exit);
+    if (named !== undefined) throw new ShellStartRefused(named);
     const how = exit?.signal ? `signal ${exit.signal}` : `code ${exit?.exitCode ?? '?'}`;
     throw new Error(`${name} exited during startup (${how}); ${hint}`);
   }

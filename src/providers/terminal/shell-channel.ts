@@ -28,4 +28,9 @@ export interface ShellIdentity {
   readonly name: string;
   /** Appended to an exit during startup: what to check. */
   readonly hint: string;
+  /** The cause of a startup exit the channel can name (e.g. a missing working directory); the error is then just that. */
+  readonly explainExit?: (exit: PtyExit) => string | undefined;
 }
+
+/** A shell that could not start for a cause its message names exactly: callers show it as is. */
+export class ShellStartRefused extends Error {}
