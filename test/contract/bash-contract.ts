@@ -49,6 +49,15 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     expect(text(await call({ command: 'true', workdir: 'a-file' }))).toBe(`Error: workdir is not a directory: ${path.join(root, 'a-file')}`);
   });
 
+  it("gives the command its session's DSH_* overlay and none of the server's credentials", async () => {
+    process.env.CONTRACT_API_TOKEN = 'server-secret';
+    try {
+      expect(text(await call({ command: 'echo "$DSH_SESSION_ID ${CONTRACT_API_TOKEN:-absent}"' }))).toBe('contract absent');
+    } finally {
+      delete process.env.CONTRACT_API_TOKEN;
+    }
+  });
+
   it('keeps the tail of big output and names a spill file the next call can read', async () => {
     const first = text(await call({ command: 'seq 1 2000' }));
     const spill = /\n1999\n2000\n\[output truncated; full output: (\S+)\]$/.exec(first)?.[1];
