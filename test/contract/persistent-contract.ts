@@ -42,6 +42,15 @@ export function persistentBashContract(environment: (workspace: string) => Plugi
     expect(await call('false')).toBe('(no output)\n[exit code: 1]');
   });
 
+  it("gives the shell its session's DSH_* overlay and none of the server's credentials", async () => {
+    process.env.CONTRACT_API_TOKEN = 'server-secret';
+    try {
+      expect(await call('echo "$DSH_SESSION_ID ${CONTRACT_API_TOKEN:-absent}"')).toBe(`${session.id} absent`);
+    } finally {
+      delete process.env.CONTRACT_API_TOKEN;
+    }
+  });
+
   it('runs commands longer than a terminal line, and heredocs with quotes', async () => {
     expect(await call(`echo ${'x'.repeat(5000)} | wc -c`)).toBe('5001');
     expect(await call(`printf %s '${'y\\n'.repeat(30_000)}' | wc -c`)).toBe('90000');
