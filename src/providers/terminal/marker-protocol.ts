@@ -122,7 +122,7 @@ export function initLine(secret: string, readyNonce: string): string {
 }
 
 /** The `export` / `unset` statements that apply `env` (names that are not shell identifiers are skipped). */
-export function envStatements(env: Readonly<Record<string, string>> = {}): string[] {
+function envStatements(env: Readonly<Record<string, string>> = {}): string[] {
   const statements: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
