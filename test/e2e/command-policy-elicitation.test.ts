@@ -1,13 +1,11 @@
 // An `ask` command rule under the MCP server: the calling client is asked
 // through elicitation; its answer decides whether anything runs.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/elicitation-answerer.js';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
+import { connectInProcess } from './support/in-process-client.js';
 
 let host: DshHost;
 const ran: string[] = [];
@@ -24,18 +22,7 @@ beforeAll(async () => {
 afterAll(() => host.dispose());
 
 async function callAs(answer: ElicitResult | undefined, command: string) {
-  const connection = new McpConnection(host, { cwd: '/repo', approvals: answerer });
-  const client = new Client({ name: 'in-process', version: '1' }, { capabilities: answer ? { elicitation: {} } : {} });
-  const asked: string[] = [];
-  if (answer) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      asked.push(request.params.message);
-      return answer;
-    });
-  }
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
-  await client.connect(clientSide);
+  const { connection, client, asked } = await connectInProcess(host, { cwd: '/repo', approvals: answerer, ...(answer ? { answer } : {}) });
   try {
     const result = await client.callTool({ name: 'bash', arguments: { command, description: 'Publish' } });
     return { text: (result.content as Array<{ text: string }>)[0]!.text, isError: result.isError, asked };

@@ -1,13 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/elicitation-answerer.js';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import type { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { toCallToolResult, toStructuredContent } from '../../src/mcp/call-result.js';
 import { ApprovalAnswerer } from '../../src/providers/approval/approval-service.js';
 import { waitUntil } from './support/mcp-clients.js';
+import { connectInProcess, type InProcessClient } from './support/in-process-client.js';
 
 // In-process: the connection over a linked in-memory transport pair (no spawn).
 let host: DshHost;
@@ -19,20 +18,8 @@ beforeAll(async () => {
 
 afterAll(() => host.dispose());
 
-async function connect(answer?: ElicitResult): Promise<{ connection: McpConnection; client: Client; asked: string[] }> {
-  const connection = new McpConnection(host, { cwd: '/', approvals: answerer });
-  const client = new Client({ name: 'in-process', version: '1' }, { capabilities: answer ? { elicitation: {} } : {} });
-  const asked: string[] = [];
-  if (answer) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      asked.push(request.params.message);
-      return answer;
-    });
-  }
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
-  await client.connect(clientSide);
-  return { connection, client, asked };
+function connect(answer?: ElicitResult): Promise<InProcessClient> {
+  return connectInProcess(host, { cwd: '/', approvals: answerer, ...(answer ? { answer } : {}) });
 }
 
 const approval = (connection: McpConnection) =>
