@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { stripAnsi } from '../../../src/providers/output-filter/ansi.js';
 import { LineCollapser, collapseTerminalText } from '../../../src/providers/output-filter/line-collapse.js';
+import { cutAt } from '../../support/chunks.js';
 
 /** The whole-text meaning of the filter, written independently of the streaming code. */
 function reference(raw: string): { text: string; dropped: number } {
@@ -42,14 +43,7 @@ describe('LineCollapser', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 8 }), (pieces, cuts) => {
         const raw = pieces.join('');
-        const points = [...new Set(cuts.map((cut) => cut % (raw.length + 1)))].sort((a, b) => a - b);
-        const chunks: string[] = [];
-        let at = 0;
-        for (const point of points) {
-          chunks.push(raw.slice(at, point));
-          at = point;
-        }
-        chunks.push(raw.slice(at));
+        const chunks = cutAt(raw, cuts);
         expect(streamed(chunks)).toEqual(reference(raw));
       }),
     );

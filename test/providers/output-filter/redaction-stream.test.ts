@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { PatternRedactor } from '../../../src/providers/output-filter/pattern-redactor.js';
 import { resolveRedactionConfig } from '../../../src/providers/output-filter/redaction-config.js';
 import type { Redactor } from '../../../src/providers/output-filter/redactor.js';
+import { cutAt } from '../../support/chunks.js';
 
 const SECRETS = ['hunter2-correct', 'sk-live-0123456789abcdef', 'pass phrase with spaces'];
 
@@ -56,14 +57,7 @@ describe('redaction stream', () => {
     fc.assert(
       fc.property(fc.array(word, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 10 }), fc.array(fc.nat()), (words, cuts, drains) => {
         const text = words.join('');
-        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-        const chunks: string[] = [];
-        let at = 0;
-        for (const point of points) {
-          chunks.push(text.slice(at, point));
-          at = point;
-        }
-        chunks.push(text.slice(at));
+        const chunks = cutAt(text, cuts);
         const plain = streamAll(r, chunks);
         expect(plain).toBe(r.redact(text));
         const withReads = streamAll(r, chunks, new Set(drains.map((d) => d % chunks.length)));
