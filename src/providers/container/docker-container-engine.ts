@@ -23,18 +23,18 @@ import { describeEngineError, engineEndpoint, withTimeout } from './engine-error
 const LIFELINE = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
 
 /**
- * Bash: signal every process whose initial environment carries the tag. They
- * are all stopped first, then signalled, then continued: signalled one by one
- * while running, a child killed first would let its parent run on (the rest
- * of a `sleep 30; echo never`) before its own signal lands, which a local
- * process-group kill never allows.
+ * Bash: signal every process whose initial environment carries the tag,
+ * oldest pid first (an indexed array lists its indices in ascending order),
+ * so a parent is signalled before its children: a child signalled first
+ * would let its parent run on (the rest of a `sleep 30; echo never`), which
+ * a local process-group kill never allows. Not stopped first: a stopped
+ * child wakes a job-control parent's `wait` (the exec wrapper's).
  */
 const KILL_TAGGED =
   'k=(); for d in /proc/[0-9]*; do p=${d#/proc/}; [[ $p == "$$" ]] && continue; ' +
   'mapfile -d "" -t vars 2>/dev/null <"$d/environ" || continue; for v in "${vars[@]}"; do ' +
-  `if [[ $v == "${EXEC_TAG_VAR}=$1" ]]; then k+=("$p"); break; fi; done; done; n=0; ` +
-  '((${#k[@]})) && { kill -s STOP "${k[@]}" 2>/dev/null; for p in "${k[@]}"; do kill -s "$2" "$p" 2>/dev/null && n=$((n+1)); done; ' +
-  'kill -s CONT "${k[@]}" 2>/dev/null; }; echo $n';
+  `if [[ $v == "${EXEC_TAG_VAR}=$1" ]]; then k[$p]=1; break; fi; done; done; n=0; ` +
+  'for p in "${!k[@]}"; do kill -s "$2" "$p" 2>/dev/null && n=$((n+1)); done; echo $n';
 
 /** dockerode (and its SSH and gRPC dependencies) loads with the first engine call. */
 const loadDockerode = lazyModule<typeof Docker>(
