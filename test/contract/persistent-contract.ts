@@ -1,7 +1,7 @@
 // What the model sees from the persistent `bash` tool, checked the same way
 // on every backend: the local PTY, the PTY under bwrap and a TTY exec in a
 // session container answer the same calls with the same texts.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost, type DshHost, type HostSession, type PluginModule } from '../../src/index.js';
@@ -84,7 +84,7 @@ export function persistentBashContract(environment: (workspace: string) => Plugi
     expect(await call('pwd')).toBe(root);
   });
 
-  it("names a session directory that does not exist instead of starting a shell elsewhere", async () => {
+  it('names a session directory that does not exist, or is a file, instead of starting a shell elsewhere', async () => {
     const gone = host.openSession({ cwd: path.join(root, 'gone') });
     try {
       const result = await gone.call('bash', { command: 'pwd' });
@@ -92,6 +92,13 @@ export function persistentBashContract(environment: (workspace: string) => Plugi
       expect(text(result)).toBe(`Error: working directory does not exist: ${path.join(root, 'gone')}`);
     } finally {
       await gone.dispose();
+    }
+    writeFileSync(path.join(root, 'a-file'), '');
+    const file = host.openSession({ cwd: path.join(root, 'a-file') });
+    try {
+      expect(text(await file.call('bash', { command: 'pwd' }))).toBe(`Error: working directory is not a directory: ${path.join(root, 'a-file')}`);
+    } finally {
+      await file.dispose();
     }
   });
 

@@ -7,6 +7,7 @@ import type { ShellExit, StopReason } from '../shell/shell-process.js';
 import type { SpillDirectory } from '../shell/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
 import { LeftoverTrailer } from '../shell/leftover-trailer.js';
+import { workdirMessage, type WorkdirProblem } from '../shell/workdir-check.js';
 
 /** The wrapper's status when it could not enter the workdir (the command never ran). */
 const WORKDIR_STATUS = 125;
@@ -36,12 +37,6 @@ const WRAPPER =
   // Stopped first, as in killTagged: none of them can start another process while the others are killed.
   '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
   `((n)) && printf '\\037dsh-left:%s:%d\\037' "$${EXEC_TAG_VAR}" $n >&3; exit $s`;
-
-const WORKDIR_MESSAGES: Readonly<Record<string, (dir: string) => string>> = {
-  missing: (dir) => `workdir does not exist: ${dir}`,
-  notdir: (dir) => `workdir is not a directory: ${dir}`,
-  denied: (dir) => `workdir is not accessible: ${dir} (EACCES)`,
-};
 
 /** How often a stopped exec that has not ended is killed again. */
 const KILL_RETRY_MS = 500;
@@ -131,9 +126,8 @@ export class ContainerCommand {
   /** Once exited: why the command could not start in its workdir (it never ran), else undefined. */
   workdirFailure(exit: ShellExit): string | undefined {
     if (exit.exitCode !== WORKDIR_STATUS) return undefined;
-    const match = /^dsh-workdir:(\w+):(\w+)$/.exec(this.stderr.text());
-    const message = match && match[2] === this.tag ? WORKDIR_MESSAGES[match[1]!] : undefined;
-    return message?.(this.options.spec.workdir);
+    const match = /^dsh-workdir:(missing|notdir|denied):(\w+)$/.exec(this.stderr.text());
+    return match && match[2] === this.tag ? workdirMessage(match[1] as WorkdirProblem, this.options.spec.workdir) : undefined;
   }
 
   /** Processes still alive when the command ended, killed then (known once it exited). */

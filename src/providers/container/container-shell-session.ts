@@ -5,6 +5,7 @@ import type { PtyExit } from '../terminal/bash-pty-state.js';
 import { MarkerShell } from '../terminal/marker-shell.js';
 import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine, ExecChannel } from './container-engine.js';
+import { workdirMessage, type WorkdirProblem } from '../shell/workdir-check.js';
 
 export interface ContainerShellSpawn {
   readonly engine: ContainerEngine;
@@ -35,7 +36,7 @@ export function startContainerShell(spawn: ContainerShellSpawn, config: BashPtyC
     identity: {
       name: 'bash in the container',
       hint: 'check that the image has bash',
-      explainExit: (exit) => (exit.exitCode === null ? undefined : CWD_EXITS[exit.exitCode]?.(spawn.cwd)),
+      explainExit: (exit) => cwdFailure(exit.exitCode, spawn.cwd),
     },
     config,
   });
@@ -51,12 +52,14 @@ export function containerShellArgv(shellPath: string, cwd: string): string[] {
   return [shellPath, '-c', `${enter}; exec "$0" --noprofile --norc --noediting -i`, shellPath, cwd];
 }
 
-/** The statuses of `containerShellArgv`'s `cd` failure, in the local PTY backend's words. */
-const CWD_EXITS: Readonly<Record<number, (cwd: string) => string>> = {
-  125: (cwd) => `working directory does not exist: ${cwd}`,
-  124: (cwd) => `working directory is not a directory: ${cwd}`,
-  123: (cwd) => `working directory is not accessible: ${cwd}`,
-};
+/** The statuses of `containerShellArgv`'s `cd` failure. */
+const CWD_EXITS: Readonly<Record<number, WorkdirProblem>> = { 125: 'missing', 124: 'notdir', 123: 'denied' };
+
+/** In the local PTY backend's words (`checkWorkdir`). */
+function cwdFailure(exitCode: number | null, cwd: string): string | undefined {
+  const problem = exitCode === null ? undefined : CWD_EXITS[exitCode];
+  return problem === undefined ? undefined : workdirMessage(problem, cwd, 'working directory');
+}
 
 /** A TTY exec: bytes over the engine's attach stream, processes killed by their tag inside the container. */
 class ExecShellChannel implements ShellChannel {

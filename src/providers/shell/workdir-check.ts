@@ -2,19 +2,33 @@ import fs from 'node:fs';
 
 // Why a shell could not start in a workdir, in words the model can act on.
 
+/** Why a directory cannot be entered, as a shell that tried it inside a container reports it too. */
+export type WorkdirProblem = 'missing' | 'notdir' | 'denied';
+
+/**
+ * The one wording for each problem, on every backend. `label` names the
+ * directory as the caller's model knows it: the one-shot `workdir`
+ * argument, or the persistent shell's `working directory`.
+ */
+export function workdirMessage(problem: WorkdirProblem, dir: string, label = 'workdir', code = 'EACCES'): string {
+  if (problem === 'missing') return `${label} does not exist: ${dir}`;
+  if (problem === 'notdir') return `${label} is not a directory: ${dir}`;
+  return `${label} is not accessible: ${dir} (${code})`;
+}
+
 /** Throws a message naming the directory when `dir` cannot be a working directory. */
-export function checkWorkdir(dir: string): void {
+export function checkWorkdir(dir: string, label = 'workdir'): void {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`workdir does not exist: ${dir}`);
-    throw new Error(`workdir is not accessible: ${dir} (${code ?? String(error)})`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(workdirMessage('missing', dir, label));
+    throw new Error(workdirMessage('denied', dir, label, code ?? String(error)));
   }
-  if (!stat.isDirectory()) throw new Error(`workdir is not a directory: ${dir}`);
+  if (!stat.isDirectory()) throw new Error(workdirMessage('notdir', dir, label));
   // stat needs search permission on the parents only; the shell must be able to enter the directory itself.
-  if (!canEnter(dir)) throw new Error(`workdir is not accessible: ${dir} (EACCES)`);
+  if (!canEnter(dir)) throw new Error(workdirMessage('denied', dir, label));
 }
 
 function canEnter(dir: string): boolean {

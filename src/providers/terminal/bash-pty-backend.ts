@@ -1,10 +1,10 @@
-import { statSync } from 'node:fs';
 import { inject, injectable, optional } from 'inversify';
 import { Redactor } from '../output-filter/redactor.js';
 import { Confinement } from '../sandbox/confinement.js';
 import { buildChildEnv, dropShellStartupVars } from '../shell/child-env.js';
 import { newProcessTag, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
 import { ensureReaperWatchdog } from '../shell/reaper-watchdog.js';
+import { checkWorkdir } from '../shell/workdir-check.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { startBashPty } from './bash-pty-session.js';
 import { ConfinedPtySession } from './confined-pty-session.js';
@@ -41,13 +41,7 @@ export class BashPtyBackend implements TerminalBackend {
   }
 
   async open(options: TerminalOpenOptions): Promise<PtySession> {
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(options.cwd).isDirectory();
-    } catch {
-      // reported below
-    }
-    if (!isDirectory) throw new Error(`working directory does not exist: ${options.cwd}`);
+    checkWorkdir(options.cwd, 'working directory');
     const confined = this.confinement?.forSession(options.session);
     const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd }) : options.wrapArgv;
     // What the shell runs (`bash -c`, `sh`) must not source a file named by the server's environment either.
