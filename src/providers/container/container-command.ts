@@ -2,7 +2,7 @@ import type { Redactor } from '../output-filter/redactor.js';
 import { randomBytes } from 'node:crypto';
 import { constants as osConstants } from 'node:os';
 import { OutputCapture } from '../shell/output-capture.js';
-import type { ExecSpec, ExecutorConfig } from '../shell/shell-executor.js';
+import type { ExecSpec, ExecutorConfig, ProcessOutcome } from '../shell/shell-executor.js';
 import type { ShellExit, StopReason } from '../shell/shell-process.js';
 import type { SpillDirectory } from '../shell/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
@@ -128,6 +128,14 @@ export class ContainerCommand {
     if (exit.exitCode !== WORKDIR_STATUS) return undefined;
     const match = /^dsh-workdir:(missing|notdir|denied):(\w+)$/.exec(this.stderr.text());
     return match && match[2] === this.tag ? workdirMessage(match[1] as WorkdirProblem, this.options.spec.workdir) : undefined;
+  }
+
+  /** How a background command ended; a workdir it could not enter is an `error` (it never ran). */
+  outcome(): Promise<ProcessOutcome> {
+    return this.exited.then((exit) => {
+      const unusable = this.workdirFailure(exit);
+      return unusable === undefined ? { exitCode: exit.exitCode, signal: exit.signal } : { exitCode: null, signal: null, error: unusable };
+    });
   }
 
   /** Processes still alive when the command ended, killed then (known once it exited). */

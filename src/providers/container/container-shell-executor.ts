@@ -11,7 +11,7 @@ import type {
   RunResult,
   ShellExecutor,
 } from '../shell/shell-executor.js';
-import { ContainerBackgroundProcess } from './container-background-process.js';
+import { CapturedBackgroundProcess } from '../shell/captured-background-process.js';
 import { ContainerCommand } from './container-command.js';
 import { containerExecEnv } from './container-env.js';
 import type { LiveContainer, SessionContainers } from './session-containers.js';
@@ -83,9 +83,9 @@ export class ContainerShellExecutor implements ShellExecutor {
     const spec = checkedExecSpec(given, this.config);
     try {
       const { command } = await this.launch(spec, {});
-      return ContainerBackgroundProcess.running(command);
+      return CapturedBackgroundProcess.running(command, command.outcome());
     } catch (error) {
-      return ContainerBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
+      return CapturedBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }
   }
 

@@ -2,7 +2,8 @@ import { inject, injectable, optional, preDestroy } from 'inversify';
 import { Confinement, type ConfinedCommand } from '../sandbox/confinement.js';
 import { checkedExecSpec, resolveExecSpec } from './exec-spec-resolver.js';
 import { resolveExecutorConfig } from './executor-config.js';
-import { LocalBackgroundProcess } from './local-background-process.js';
+import { CapturedBackgroundProcess } from './captured-background-process.js';
+import { localBackground } from './local-background-process.js';
 import { ProgressReporter } from './progress-reporter.js';
 import {
   ExecutorConfig,
@@ -174,10 +175,10 @@ export class LocalShellExecutor implements ShellExecutor {
         redactor: this.redactor,
       });
     } catch (error) {
-      return LocalBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
+      return CapturedBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }
     this.track(shell);
-    return LocalBackgroundProcess.running(shell);
+    return localBackground(shell);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { LocalBackgroundProcess } from './local-background-process.js';
+import { localBackground } from './local-background-process.js';
 import type { RunResult } from './shell-executor.js';
 import type { OutputCapture } from './output-capture.js';
 import type { ShellExit } from './shell-exit.js';
@@ -35,7 +35,7 @@ export function continuedResult(shell: ShellProcess, timeoutMs: number, elapsedM
     ...(stdoutSpillPath === undefined ? {} : { stdoutSpillPath }),
     ...(stderrSpillPath === undefined ? {} : { stderrSpillPath }),
     ...collapsedUpdates(stdout.collapsed + stderr.collapsed),
-    continuation: LocalBackgroundProcess.running(shell),
+    continuation: localBackground(shell),
   };
 }
 

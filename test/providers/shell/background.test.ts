@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LocalBackgroundProcess } from '../../../src/providers/shell/local-background-process.js';
+import { CapturedBackgroundProcess } from '../../../src/providers/shell/captured-background-process.js';
 import type { BackgroundProcess } from '../../../src/providers/shell/shell-executor.js';
 import { ExecutorPool, pollUntil, processesWith, survivors, uniqueSleep } from './shell-test-kit.js';
 
@@ -131,7 +131,7 @@ describe('LocalShellExecutor.start: background processes', () => {
   });
 
   it('delivers a start failure exactly once, even to a read made before the outcome settled', async () => {
-    const handle = LocalBackgroundProcess.failed(new Error('workdir does not exist: /gone'));
+    const handle = CapturedBackgroundProcess.failed(new Error('workdir does not exist: /gone'));
     expect(handle.finished).toBe(true);
     const first = handle.readOutput().text;
     await handle.done;
