@@ -68,6 +68,21 @@ export async function waitUntilGone(needle: string, timeoutMs = 5000): Promise<n
   return processesWith(needle);
 }
 
+/**
+ * The processes that have become `sleep <needle>`. `processesWith` also
+ * matches a forked bash that has not yet exec'd its child (its command line
+ * names the needle too): a test that counts escapees must wait for these.
+ */
+export function sleepsRunning(needle: string): number[] {
+  return processesWith(needle).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith(`sleep\0${needle}`);
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Waits (bounded) until a process matches; used to know a command really started. */
 export async function waitUntilRunning(needle: string, timeoutMs = 10_000): Promise<number[]> {
   await pollUntil(() => processesWith(needle).length > 0, timeoutMs);
