@@ -48,6 +48,13 @@ import { abortedBeforeStart, continuedResult, finishedResult } from './run-resul
  * started ahead when it was started the same way (see prestart-slots.ts and
  * shell-launcher.ts); the next one is started after the result is returned.
  */
+/** Where a command's spills go and how it is wrapped: the `ShellProcess` options a confinement decides. */
+interface Placement {
+  readonly spills: SpillDirectory;
+  readonly wrapArgv?: (argv: string[]) => string[];
+  readonly leftoverToken?: string;
+}
+
 @injectable()
 export class LocalShellExecutor implements ShellExecutor {
   readonly config: ExecutorConfig;
@@ -106,8 +113,8 @@ export class LocalShellExecutor implements ShellExecutor {
     const { timeoutMs } = spec;
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
     const startedAt = performance.now();
-    const placement = this.spillsAndWrap(spec, confined);
-    const prestartKey = this.config.prestart ? prestartKeyOf(confined, placement.readable) : undefined;
+    const { readable, placement } = this.spillsAndWrap(spec, confined);
+    const prestartKey = this.config.prestart ? prestartKeyOf(confined, readable) : undefined;
     const prestarted = prestartKey === undefined ? undefined : this.prestarted.take(spec.session, prestartKey);
     if (prestartKey !== undefined) this.prestarted.begin(spec.session);
     // The next call's shell is started once this result is on its way (and the session's other calls have ended).
@@ -122,9 +129,7 @@ export class LocalShellExecutor implements ShellExecutor {
         execa,
         spec,
         config: this.config,
-        spills: placement.spills,
-        ...(placement.wrapArgv === undefined ? {} : { wrapArgv: placement.wrapArgv }),
-        ...(placement.leftoverToken === undefined ? {} : { leftoverToken: placement.leftoverToken }),
+        ...placement,
         ...(prestarted === undefined ? {} : { prestarted }),
         redactor: this.redactor,
         timeoutMs,
@@ -171,7 +176,7 @@ export class LocalShellExecutor implements ShellExecutor {
         execa,
         spec,
         config: this.config,
-        ...this.spillsAndWrap(spec, confined),
+        ...this.spillsAndWrap(spec, confined).placement,
         redactor: this.redactor,
       });
     } catch (error) {
@@ -211,18 +216,18 @@ export class LocalShellExecutor implements ShellExecutor {
   private spillsAndWrap(
     spec: ExecSpec,
     confined: ConfinedCommand | undefined,
-  ): { spills: SpillDirectory; readable: string[]; wrapArgv?: (argv: string[]) => string[]; leftoverToken?: string } {
+  ): { readable: string[]; placement: Placement } {
     // Grouped whenever a confinement is composed, so even an escalated unconfined call's spill stays readable to the session.
     const spills = this.confinement ? this.spills.group(spec.session?.id ?? '') : this.spills;
-    if (!confined) return { spills, readable: [] };
+    if (!confined) return { readable: [], placement: { spills } };
     // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
     const own = spills.viewPath;
     const readable = own === undefined ? [] : [own];
     const wrap = (argv: string[]): string[] => confined.wrapArgv(argv, { readable, cwd: spec.workdir });
-    if (confined.pidNamespace !== true) return { spills, readable, wrapArgv: wrap };
+    if (confined.pidNamespace !== true) return { readable, placement: { spills, wrapArgv: wrap } };
     // What the command leaves ends with its namespace: counted in there (namespace-reaper.ts).
     const leftoverToken = newReapToken();
-    return { spills, readable, wrapArgv: (argv) => wrap(reapingArgv(leftoverToken, argv)), leftoverToken };
+    return { readable, placement: { spills, wrapArgv: (argv) => wrap(reapingArgv(leftoverToken, argv)), leftoverToken } };
   }
 
   /**
@@ -241,7 +246,10 @@ export class LocalShellExecutor implements ShellExecutor {
       unused?.discard();
       return;
     }
-    const { readable, wrapArgv, leftoverToken } = this.spillsAndWrap(spec, confined);
+    const {
+      readable,
+      placement: { wrapArgv, leftoverToken },
+    } = this.spillsAndWrap(spec, confined);
     const key = prestartKeyOf(confined, readable);
     if (key !== unusedKey) unused?.discard();
     const start = (): PrestartedShell | undefined =>
