@@ -145,24 +145,33 @@ export class LineCollapser {
 
   /** The final drawing of the current line (without its newline); resets the line. */
   private finishLine(): string {
-    const drawing = withoutEscapes(this.segment);
-    let final: string;
-    let continues = this.midLine && !this.redrawnAfterDrain;
-    if (drawing.trim() !== '') {
-      if (this.shown !== undefined) this.dropped++;
-      final = drawing;
-    } else {
-      final = this.shown ?? drawing;
-      if (this.shown !== undefined) continues = this.shownContinues;
-    }
-    // A redraw of text a read already showed starts a new line; its continuation (`…\r\n`) does not.
-    const prefix = this.midLine && !continues && final !== '' ? '\n' : '';
+    const drawing = this.takeDrawing();
     this.segment = '';
-    this.shown = undefined;
     this.midLine = false;
     this.redrawnAfterDrain = false;
+    return drawing;
+  }
+
+  /**
+   * The line's current drawing (the segment, or the last non-blank one when
+   * the segment is blank), with a newline before it when it redraws text a
+   * read already showed (its continuation, `…\r\n`, gets none); forgets the
+   * remembered drawing. The caller resets the segment.
+   */
+  private takeDrawing(): string {
+    const drawing = withoutEscapes(this.segment);
+    let continues = this.midLine && !this.redrawnAfterDrain;
+    let current: string;
+    if (drawing.trim() !== '') {
+      if (this.shown !== undefined) this.dropped++;
+      current = drawing;
+    } else {
+      current = this.shown ?? drawing;
+      if (this.shown !== undefined) continues = this.shownContinues;
+    }
+    this.shown = undefined;
     this.shownContinues = false;
-    return prefix + final;
+    return this.midLine && !continues && current !== '' ? `\n${current}` : current;
   }
 
   /**
@@ -179,25 +188,13 @@ export class LineCollapser {
         this.segment = this.segment.slice(0, esc);
       }
     }
-    const drawing = withoutEscapes(this.segment);
-    let continues = this.midLine && !this.redrawnAfterDrain;
-    let current: string;
-    if (drawing.trim() !== '') {
-      if (this.shown !== undefined) this.dropped++;
-      current = drawing;
-    } else {
-      current = this.shown ?? drawing;
-      if (this.shown !== undefined) continues = this.shownContinues;
-    }
-    const prefix = this.midLine && !continues && current !== '' ? '\n' : '';
+    const shown = this.takeDrawing();
     this.segment = held;
-    this.shown = undefined;
-    this.shownContinues = false;
-    if (current !== '' || !this.midLine) {
-      this.midLine = current !== '';
+    if (shown !== '' || !this.midLine) {
+      this.midLine = shown !== '';
       this.redrawnAfterDrain = false;
     }
-    return prefix + current;
+    return shown;
   }
 }
 
