@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHost, localEnvironment, type ShellChoice } from '../dist/index.js';
 import { fmt, interleaved, median, roundRobin, spread, type Figure } from './stats.js';
+import { rawSpawn } from './raw-spawn.js';
 
 /**
  * An MCP `bash` call of `true` over stdio against the same call in process,
@@ -94,14 +94,4 @@ export async function benchMcpPrestarted(runs: number): Promise<Figure[]> {
     await plain.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function rawSpawn(command: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.on('error', reject);
-    child.on('close', () => resolve());
-  });
 }

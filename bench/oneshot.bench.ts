@@ -1,17 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createHost, LocalShellExecutor, localEnvironment } from '../dist/index.js';
 import { fmt, interleaved, median, roundRobin, spread, type Figure } from './stats.js';
+import { rawSpawn } from './raw-spawn.js';
 
-function rawSpawn(command: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.on('error', reject);
-    child.on('close', () => resolve());
-  });
-}
 
 /** One-shot `bash` tool call of `true` against a raw child_process.spawn of the same. */
 export async function benchOneShot(runs: number): Promise<Figure[]> {
