@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CallContext, ToolResult } from '../../../src/core/tool-contract.js';
@@ -92,9 +92,11 @@ export async function harness(
       const result = await call(session, command);
       return result.content[0]!.text;
     },
+    /** Closes the sessions and the host, then removes the workspace it made. */
     async dispose() {
       await Promise.all(sessions.map((s) => s.dispose()));
       await host.dispose();
+      rmSync(workspace, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { validateArgs as validateWith } from '../../../src/core/arg-validation.js';
 import { argsSchema, argumentNames } from '../../../src/core/tool-schema.js';
 import { PersistentBashArgs } from '../../../src/tools/persistent-bash/persistent-bash-args.js';
@@ -18,11 +17,7 @@ let h: Harness;
 beforeEach(async () => {
   h = await harness();
 });
-
-afterEach(async () => {
-  await h.dispose();
-  rmSync(h.workspace, { recursive: true, force: true });
-});
+afterEach(() => h.dispose());
 
 // A lost frame on every backend: test/contract/persistent-contract.ts.
 describe('PersistentBashTool recovery (real PTY)', () => {

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
 import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
@@ -19,11 +19,7 @@ let h: Harness;
 beforeEach(async () => {
   h = await harness();
 });
-
-afterEach(async () => {
-  await h.dispose();
-  rmSync(h.workspace, { recursive: true, force: true });
-});
+afterEach(() => h.dispose());
 
 describe('PersistentBashTool (real PTY)', () => {
   it('keeps the working directory between calls', async () => {
@@ -136,7 +132,6 @@ describe('PersistentBashTool (real PTY)', () => {
       expect(await timed.text(s, 'echo next')).toBe('next');
     } finally {
       await timed.dispose();
-      rmSync(timed.workspace, { recursive: true, force: true });
     }
   });
 
@@ -185,7 +180,6 @@ describe('PersistentBashTool (real PTY)', () => {
     expect(existsSync(path.join(confined.workspace, 'ran'))).toBe(false);
     expect(terminals.ids).toEqual([]);
     await confined.dispose();
-    rmSync(confined.workspace, { recursive: true, force: true });
   });
 
   it('requires an owning session', async () => {
@@ -198,7 +192,6 @@ describe('PersistentBashTool (real PTY)', () => {
       expect(await other.call(other.session('s'), 'true')).toMatchObject(failure('no PTY backend registered for "nope"'));
     } finally {
       await other.dispose();
-      rmSync(other.workspace, { recursive: true, force: true });
     }
   });
 });
