@@ -4,7 +4,12 @@
 import type { ExecRequest } from '../../../src/providers/shell/shell-executor.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { pollUntil } from '../shell/shell-test-kit.js';
-import { confinedRig, type ConfinedRig } from './sandbox-test-kit.js';
+import { spawn } from 'node:child_process';
+import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
+import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
+import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
+import { isAlivePid, uniqueSleep } from '../../support/process-table.js';
+import { confinedRig, PassThroughProvider, tempWorkspace, type ConfinedRig } from './sandbox-test-kit.js';
 
 describeWithBwrap(`leftovers in the sandbox's PID namespace${NEEDS_BWRAP}`, () => {
   let rig: ConfinedRig;
@@ -39,5 +44,36 @@ describeWithBwrap(`leftovers in the sandbox's PID namespace${NEEDS_BWRAP}`, () =
     const killed = await run({ command: 'kill -9 $$' });
     expect(killed.exitCode).toBe(137);
     expect(killed.leftoversKilled).toBeUndefined();
+  });
+});
+
+describeWithBwrap(`the namespace reaper's reach${NEEDS_BWRAP}`, () => {
+  it("kills nothing outside the command's namespace: a process of the same user on the host survives", async () => {
+    const host = spawn('sleep', [uniqueSleep()], { stdio: 'ignore' });
+    const rig = confinedRig('workspace-write');
+    try {
+      const result = await rig.run({ command: `kill -0 ${host.pid} 2>/dev/null && echo visible; sleep 30 & echo started` });
+      // The host pid is not even visible inside, and the reaper counts only the command's own leftover.
+      expect(result).toMatchObject({ stdout: 'started\n', leftoversKilled: 1 });
+      expect(isAlivePid(host.pid!)).toBe(true);
+    } finally {
+      host.kill('SIGKILL');
+      await rig.dispose();
+    }
+  });
+
+  it('is not used for a confinement without a PID namespace of its own: it would see the whole host', async () => {
+    const wraps: string[][] = [];
+    const provider = new PassThroughProvider(wraps);
+    const executor = new LocalShellExecutor({ prestart: false }, new SandboxConfinement(new LocalSandboxPolicy({}), provider, {}));
+    const ws = tempWorkspace();
+    try {
+      const result = await executor.run(executor.resolve({ command: 'echo ran', workdir: ws.dir, workspaceRoot: ws.dir }));
+      expect(result.stdout).toBe('ran\n');
+      expect(wraps[0]![0]).not.toBe('/bin/sh');
+    } finally {
+      await executor.dispose();
+      ws.remove();
+    }
   });
 });

@@ -35,6 +35,26 @@ export class UnavailableProvider implements SandboxProvider {
   }
 }
 
+/** A usable provider that confines nothing and has no PID namespace; it records every argv it wraps. */
+export class PassThroughProvider implements SandboxProvider {
+  readonly name = 'pass-through';
+
+  constructor(private readonly wraps: string[][] = []) {}
+
+  unavailableReason(): string | null {
+    return null;
+  }
+
+  wrap(argv: readonly string[]): string[] {
+    this.wraps.push([...argv]);
+    return [...argv];
+  }
+
+  isDenial(): boolean {
+    return false;
+  }
+}
+
 /** Unique per-run suffix for files a test expects not to exist. */
 export function uniqueName(stem: string): string {
   return `${stem}-${process.pid}-${Math.floor(Math.random() * 1e9)}`;
