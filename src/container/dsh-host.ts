@@ -4,6 +4,7 @@ import { argsSchemaOf, prepareArgsSchemas } from '../core/args-schemas.js';
 import { readContributions } from '../core/contribution-collector.js';
 import { ToolClass } from '../core/contributions.js';
 import { guardedModule } from './guarded-module.js';
+import { ServiceHandlers } from './service-handlers.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
 import { pluginName } from '../core/plugin-module.js';
 import { disposeIfDisposable } from './provider-swap.js';
@@ -57,6 +58,7 @@ export class DshHost {
   private readonly modules = new Map<ContainerModule, LoadedModule>();
   /** Seams declared single-provider by a plugin (`bindSeam`): a second binding fails the load. */
   private readonly singleProviders = new Set<ServiceIdentifier>();
+  private readonly handlers = new ServiceHandlers();
   private readonly active = new Map<string, ActiveTool>();
   private readonly sessions = new Map<string, HostSession>();
   private pendingTools: PendingTool[] = [];
@@ -77,7 +79,7 @@ export class DshHost {
         current = module;
         if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
         const tokens = new Set<ServiceIdentifier>();
-        const guarded = guardedModule(module, tokens, this.singleProviders);
+        const guarded = guardedModule(module, tokens, this.singleProviders, this.handlers);
         await this.container.load(guarded);
         this.modules.set(module, { guarded, tokens });
         batch.push(module);
@@ -91,7 +93,7 @@ export class DshHost {
       for (const module of batch.reverse()) {
         const loaded = this.modules.get(module)!;
         this.modules.delete(module);
-        await this.container.unload(loaded.guarded).catch(() => undefined);
+        await this.container.unload(this.handlers.forget(loaded.guarded)).catch(() => undefined);
       }
       await this.refresh().catch(() => undefined);
       const where = current ? `failed to load plugin "${pluginName(current)}"` : 'failed to activate tools';
@@ -108,7 +110,7 @@ export class DshHost {
       // Tools go before the providers they use, so their dispose still finds them.
       const lost = this.tokensOnlyBoundBy(loaded);
       await this.deactivate((tool) => tool.meta.requires.some((token) => lost.has(token)) || loaded.tokens.has(tool.cls));
-      await this.container.unload(loaded.guarded);
+      await this.container.unload(this.handlers.forget(loaded.guarded));
       await this.refresh();
     }
   }
@@ -119,6 +121,7 @@ export class DshHost {
    */
   async rebind<T>(token: ServiceIdentifier<T>, value: T): Promise<void> {
     (await this.container.rebind(token)).toConstantValue(value).onDeactivation(disposeIfDisposable);
+    this.handlers.replay(token, this.container);
     await this.deactivate((tool) => dependsOn(tool.meta, new Set([token])));
     await this.refresh();
   }

@@ -34,8 +34,9 @@ export async function disposeIfDisposable(value: unknown): Promise<void> {
  */
 export function replace<T>(token: ServiceIdentifier<T>, provider: T | ProviderSpec<T>, name = 'override'): PluginModule {
   const spec: ProviderSpec<T> = isProviderSpec(provider) ? provider : { useValue: provider };
-  return new PluginModule(name, ({ rebindSync }) => {
-    const binding = rebindSync(token);
+  // The async rebind: an active provider's disposal (a promise) must be awaited before the new binding.
+  return new PluginModule(name, async ({ rebind }) => {
+    const binding = await rebind(token);
     if ('useClass' in spec) binding.to(spec.useClass).inSingletonScope();
     else if ('useFactory' in spec) binding.toDynamicValue(spec.useFactory).inSingletonScope().onDeactivation(disposeIfDisposable);
     else binding.toConstantValue(spec.useValue).onDeactivation(disposeIfDisposable);
