@@ -78,7 +78,7 @@ export type { PersistentBashValue } from './tools/persistent-bash/persistent-bas
 export type { TaskOutputValue } from './tools/tasks/task-output.tool.js';
 export type { TaskListValue } from './tools/tasks/task-list.tool.js';
 export type { TaskKillValue } from './tools/tasks/task-kill.tool.js';
-export type { BuiltinToolValues, ToolValue } from './tools/builtin-tool-values.js';
+export type { BuiltinToolArgs, BuiltinToolValues, ToolArgs, ToolValue } from './tools/builtin-tool-values.js';
 
 // Environment modules.
 export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';

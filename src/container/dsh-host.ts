@@ -19,7 +19,7 @@ import { dependsOn, missingTokens } from './tool-readiness.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
 import { Redactor } from '../providers/output-filter/redactor.js';
 import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
-import type { ToolValue } from '../tools/builtin-tool-values.js';
+import type { ToolArgs, ToolValue } from '../tools/builtin-tool-values.js';
 
 export interface PendingTool {
   readonly name: string;
@@ -172,7 +172,7 @@ export class DshHost {
   }
 
   /** A call without a session. Never rejects. The value is typed for the built-in tools. */
-  call<N extends string>(tool: N, args: unknown, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
+  call<N extends string>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
     return this.invoke<ToolValue<N>>(tool, args, {
       signal: options.signal ?? new AbortController().signal,
       callId: options.callId ?? crypto.randomUUID(),

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ToolValue } from '../tools/builtin-tool-values.js';
+import type { ToolArgs, ToolValue } from '../tools/builtin-tool-values.js';
 import type { CallContext, SessionContext, ToolProgress, ToolResult } from '../core/tool-contract.js';
 
 export interface SessionOptions {
@@ -54,7 +54,7 @@ export class HostSession implements SessionContext {
    * Runs one tool call as this session. Never rejects: failures are `Error: …`
    * results. The value is typed for the built-in tools (see `BuiltinToolValues`).
    */
-  call<N extends string>(tool: N, args: unknown, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
+  call<N extends string>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
     const signals = [this.lifetime.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
     return this.invoke<ToolValue<N>>(tool, args, {
       session: this,

@@ -1,15 +1,17 @@
+import type { BashArgs } from './bash/bash-args.js';
 import type { BashResultValue } from './bash/bash.tool.js';
+import type { PersistentBashArgs } from './persistent-bash/persistent-bash-args.js';
 import type { PersistentBashValue } from './persistent-bash/persistent-bash-render.js';
 import type { TaskKillValue } from './tasks/task-kill.tool.js';
 import type { TaskListValue } from './tasks/task-list.tool.js';
 import type { TaskOutputValue } from './tasks/task-output.tool.js';
+import type { TaskKillArgs, TaskListArgs, TaskOutputArgs } from './tasks/task-args.js';
 
 /**
  * The `value` of each built-in tool's result, by tool name. `bash` is the
  * one-shot tool or the persistent one, whichever the composition mounts:
- * `kind: 'background'` is a one-shot background start; among foreground
- * values `'stdout' in value` is the one-shot tool, `'output' in value` the
- * persistent shell.
+ * `kind: 'background'` is a one-shot background start; a foreground value
+ * says which shell ran it: `shell: 'oneshot'` or `shell: 'persistent'`.
  */
 export interface BuiltinToolValues {
   bash: BashResultValue | PersistentBashValue;
@@ -20,3 +22,21 @@ export interface BuiltinToolValues {
 
 /** The result value type of the tool named `N`: typed for built-in tools, `unknown` for any other name. */
 export type ToolValue<N extends string> = N extends keyof BuiltinToolValues ? BuiltinToolValues[N] : unknown;
+
+/** Plain data of an argument class: what a caller writes, without methods. */
+type ArgsOf<T> = { readonly [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: T[K] };
+
+/**
+ * The arguments of each built-in tool, by tool name, as `session.call` takes
+ * them (the tool still validates them at run time: a caller typing them as
+ * `unknown` gets the same `Error: …` results).
+ */
+export interface BuiltinToolArgs {
+  bash: ArgsOf<BashArgs> | ArgsOf<PersistentBashArgs>;
+  task_output: ArgsOf<TaskOutputArgs>;
+  task_list: ArgsOf<TaskListArgs>;
+  task_kill: ArgsOf<TaskKillArgs>;
+}
+
+/** The argument type of the tool named `N`: typed for built-in tools, `unknown` for any other name. */
+export type ToolArgs<N extends string> = N extends keyof BuiltinToolArgs ? BuiltinToolArgs[N] : unknown;

@@ -26,7 +26,7 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     await host.dispose();
     rmSync(root, { recursive: true, force: true });
   });
-  const call = (args: Record<string, unknown>) => session.call('bash', { description: 'Contract case', ...args });
+  const call = (args: Record<string, unknown>) => session.call<string>('bash', { description: 'Contract case', ...args });
 
   it('prints stdout, a [stderr] section and the exit marker, in that order', async () => {
     const result = await call({ command: 'echo out; echo err >&2; exit 3' });
@@ -70,7 +70,7 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     expect(text(await call({ command: 'sleep 30 & echo started' }))).toBe(`started\n${notice}`);
     const started = text(await call({ command: 'sleep 30 & echo started', run_in_background: true }));
     const id = /^started background task (\S+)$/.exec(started)?.[1];
-    const output = text(await session.call('task_output', { task_id: id, wait: true, timeout_ms: 30_000 }));
+    const output = text(await session.call('task_output', { task_id: id!, wait: true, timeout_ms: 30_000 }));
     expect(output).toBe(`started\n${notice}\n[status: completed, exit code: 0]`);
   });
 
@@ -79,7 +79,7 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     expect(text(await call({ command }))).toBe('step 3\ndone\n[collapsed 2 progress updates]');
     const started = text(await call({ command, run_in_background: true }));
     const id = /^started background task (\S+)$/.exec(started)?.[1];
-    const output = text(await session.call('task_output', { task_id: id, wait: true, timeout_ms: 30_000 }));
+    const output = text(await session.call('task_output', { task_id: id!, wait: true, timeout_ms: 30_000 }));
     expect(output).toBe('step 3\ndone\n[collapsed 2 progress updates]\n[status: completed, exit code: 0]');
   });
 
@@ -108,7 +108,7 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
       const started = text(await session.call('bash', { command: 'echo one; echo two >&2', description: 'Task', run_in_background: true }));
       const id = /^started background task (\S+)$/.exec(started)?.[1];
       expect(id).toBeDefined();
-      const output = text(await session.call('task_output', { task_id: id, wait: true, timeout_ms: 30_000 }));
+      const output = text(await session.call('task_output', { task_id: id!, wait: true, timeout_ms: 30_000 }));
       expect(output).toBe('one\n[stderr]\ntwo\n[status: completed, exit code: 0]');
     } finally {
       await session.dispose();
@@ -119,7 +119,7 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     const started = text(await call({ command: 'echo never', workdir: 'gone', run_in_background: true }));
     const id = /^started background task (\S+)$/.exec(started)?.[1];
     const reason = `workdir does not exist: ${path.join(root, 'gone')}`;
-    const output = text(await session.call('task_output', { task_id: id, wait: true, timeout_ms: 30_000 }));
+    const output = text(await session.call('task_output', { task_id: id!, wait: true, timeout_ms: 30_000 }));
     expect(output).toBe(`${reason}\n[status: failed, error: ${reason}]`);
   });
 }

@@ -12,7 +12,7 @@ export async function typedResults(session: HostSession, host: DshHost, someName
   if (value?.kind === 'background') {
     const id: string = value.taskId;
     void id;
-  } else if (value && 'stdout' in value) {
+  } else if (value?.shell === 'oneshot') {
     const exit: number | null = value.exitCode;
     const out: string = value.stdout;
     void [exit, out];
@@ -22,6 +22,16 @@ export async function typedResults(session: HostSession, host: DshHost, someName
   }
   // @ts-expect-error a bash value has no such field
   void value?.nonsense;
+
+  // Arguments are typed by tool name too.
+  // @ts-expect-error command must be a string
+  await session.call('bash', { command: 1, description: 'Wrong type' });
+  // @ts-expect-error task_kill needs task_id
+  await session.call('task_kill', { reason: 'no id' });
+  // @ts-expect-error no such argument of task_output
+  await session.call('task_output', { task_id: 'bash-1', tail: 5 });
+  // A name typed as string takes any arguments (they are validated at run time).
+  await session.call<string>('bash', { command: 'ls', env: { PATH: '/x' } });
 
   const list = await session.call('task_list', {});
   const kill = await session.call('task_kill', { task_id: 'bash-1' });

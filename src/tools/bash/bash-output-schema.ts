@@ -10,6 +10,7 @@ export const BASH_OUTPUT_SCHEMA: JsonSchema = Object.freeze({
   type: 'object',
   properties: {
     kind: { type: 'string', description: '"foreground": the command ran (to its end, timeout or kill); "background": it started as a task.' },
+    shell: { type: 'string', const: 'oneshot', description: 'Which bash ran it (foreground only): the persistent shell says "persistent".' },
     taskId: { type: 'string', description: 'The background task id (background only).' },
     stdout: { type: 'string', description: 'The in-memory tail of stdout.' },
     stderr: { type: 'string', description: 'The in-memory tail of stderr.' },

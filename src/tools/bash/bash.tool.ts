@@ -31,7 +31,7 @@ import { presentBashCall, presentBashResult } from './bash-present.js';
 import { renderForeground } from './bash-render.js';
 
 export type BashResultValue =
-  | ({ readonly kind: 'foreground' } & RunResult)
+  | ({ readonly kind: 'foreground'; readonly shell: 'oneshot' } & RunResult)
   | { readonly kind: 'background'; readonly taskId: string };
 
 @Tool({
@@ -152,7 +152,7 @@ export class BashTool implements ToolInstance<BashArgs> {
     const escalationAdvertised = this.executor.sandboxMode !== undefined && this.approval !== undefined;
     if (result.continuation && tasks) return this.moveToBackground(result, result.continuation, tasks, args, ctx);
     const rendered = renderForeground(result, { escalationAdvertised, ...(notMoved === undefined ? {} : { notMoved }) });
-    return textResult(rendered, { kind: 'foreground', ...result });
+    return textResult(rendered, { kind: 'foreground', shell: 'oneshot', ...result });
   }
 
   /** The task runtime a default timeout hands the command to, when this call may be promoted. */
@@ -188,7 +188,7 @@ export class BashTool implements ToolInstance<BashArgs> {
       await continuation.kill();
       const outcome = await continuation.done;
       const killed = { ...soFar, timedOut: true, exitCode: outcome.exitCode, signal: outcome.signal };
-      return textResult(renderForeground(killed, { notMoved: messageOf(error) }), { kind: 'foreground', ...killed });
+      return textResult(renderForeground(killed, { notMoved: messageOf(error) }), { kind: 'foreground', shell: 'oneshot', ...killed });
     }
   }
 

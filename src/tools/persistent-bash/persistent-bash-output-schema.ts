@@ -8,6 +8,7 @@ export const PERSISTENT_BASH_OUTPUT_SCHEMA: JsonSchema = Object.freeze({
   type: 'object',
   properties: {
     kind: { type: 'string', const: 'foreground' },
+    shell: { type: 'string', const: 'persistent' },
     output: { type: 'string', description: 'The output as shown (after clipping), without notices.' },
     exitCode: { type: ['integer', 'null'] },
     signal: { type: ['string', 'null'] },
@@ -21,5 +22,5 @@ export const PERSISTENT_BASH_OUTPUT_SCHEMA: JsonSchema = Object.freeze({
     lostPrefix: { type: 'boolean' },
     durationMs: { type: 'number' },
   },
-  required: ['kind', 'output', 'exitCode', 'timedOut', 'shellExited', 'shellReset'],
+  required: ['kind', 'shell', 'output', 'exitCode', 'timedOut', 'shellExited', 'shellReset'],
 });

@@ -22,6 +22,8 @@ export const sandboxChangedNotice = (mode: string): string =>
 /** The typed value of a persistent `bash` result. */
 export interface PersistentBashValue {
   readonly kind: 'foreground';
+  /** Which `bash` ran it: tells this value from the one-shot tool's without probing fields. */
+  readonly shell: 'persistent';
   /** The output as shown (after clipping), without notices. */
   readonly output: string;
   /** The command's status; for a dead shell, the shell's exit code. Null when unknown (timeout, stdin wait, signal). */
@@ -86,6 +88,7 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   const shellExited = end.kind === 'shell-exited';
   const value: PersistentBashValue = {
     kind: 'foreground',
+    shell: 'persistent',
     output,
     exitCode: end.kind === 'completed' ? end.exitCode : end.kind === 'shell-exited' ? end.exitCode : null,
     signal: end.kind === 'shell-exited' ? end.signal : null,
@@ -124,6 +127,7 @@ function isValue(value: unknown): value is PersistentBashValue {
     typeof v === 'object' &&
     v !== null &&
     v.kind === 'foreground' &&
+    v.shell === 'persistent' &&
     typeof v.output === 'string' &&
     typeof v.shellExited === 'boolean' &&
     typeof v.shellReset === 'boolean'

@@ -41,7 +41,7 @@ describe('bash tool (scripted executor)', () => {
     ],
     [{ command: 'ls', description: 'List', timeout_ms: 500 }, `unknown argument "timeout_ms" for bash; valid arguments: ${VALID}`],
   ])('rejects %j with a stable message', async (args, message) => {
-    const result = await session.call('bash', args);
+    const result = await session.call<string>('bash', args);
     expect(result).toEqual({ content: [{ type: 'text', text: `Error: ${message}` }], isError: true });
     expect(executor.runs).toEqual([]);
   });
@@ -64,7 +64,7 @@ describe('bash tool (scripted executor)', () => {
   });
 
   it('refuses extra keys such as env or stdin and runs nothing', async () => {
-    const result = await session.call('bash', { command: 'ls', description: 'List files', env: { PATH: '/evil' }, stdin: 'x' });
+    const result = await session.call<string>('bash', { command: 'ls', description: 'List files', env: { PATH: '/evil' }, stdin: 'x' });
     expect(text(result)).toBe(`Error: unknown argument "env" for bash; valid arguments: ${VALID}`);
     expect(executor.runs).toEqual([]);
   });
