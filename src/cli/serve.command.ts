@@ -39,8 +39,8 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   redact: { values, patterns, builtins, environment }   (secrets kept out of output)
   container: { image, host, mounts, network, memory, cpus, pidsLimit, user,
                readOnlyRootfs, env }   (every session in its own container)
-Flags override the file. Every key and default is in the README
-("Configuration"), with how to register this server with an MCP client.
+Flags override the file. Every key and default: docs/configuration.md in the
+package; how to register this server with an MCP client: docs/mcp-server.md.
 
 Examples:
   $ dsh-tools serve --workspace ~/project

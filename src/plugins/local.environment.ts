@@ -18,7 +18,7 @@ import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 import { approvalModule } from '../providers/approval/approval.module.js';
 export type ShellChoice = 'oneshot' | 'persistent';
 
-/** Everything a deployment configures; every field optional, defaults documented in the README. */
+/** Everything a deployment configures; every field optional, defaults documented in docs/configuration.md. */
 export interface EnvironmentOptions extends CoreOptions {
   /** Which tool is mounted as `bash`. Default `oneshot`. */
   readonly shell?: ShellChoice;
@@ -28,7 +28,7 @@ export interface EnvironmentOptions extends CoreOptions {
   readonly persistent?: Partial<PersistentBashConfig>;
   /** Static `DSH_*` values, one contributor per entry name. */
   readonly env?: Readonly<Record<string, Readonly<Record<string, string>>>>;
-  /** Secrets kept out of model-visible text (see the README's Configuration). */
+  /** Secrets kept out of model-visible text (see docs/configuration.md). */
   readonly redact?: Partial<RedactionConfig>;
   /** Approval settings and command rules; when present the approval service and command policy are loaded. */
   readonly approval?: Partial<ApprovalConfig>;

@@ -4,7 +4,7 @@ import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
 import type { ContainerMount, ContainerSpec } from './container-engine.js';
 
-/** The `container:` section of a composition (README "Configuration"). */
+/** The `container:` section of a composition (docs/configuration.md). */
 export interface ContainerConfig {
   /** Image every session's container runs. Required. */
   readonly image: string;

@@ -42,7 +42,7 @@ const REDACTED = (): string => '[redacted]';
 /** Longest private key block body held back while its END line has not arrived. */
 const MAX_KEY_BODY = 8192;
 
-/** Built-in value patterns, on by default; each is listed in the README. */
+/** Built-in value patterns, on by default; each is listed in docs/model-view.md. */
 export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   {
     // A private key block through its END line; a block cut short (no END) loses its base64 body.
