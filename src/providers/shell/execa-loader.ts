@@ -19,32 +19,23 @@ export const BARE_SPAWN = {
 
 let loading: Promise<Execa> | undefined;
 
+/** Where the CommonJS build keeps execa bundled as CommonJS (scripts/build.mjs), from this file in dist/cjs. */
+const BUNDLED_EXECA = '../../vendor/execa.cjs';
+
 /**
  * execa takes tens of milliseconds to load; commands that never spawn
  * (`--help`, `prompt`, a server before its first call) should not pay for
- * it, so it is loaded on the first spawn and cached.
+ * it, so it is loaded on the first spawn and cached. The CommonJS build
+ * requires its bundled copy (execa itself is ESM-only), so CommonJS runtimes
+ * without `import()`, such as jest without VM modules, run real commands too.
  */
 export function loadExeca(): Promise<Execa> {
-  loading ??= import('execa').then(
-    (module) => module.execa,
-    (error: unknown) => {
-      loading = undefined;
-      throw explainImportFailure(error);
-    },
-  );
+  loading ??= (async () => {
+    if (typeof require === 'function') return (require(BUNDLED_EXECA) as { execa: Execa }).execa;
+    return (await import('execa')).execa;
+  })().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
   return loading;
-}
-
-/**
- * execa is ESM-only, so the CommonJS build loads it with a real dynamic
- * import(). Runtimes that run CommonJS code without an import() hook (jest
- * without VM modules) fail with a bare error code; say what to do instead.
- */
-function explainImportFailure(error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING' && code !== 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG') return error;
-  return new Error(
-    'cannot load execa (ESM-only): this runtime has no dynamic import() here; under jest in CommonJS mode run ' +
-      'jest with NODE_OPTIONS=--experimental-vm-modules, or unit-test over ScriptedExecutor from dsh-tools/testing',
-  );
 }
