@@ -39,6 +39,8 @@ export function analyzeSyntax(root: SyntaxNode): CommandAnalysis {
   const walk: Walk = { commands: [], unknown: new Set() };
   // A missing keyword (`if …; then rm` without `fi`) is an unnamed node the walk below does not meet.
   if (root.hasError) walk.unknown.add('the line is not valid bash');
+  const joined = continuationInsideWord(root);
+  if (joined !== undefined) walk.unknown.add(joined);
   visit(root, walk, false);
   return { commands: walk.commands, unknown: [...walk.unknown] };
 }
@@ -57,6 +59,24 @@ function visit(node: SyntaxNode, walk: Walk, arithmetic: boolean): void {
   for (const child of node.namedChildren) {
     visit(child, walk, inner || (type === 'subscript' && child.equals(node.childForFieldName('index')!)) || testsNumbers(node));
   }
+}
+
+/**
+ * bash removes a backslash-newline before it splits words, so `r\⏎m` is
+ * `rm`; the grammar treats it as a line break between two tokens. Any
+ * continuation with text right against both sides that no single token spans
+ * is such a split.
+ */
+function continuationInsideWord(root: SyntaxNode): string | undefined {
+  const text = root.text;
+  for (let at = text.indexOf('\\\n'); at >= 0; at = text.indexOf('\\\n', at + 2)) {
+    if (at === 0 || at + 2 >= text.length || /\s/.test(text[at - 1]!) || /\s/.test(text[at + 2]!)) continue;
+    const node = root.descendantForIndex(at, at + 2);
+    const token = node && (node.childCount === 0 || node.type === 'string' || node.type === 'heredoc_body');
+    if (token && node.startIndex < at && node.endIndex > at + 2) continue;
+    return `a backslash-newline joins \`${text.slice(Math.max(0, at - 10), at).trim()}\` to the next word, which the parser splits`;
+  }
+  return undefined;
 }
 
 /** `$(( ))`, `$[ ]`, `(( ))` and `for (( ))`: arithmetic, where a variable's value is itself evaluated. */

@@ -40,14 +40,14 @@ export interface ConstructRow {
   readonly denyRm: string;
 }
 
-/** The construct table of docs/security/command-rules.md, examples unquoted (`⏎` is a newline, `\|` a bar). */
+/** The construct table of docs/security/command-rules.md, examples unquoted (`⏎` newline, `␍` carriage return, `␕` U+0015, `\|` a bar). */
 export function constructTable(): ConstructRow[] {
   const doc = readFileSync(path.join(repoRoot(), 'docs/security/command-rules.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('### Construct table'));
-  const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| construct') && !line.startsWith('|---'));
+  const lines = doc.slice(doc.indexOf('### Construct table')).split('\n');
+  const start = lines.findIndex((line) => line.startsWith('| construct '));
   const table: ConstructRow[] = [];
-  for (const line of rows) {
-    if (line === '') break;
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
     const cells = line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
     if (cells.length !== 4) throw new Error(`construct table row has ${cells.length} cells: ${line}`);
     const [construct, example, allowEcho, denyRm] = cells as [string, string, string, string];
@@ -59,7 +59,7 @@ export function constructTable(): ConstructRow[] {
 function unquote(cell: string): string {
   const code = /^``\s?([\s\S]*?)\s?``$/.exec(cell) ?? /^`([\s\S]*)`$/.exec(cell);
   if (!code) throw new Error(`construct table example is not code: ${cell}`);
-  return code[1]!.replace(/⏎/g, '\n');
+  return code[1]!.replace(/⏎/g, '\n').replace(/␍/g, '\r').replace(/␕/g, '\x15');
 }
 
 function repoRoot(): string {
