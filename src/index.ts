@@ -65,6 +65,7 @@ export { approvalModule, approvalAnswerersModule } from './providers/approval/ap
 export * from './providers/container/index.js';
 export { LocalCommandPolicy } from './providers/approval/local-command-policy.js';
 export { commandParts } from './providers/approval/command-parts.js';
+export type { CommandAnalysis, CommandWord } from './providers/approval/command-words.js';
 export { judgeCommand } from './providers/approval/command-rules.js';
 
 // Tools.

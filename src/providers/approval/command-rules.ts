@@ -1,5 +1,6 @@
 import { describeValue } from '../../core/describe-value.js';
 import { commandParts } from './command-parts.js';
+import { baseName, commandText, type CommandAnalysis, type CommandWord } from './command-words.js';
 import type { CommandAction, CommandRule } from './command-policy.js';
 
 export const COMMAND_ACTIONS: readonly CommandAction[] = Object.freeze(['allow', 'ask', 'deny']);
@@ -10,7 +11,7 @@ const STRICTNESS: Record<CommandAction, number> = { allow: 0, ask: 1, deny: 2 };
 export interface RuleOutcome {
   readonly action: CommandAction;
   readonly rule: string;
-  /** The simple command that decided it (absent when the line could not be parsed). */
+  /** The simple command that decided it, as rules saw it (absent when an unknown construct decided). */
   readonly part?: string;
 }
 
@@ -61,28 +62,55 @@ function matches(rule: CommandRule, part: string): boolean {
 }
 
 /**
- * Judges a command line: every simple command in it (see `commandParts`) gets
- * the action of the first rule it matches, else `fallback`; the line gets the
- * strictest of those. A line that cannot be parsed gets the strictest action
- * any rule or the fallback could give.
+ * Judges a command line: every simple command bash would run for it (see
+ * `commandParts`) gets the action of the first rule it matches, else
+ * `fallback`; the line gets the strictest of those. Anything the checker
+ * does not understand takes `unknownAction`. Without rules nothing needs
+ * parsing: the fallback decides.
  */
-export function judgeCommand(line: string, rules: readonly CommandRule[], fallback: CommandAction): RuleOutcome {
-  const parts = commandParts(line);
-  if (parts === undefined) {
-    const strictest = [fallback, ...rules.map((rule) => rule.action)].reduce(stricter);
-    return { action: strictest, rule: 'unparseable command' };
-  }
-  let outcome: RuleOutcome = { action: 'allow', rule: 'default' };
-  let first = true;
-  for (const part of parts.length > 0 ? parts : ['']) {
-    const rule = rules.find((candidate) => matches(candidate, part));
-    const next: RuleOutcome = { action: rule?.action ?? fallback, rule: rule ? ruleName(rule) : 'default', part };
-    if (first || STRICTNESS[next.action] > STRICTNESS[outcome.action]) outcome = next;
-    first = false;
-  }
-  return outcome;
+export async function judgeCommand(line: string, rules: readonly CommandRule[], fallback: CommandAction): Promise<RuleOutcome> {
+  if (rules.length === 0) return { action: fallback, rule: 'default' };
+  return judgeAnalysis(await commandParts(line), rules, fallback);
 }
 
-function stricter(a: CommandAction, b: CommandAction): CommandAction {
-  return STRICTNESS[b] > STRICTNESS[a] ? b : a;
+export function judgeAnalysis(analysis: CommandAnalysis, rules: readonly CommandRule[], fallback: CommandAction): RuleOutcome {
+  let outcome: RuleOutcome | undefined;
+  for (const words of analysis.commands) {
+    const next = judgeWords(words, rules, fallback);
+    if (outcome === undefined || STRICTNESS[next.action] > STRICTNESS[outcome.action]) outcome = next;
+  }
+  if (analysis.unknown.length > 0) {
+    const action = unknownAction(rules, fallback);
+    const more = analysis.unknown.length > 1 ? ` (and ${analysis.unknown.length - 1} more)` : '';
+    // On a tie the unknown construct is named rather than the default, so the refusal says what was not understood.
+    if (outcome === undefined || STRICTNESS[action] > STRICTNESS[outcome.action] || (action === outcome.action && outcome.rule === 'default')) {
+      outcome = { action, rule: `not understood: ${analysis.unknown[0]}${more}` };
+    }
+  }
+  return outcome ?? { action: fallback, rule: 'default' };
+}
+
+/**
+ * What a line the checker does not fully understand gets. With an allow-list
+ * (`defaultAction` ask or deny) that default; with `defaultAction: allow` and
+ * any ask or deny rule, `ask`, because a deny rule cannot be trusted on text
+ * it cannot see; only with nothing but allow rules and an allow default is it
+ * allowed, as everything else is.
+ */
+export function unknownAction(rules: readonly CommandRule[], fallback: CommandAction): CommandAction {
+  if (fallback !== 'allow') return fallback;
+  return rules.some((rule) => rule.action !== 'allow') ? 'ask' : 'allow';
+}
+
+/** One simple command; a name written as a path (`/bin/rm`) is also tried by its base name, which can only make it stricter. */
+function judgeWords(words: readonly CommandWord[], rules: readonly CommandRule[], fallback: CommandAction): RuleOutcome {
+  const part = commandText(words);
+  const rule = rules.find((candidate) => matches(candidate, part));
+  const outcome: RuleOutcome = { action: rule?.action ?? fallback, rule: rule ? ruleName(rule) : 'default', part };
+  const name = words[0]?.literal;
+  if (name === undefined || !name.includes('/')) return outcome;
+  const byBase = commandText([{ ...words[0]!, literal: baseName(name) }, ...words.slice(1)]);
+  const baseRule = rules.find((candidate) => matches(candidate, byBase));
+  if (baseRule && STRICTNESS[baseRule.action] > STRICTNESS[outcome.action]) return { action: baseRule.action, rule: ruleName(baseRule), part };
+  return outcome;
 }

@@ -28,7 +28,7 @@ export class LocalCommandPolicy implements CommandPolicy {
   }
 
   async check(request: CommandCheck): Promise<CommandVerdict> {
-    const outcome = judgeCommand(request.command, this.config.rules, this.config.defaultAction);
+    const outcome = await judgeCommand(request.command, this.config.rules, this.config.defaultAction);
     if (outcome.action === 'allow') return { allowed: true };
     if (outcome.action === 'deny') return { allowed: false, message: `command denied by policy: ${outcome.rule}` };
     const answer = await this.ask(request, outcome.rule);

@@ -1,0 +1,189 @@
+import { assignmentConcern, baseName, type CommandAnalysis, type CommandWord } from './command-words.js';
+
+type Words = readonly CommandWord[];
+/** What a wrapper runs: the wrapped commands (none when it runs nothing), or why that cannot be told. */
+type Inner = { readonly commands: readonly Words[] } | { readonly unknown: string };
+
+/** Commands whose arguments (or input) become commands the checker cannot see. */
+const OPAQUE: Record<string, string> = {
+  eval: 'runs its arguments as shell code',
+  source: "runs a file's commands",
+  '.': "runs a file's commands",
+  trap: 'sets shell code to run later',
+  alias: 'defines text that later replaces a command name',
+  fc: 're-runs commands from the history',
+  history: 'can put commands into the history that fc then runs',
+  enable: 'loads or disables builtins',
+  bind: 'binds shell code to keys',
+  let: 'evaluates arithmetic, which can run commands through variable values',
+  hash: 'can map a command name to another program',
+  su: 'runs a shell', sg: 'runs a shell', newgrp: 'runs a shell', runuser: 'runs a shell or a command line',
+  watch: 'runs its arguments through a shell', script: 'runs a shell or a command line', expect: 'runs a script',
+  at: 'reads commands from input', batch: 'reads commands from input', crontab: 'installs commands to run later',
+  parallel: 'runs its arguments through a shell', flock: 'runs a command or shell text', chroot: 'runs a command in another root',
+  nsenter: 'runs a command in other namespaces', unshare: 'runs a command in new namespaces', setpriv: 'runs a command',
+  chrt: 'runs a command', taskset: 'runs a command', ionice: 'runs a command', 'systemd-run': 'runs a command',
+  busybox: 'runs any applet, shells included', strace: 'runs a command', ltrace: 'runs a command', gdb: 'runs programs',
+  tmux: 'runs shell commands', screen: 'runs shell commands', ssh: 'runs a remote command line',
+};
+
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'csh', 'tcsh', 'fish', 'rbash', 'yash', 'posh', 'pdksh', 'oksh']);
+
+/** Keywords that can only appear as a command name when the parser misread the line. */
+const MISREAD_NAMES = new Set(['{', '}', '(', ')', '!', '[[', ']]', 'then', 'do', 'done', 'fi', 'esac', 'elif', 'else', 'in', 'function', 'if', 'while', 'until', 'for', 'case', 'select']);
+
+const TRANSPARENT: Record<string, (args: Words) => Inner> = {
+  time: (args) => after(args, options(args, '')),
+  // `command -v name` only looks the name up.
+  command: (args) => (args.slice(0, options(args, '')).some((word) => /^-[a-zA-Z]*[vV]/.test(word.literal ?? '')) ? none() : after(args, options(args, ''))),
+  builtin: (args) => after(args, 0),
+  exec: (args) => after(args, options(args, 'a')),
+  nohup: (args) => after(args, options(args, '')),
+  nice: (args) => after(args, options(args, 'n', ['--adjustment'])),
+  timeout: (args) => after(args, options(args, 'sk', ['--signal', '--kill-after']) + 1),
+  stdbuf: (args) => after(args, options(args, 'ioe', ['--input', '--output', '--error'])),
+  setsid: (args) => after(args, options(args, '')),
+  env: (args) => unwrapEnv(args),
+  coproc: (args) =>
+    args.some((word) => word.literal !== undefined && MISREAD_NAMES.has(word.literal))
+      ? { unknown: '`coproc` with a compound command is not parsed' }
+      : after(args, 0),
+};
+
+const JUDGED_WRAPPERS: Record<string, (args: Words) => Inner> = {
+  sudo: (args) => privileged('sudo', args, 'ugCDhprtTU', ['--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user']),
+  doas: (args) => privileged('doas', args, 'uC', []),
+  xargs: (args) => {
+    const start = options(args, 'adEILnPs', ['--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
+    // With no command xargs runs echo.
+    return start >= args.length ? none() : after(args, start);
+  },
+  find: (args) => findExec(args),
+};
+
+/**
+ * Expands one simple command into what it runs: the command itself, and for a
+ * wrapper (`sudo`, `env`, `xargs`, `find -exec`, …) the command it wraps,
+ * judged too. Transparent wrappers (`command`, `exec`, `time`, `nice`, …) are
+ * judged only by what they wrap. Anything that turns text into commands
+ * (`eval`, shells, `source`, …) or a name that is not a literal word is
+ * unknown.
+ */
+export function expandCommand(words: Words): CommandAnalysis {
+  const commands: Words[] = [];
+  const unknown: string[] = [];
+  visit(words, commands, unknown);
+  return { commands, unknown };
+}
+
+function visit(words: Words, commands: Words[], unknown: string[]): void {
+  const name = words[0];
+  if (name === undefined) return;
+  if (name.literal === undefined) return void unknown.push(`the command name \`${name.source}\` is not a literal word`);
+  if (name.expands) return void unknown.push(`the command name \`${name.source}\` expands (glob, brace or ~)`);
+  if (MISREAD_NAMES.has(name.literal)) return void unknown.push(`\`${name.literal}\` where a command name should be (the line is not valid bash)`);
+  const base = baseName(name.literal);
+  const args = words.slice(1);
+  const opaque = SHELLS.has(base) ? 'runs commands the checker cannot see (a script, -c text or its input)' : OPAQUE[base];
+  if (opaque !== undefined) {
+    // Still judged, so a deny rule that names it applies.
+    commands.push(words);
+    return void unknown.push(`\`${base}\` ${opaque}`);
+  }
+  const concern = builtinConcern(base, args);
+  if (concern !== undefined) unknown.push(concern);
+  const transparent = TRANSPARENT[base] as ((args: Words) => Inner) | undefined;
+  const wrapper = transparent ?? (JUDGED_WRAPPERS[base] as ((args: Words) => Inner) | undefined);
+  if (!wrapper) return void commands.push(words);
+  if (!transparent) commands.push(words);
+  const inner = wrapper(args);
+  if ('unknown' in inner) {
+    if (transparent) commands.push(words);
+    return void unknown.push(inner.unknown);
+  }
+  if (inner.commands.length === 0 && transparent) commands.push(words);
+  for (const command of inner.commands) visit(command, commands, unknown);
+}
+
+/** The index of the first argument after the options; `withValue` lists short options that take the next word. */
+function options(args: Words, withValue: string, longWithValue: readonly string[] = []): number {
+  let i = 0;
+  while (i < args.length) {
+    const word = args[i]!.literal;
+    if (word === undefined || !word.startsWith('-') || word === '-') return i;
+    if (word === '--') return i + 1;
+    if (word.startsWith('--')) i += longWithValue.includes(word) ? 2 : 1;
+    else i += word.length === 2 && withValue.includes(word[1]!) ? 2 : 1;
+  }
+  return i;
+}
+
+function after(args: Words, start: number): Inner {
+  return start >= args.length ? none() : { commands: [args.slice(start)] };
+}
+
+function none(): Inner {
+  return { commands: [] };
+}
+
+function unwrapEnv(args: Words): Inner {
+  let i = 0;
+  while (i < args.length) {
+    const word = args[i]!;
+    const text = word.literal;
+    if (text === undefined) return { unknown: `\`env\` argument \`${word.source}\` is not a literal word` };
+    if (/^(-S|--split-string)/.test(text) || /^-[a-zA-Z]*S/.test(text)) return { unknown: '`env -S` splits text into a command' };
+    if (text === '--') return after(args, i + 1);
+    if (text.startsWith('-')) i += /^(-[uC]|--unset|--chdir)$/.test(text) ? 2 : 1;
+    else if (/^[^=]+=/.test(text)) {
+      const concern = assignmentConcern(text.slice(0, text.indexOf('=')));
+      if (concern !== undefined) return { unknown: concern };
+      i += 1;
+    } else return after(args, i);
+  }
+  return none();
+}
+
+function privileged(name: string, args: Words, withValue: string, longWithValue: readonly string[]): Inner {
+  const start = options(args, withValue, longWithValue);
+  const flags = args.slice(0, start).map((word) => word.literal ?? '');
+  if (flags.some((flag) => /^-[a-zA-Z]*[si]/.test(flag) || flag === '--shell' || flag === '--login')) {
+    return { unknown: `\`${name}\` with a shell option runs a shell or shell text` };
+  }
+  return after(args, start);
+}
+
+/** `find … -exec cmd {} ;` (and -execdir, -ok, -okdir): each runs the words up to `;` or `+`. */
+function findExec(args: Words): Inner {
+  const commands: Words[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]!.literal ?? '')) continue;
+    let end = i + 1;
+    while (end < args.length && args[end]!.literal !== ';' && args[end]!.literal !== '+') end += 1;
+    commands.push(args.slice(i + 1, end));
+    i = end;
+  }
+  return { commands };
+}
+
+/** Builtins that take variable names: a subscript or expansion there is evaluated, and can run commands. */
+function builtinConcern(base: string, args: Words): string | undefined {
+  const namesVariables = ['declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'read', 'getopts', 'mapfile', 'readarray', 'wait', 'printf', 'test', '['];
+  if (!namesVariables.includes(base)) return undefined;
+  if (base === 'printf' && !args.some((word) => word.literal === '-v')) return undefined;
+  if ((base === 'test' || base === '[') && !args.some((word) => word.literal === '-v' || word.literal === '-R')) return undefined;
+  if ((base === 'mapfile' || base === 'readarray') && args.some((word) => /^-[a-zA-Z]*C/.test(word.literal ?? ''))) return `\`${base} -C\` runs shell code`;
+  for (const word of args) {
+    if (word.assigns !== undefined) {
+      if (word.assigns.includes('[')) return `\`${base}\` assigns a subscripted name \`${word.assigns}\` (its index can run commands)`;
+      const concern = assignmentConcern(word.assigns);
+      if (concern !== undefined) return concern;
+      continue;
+    }
+    const text = word.literal;
+    if (text === undefined) return `\`${base}\` is given a name through \`${word.source}\` (an expanded name can run commands)`;
+    if (['declare', 'typeset', 'local'].includes(base) && /^[-+][a-zA-Z]*[in]/.test(text)) return `\`${base} ${text}\` makes later assignments evaluate their values`;
+    if (text.includes('[')) return `\`${base}\` is given the subscripted name \`${text}\` (its index can run commands)`;
+  }
+  return undefined;
+}
