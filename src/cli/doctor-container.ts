@@ -28,6 +28,7 @@ export async function checkContainerEngine(environment: Pick<CliEnvironment, 'co
       disables,
     },
   ];
+  checks.push(await hardeningCheck(environment));
   const image = environment.container?.image;
   if (image !== undefined) {
     let present = false;
@@ -41,4 +42,20 @@ export async function checkContainerEngine(environment: Pick<CliEnvironment, 'co
     checks.push({ name: 'container image', ok: present, detail, disables: 'container mode with this image' });
   }
   return checks;
+}
+
+/** The session container defaults in force (capabilities, no-new-privileges, seccomp, limits, network). */
+async function hardeningCheck(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck> {
+  const [{ resolveContainerConfig }, { describeHardening }] = await Promise.all([
+    import('../providers/container/container-config.js'),
+    import('../providers/container/container-hardening.js'),
+  ]);
+  const name = 'container defaults';
+  const disables = 'container mode with this configuration';
+  try {
+    const config = resolveContainerConfig({ image: 'placeholder', ...environment.container });
+    return { name, ok: true, detail: describeHardening(config), disables };
+  } catch (error) {
+    return { name, ok: false, detail: (error as Error).message, disables };
+  }
 }
