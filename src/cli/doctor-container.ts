@@ -3,9 +3,16 @@ import type { CliEnvironment } from './cli-options.js';
 
 /**
  * The container engine (reachable, version, API version) at the configured
- * host, and — when an image is configured — whether the engine has it.
+ * host; when container mode is configured, whether the engine has the image
+ * and which session container defaults are in force.
  */
 export async function checkContainerEngine(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck[]> {
+  const engineChecks = await checkEngine(environment);
+  // Only when container mode is configured: the defaults then say what every session container gets.
+  return environment.container === undefined ? engineChecks : [...engineChecks, await hardeningCheck(environment)];
+}
+
+async function checkEngine(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck[]> {
   const disables = "container mode (--container): every session's commands in its own container";
   const { DockerContainerEngine } = await import('../providers/container/docker-container-engine.js');
   let engine;
@@ -28,7 +35,6 @@ export async function checkContainerEngine(environment: Pick<CliEnvironment, 'co
       disables,
     },
   ];
-  checks.push(await hardeningCheck(environment));
   const image = environment.container?.image;
   if (image !== undefined) {
     let present = false;
