@@ -2,7 +2,6 @@
 // no pids or memory limit. Now every container has both by default (1024 processes, 4 GiB), and a
 // session that hits its limit gets a normal failed command while other sessions keep working.
 import { NEEDS_ENGINE, describeWithEngine } from '../support/container-engine.js';
-import { DEFAULT_PIDS_LIMIT } from '../../src/index.js';
 import { containerHost, run, tool } from './support/container-defaults-kit.js';
 
 /** Forks until refused (perl's fork does not retry like bash's), then reports how many children it got. */
@@ -16,7 +15,7 @@ describeWithEngine(`container defaults: pids and memory limits${NEEDS_ENGINE}`, 
       const read = (file: string) => `cat /sys/fs/cgroup/${file} 2>/dev/null || echo missing`;
       const output = await run(session, `${read('pids/pids.max')}; ${read('memory/memory.limit_in_bytes')}; ${read('memory/memory.memsw.limit_in_bytes')}`);
       const [pids, memory, withSwap] = output.split('\n');
-      expect(Number(pids)).toBe(DEFAULT_PIDS_LIMIT);
+      expect(Number(pids)).toBe(1024);
       expect(Number(memory)).toBe(4 * 1024 ** 3);
       if (withSwap !== 'missing') expect(Number(withSwap)).toBe(4 * 1024 ** 3);
     } finally {

@@ -36,6 +36,12 @@ describeWithEngine(`container defaults: no setuid, device or capability file rea
     if (existsSync(path.join(env.workspace, file))) expect(hostMode(file) & SET_ID_BITS).toBe(0);
   });
 
+  it('fchmodat2 (a syscall newer than the engine\'s libseccomp) does not get around the mode filter', async () => {
+    const output = await run(session, `touch viaat2 && ${tool('perl')} -e 'my $p = "viaat2"; syscall(452, -100, $p, 04755, 0) == 0 ? print "changed\\n" : print "refused: $!\\n"'`);
+    expect(output).toMatch(/^refused: (Operation not permitted|Function not implemented)$/);
+    expect(hostMode('viaat2') & SET_ID_BITS).toBe(0);
+  });
+
   it('a block device node of the host disk cannot be created', async () => {
     const output = await run(session, `${tool('mknod')} disk b 8 0; echo "exit $?"`);
     expect(output).toMatch(REFUSED);

@@ -90,7 +90,19 @@ const RULES: readonly Rule[] = [
   ),
 ];
 
+/**
+ * Native 64-bit calls only: a 32-bit ABI call (int 0x80, x32) meets the
+ * filter's bad-architecture action instead of a second syscall table the
+ * rules above would have to cover. Naming the architecture also lets the
+ * runtime answer ENOSYS (not EPERM) for syscalls newer than the profile, so
+ * libc falls back as on an older kernel.
+ */
+const ARCHITECTURES = [
+  { architecture: 'SCMP_ARCH_X86_64', subArchitectures: [] },
+  { architecture: 'SCMP_ARCH_AARCH64', subArchitectures: [] },
+];
+
 /** The profile as the engine's `seccomp=<json>` security option takes it. */
 export function sessionSeccompProfile(): string {
-  return JSON.stringify({ defaultAction: 'SCMP_ACT_ERRNO', defaultErrnoRet: EPERM, syscalls: RULES });
+  return JSON.stringify({ defaultAction: 'SCMP_ACT_ERRNO', defaultErrnoRet: EPERM, archMap: ARCHITECTURES, syscalls: RULES });
 }
