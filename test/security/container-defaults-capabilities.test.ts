@@ -46,6 +46,8 @@ describeWithEngine(`container defaults: capabilities, no-new-privileges, seccomp
 
     it('root shell work still runs: chown to another user, switching user, killing that user\'s process', async () => {
       expect(await run(session, `touch owned && ${tool('chown')} 1000:1000 owned && stat -c %u:%g owned`)).toBe('1000:1000');
+      // DAC_OVERRIDE writes a mode-000 file of another user; FOWNER changes its mode back.
+      expect(await run(session, 'chmod 000 owned && echo data > owned && chmod 644 owned && cat owned && stat -c "%a %u" owned')).toBe('data\n644 1000');
       const script = '$( = $) = "1000 1000"; $< = $> = 1000; print "$<\\n"; exec "sleep", "60"';
       expect(await run(session, `${tool('perl')} -e '${script}' & for i in $(seq 100); do [ "$(ps -o user= -p $! | tr -d ' ')" = 1000 ] && break; sleep 0.05; done; ps -o user= -p $!; kill $! && wait $!; echo "status $?"`)).toBe(
         '1000\n1000\nstatus 143',
