@@ -3,9 +3,16 @@ import type { CliEnvironment } from './cli-options.js';
 
 /**
  * The container engine (reachable, version, API version) at the configured
- * host, and — when an image is configured — whether the engine has it.
+ * host; when container mode is configured, whether the engine has the image
+ * and which session container defaults are in force.
  */
 export async function checkContainerEngine(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck[]> {
+  const engineChecks = await checkEngine(environment);
+  // Only when container mode is configured: the defaults then say what every session container gets.
+  return environment.container === undefined ? engineChecks : [...engineChecks, await hardeningCheck(environment)];
+}
+
+async function checkEngine(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck[]> {
   const disables = "container mode (--container): every session's commands in its own container";
   const { DockerContainerEngine } = await import('../providers/container/docker-container-engine.js');
   let engine;
@@ -41,4 +48,20 @@ export async function checkContainerEngine(environment: Pick<CliEnvironment, 'co
     checks.push({ name: 'container image', ok: present, detail, disables: 'container mode with this image' });
   }
   return checks;
+}
+
+/** The session container defaults in force (capabilities, no-new-privileges, seccomp, limits, network). */
+async function hardeningCheck(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck> {
+  const [{ resolveContainerConfig }, { describeHardening }] = await Promise.all([
+    import('../providers/container/container-config.js'),
+    import('../providers/container/container-hardening.js'),
+  ]);
+  const name = 'container defaults';
+  const disables = 'container mode with this configuration';
+  try {
+    const config = resolveContainerConfig({ image: 'placeholder', ...environment.container });
+    return { name, ok: true, detail: describeHardening(config), disables };
+  } catch (error) {
+    return { name, ok: false, detail: (error as Error).message, disables };
+  }
 }

@@ -37,8 +37,9 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
               rules: [{ match: <prefix or /regex/>, action: allow | ask | deny }],
               defaultAction: allow | ask | deny }
   redact: { values, patterns, builtins, environment }   (secrets kept out of output)
-  container: { image, host, mounts, network, memory, cpus, pidsLimit, user,
-               readOnlyRootfs, env }   (every session in its own container)
+  container: { image, host, mounts, network, egress, memory, cpus, pidsLimit, user,
+               readOnlyRootfs, env, capabilities, noNewPrivileges, seccomp }
+                                       (every session in its own container)
 Flags override the file. Every key and default: docs/configuration.md in the
 package; how to register this server with an MCP client: docs/mcp-server.md.
 

@@ -16,6 +16,9 @@ describe('container: in a composition file', () => {
           user: '1000:1000',
           readOnlyRootfs: true,
           env: { LANG: 'C.UTF-8' },
+          capabilities: ['CHOWN', 'KILL'],
+          noNewPrivileges: true,
+          seccomp: 'dsh',
         },
       },
       '/etc/dsh.yaml',
@@ -26,8 +29,8 @@ describe('container: in a composition file', () => {
   it.each([
     [{ colour: 'red' }, '/etc/dsh.yaml: container: colour is not a known key'],
     [{ mounts: ['/a'] }, '/etc/dsh.yaml: container: mounts entry "/a" must look like src:dst or src:dst:ro'],
-    [{ memory: '1k' }, '/etc/dsh.yaml: container: memory must be a byte count or a number with k, m or g (at least 6m), got "1k"'],
-    [{ pidsLimit: 0 }, '/etc/dsh.yaml: container: pidsLimit must be a positive integer, got 0'],
+    [{ memory: '1k' }, '/etc/dsh.yaml: container: memory must be a byte count, a number with k, m or g (at least 6m), or "unlimited", got "1k"'],
+    [{ pidsLimit: 0 }, '/etc/dsh.yaml: container: pidsLimit must be a positive integer or "unlimited", got 0'],
     [{ env: { 'BAD-NAME': 'x' } }, '/etc/dsh.yaml: container: env.BAD-NAME is not a valid variable name'],
     ['img', '/etc/dsh.yaml: container: expected a mapping'],
   ])('refuses %j', (section, message) => {

@@ -81,6 +81,8 @@ describeWithEngine(`serve --container over MCP${NEEDS_ENGINE}`, () => {
       env: {},
       mounts: [],
       readOnlyRootfs: false,
+      capabilities: [],
+      noNewPrivileges: true,
     });
     const leftDir = path.join(os.tmpdir(), `dsh-ct-${deadPid}-left`);
     mkdirSync(leftDir, { recursive: true });

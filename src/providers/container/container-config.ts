@@ -3,6 +3,15 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
 import type { ContainerMount, ContainerSpec } from './container-engine.js';
+import {
+  DEFAULT_CAPABILITIES,
+  DEFAULT_MEMORY,
+  DEFAULT_PIDS_LIMIT,
+  resolveHardening,
+  type Egress,
+  type ResolvedHardening,
+  type SeccompChoice,
+} from './container-hardening.js';
 
 /** The `container:` section of a composition (docs/configuration.md). */
 export interface ContainerConfig {
@@ -12,13 +21,22 @@ export interface ContainerConfig {
   readonly host?: string;
   /** Extra binds, `src:dst[:ro]` (absolute paths). */
   readonly mounts: readonly string[];
-  /** `none` or an engine network name; default the engine's default network. */
-  readonly network?: string;
-  /** Memory limit: bytes, or a number with a `k`, `m` or `g` suffix. */
-  readonly memory?: string | number;
+  /** `session` (default: a network of its own per session), `none`, or an engine network name (shared by every session). */
+  readonly network: string;
+  /** What a session network routes to: `none` (default), `host`, `internet`. */
+  readonly egress: Egress;
+  /** Memory limit: bytes, a number with a `k`, `m` or `g` suffix, or `unlimited`. Default `4g`. */
+  readonly memory: string | number;
   /** CPU limit in CPUs (fractions allowed). */
   readonly cpus?: number;
-  readonly pidsLimit?: number;
+  /** Processes and threads in the container, or `unlimited`. Default 1024. */
+  readonly pidsLimit: number | 'unlimited';
+  /** Capabilities the container keeps (every other one is dropped). Default CHOWN, DAC_OVERRIDE, FOWNER, SETUID, SETGID, KILL. */
+  readonly capabilities: readonly string[];
+  /** Setuid bits and file capabilities grant nothing inside the container. Default true. */
+  readonly noNewPrivileges: boolean;
+  /** `dsh` (default: refuses setuid/setgid modes, namespaces, mounts, …) or `engine-default`. */
+  readonly seccomp: SeccompChoice;
   /** User the commands run as (`uid[:gid]` or a name the image knows). */
   readonly user?: string;
   readonly readOnlyRootfs: boolean;
@@ -27,15 +45,28 @@ export interface ContainerConfig {
 }
 
 /** The config with every value checked and converted for the engine. */
-export interface ResolvedContainerConfig extends Omit<ContainerSpec, 'name' | 'labels'> {
+export interface ResolvedContainerConfig extends Omit<ContainerSpec, 'name' | 'labels' | 'network' | 'seccompProfile'>, ResolvedHardening {
   /** The engine's endpoint; undefined: `DOCKER_HOST`, else the local socket. */
   readonly host?: string;
 }
 
 export const ContainerConfig: ServiceIdentifier<ResolvedContainerConfig> = Symbol.for('dsh.ContainerConfig');
 
-const DEFAULTS = { mounts: [], readOnlyRootfs: false, env: {} };
-const KNOWN = new Set(['image', 'host', 'mounts', 'network', 'memory', 'cpus', 'pidsLimit', 'user', 'readOnlyRootfs', 'env']);
+const DEFAULTS = {
+  mounts: [],
+  readOnlyRootfs: false,
+  env: {},
+  network: 'session',
+  egress: 'none',
+  memory: DEFAULT_MEMORY,
+  pidsLimit: DEFAULT_PIDS_LIMIT,
+  capabilities: DEFAULT_CAPABILITIES,
+  noNewPrivileges: true,
+  seccomp: 'dsh',
+};
+const KNOWN = new Set(['image', 'host', 'mounts', 'cpus', 'user', 'readOnlyRootfs', 'env', ...Object.keys(DEFAULTS)]);
+/** Turns the memory or pids limit off. */
+const UNLIMITED = 'unlimited';
 const LABEL = 'container';
 
 /** Throws `invalid container config: <key> <reason>` for the first bad value. */
@@ -64,23 +95,23 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
   const cpus = merged.cpus;
   if (cpus !== undefined && !(typeof cpus === 'number' && Number.isFinite(cpus) && cpus > 0)) fail('cpus', 'must be a positive number');
   const pids = merged.pidsLimit;
-  if (pids !== undefined && !(Number.isSafeInteger(pids) && (pids as number) > 0)) fail('pidsLimit', 'must be a positive integer');
-  const memoryBytes = merged.memory === undefined ? undefined : parseMemory(merged.memory);
-  if (memoryBytes === null) fail('memory', 'must be a byte count or a number with k, m or g (at least 6m)');
+  if (pids !== UNLIMITED && !(Number.isSafeInteger(pids) && (pids as number) > 0)) fail('pidsLimit', 'must be a positive integer or "unlimited"');
+  const memoryBytes = merged.memory === UNLIMITED ? undefined : parseMemory(merged.memory);
+  if (memoryBytes === null) fail('memory', 'must be a byte count, a number with k, m or g (at least 6m), or "unlimited"');
+  const hardening = resolveHardening(merged);
   const host = optionalString('host');
-  const network = optionalString('network');
   const user = optionalString('user');
   return Object.freeze({
     image,
     mounts,
     readOnlyRootfs: merged.readOnlyRootfs as boolean,
     env: Object.freeze({ ...(env as Record<string, string>) }),
+    ...hardening,
     ...(host === undefined ? {} : { host }),
-    ...(network === undefined ? {} : { network }),
     ...(user === undefined ? {} : { user }),
     ...(memoryBytes == null ? {} : { memoryBytes }),
     ...(cpus === undefined ? {} : { nanoCpus: Math.round((cpus as number) * 1e9) }),
-    ...(pids === undefined ? {} : { pidsLimit: pids as number }),
+    ...(pids === UNLIMITED ? {} : { pidsLimit: pids as number }),
   });
 }
 

@@ -16,13 +16,29 @@ export interface ContainerSpec {
   /** Fixed variables of the container (added to the image's own environment). */
   readonly env: Readonly<Record<string, string>>;
   readonly mounts: readonly ContainerMount[];
-  /** `none`, an engine network name, or undefined for the engine's default. */
+  /** `none`, an engine network name (a session network's too), or undefined for the engine's default. */
   readonly network?: string;
   readonly memoryBytes?: number;
   readonly nanoCpus?: number;
   readonly pidsLimit?: number;
   readonly user?: string;
   readonly readOnlyRootfs: boolean;
+  /** Capabilities kept; every other one is dropped. */
+  readonly capabilities: readonly string[];
+  /** Setuid bits and file capabilities grant nothing (exec'd processes included). */
+  readonly noNewPrivileges: boolean;
+  /** A seccomp profile in the engine's JSON format; undefined: the engine's default profile. */
+  readonly seccompProfile?: string;
+}
+
+/** A bridge network of one session's own (see `Egress` in container-hardening.ts). */
+export interface NetworkSpec {
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** `host`: reaches the host's services only; `internet`: routed out like the default bridge. */
+  readonly egress: 'host' | 'internet';
+  /** The host-side interface name (at most 15 characters), so a host firewall rule can match every session network. */
+  readonly bridgeName: string;
 }
 
 /** Why a container is not running any more (for the restart notice). */
@@ -111,6 +127,12 @@ export interface ContainerEngine {
   remove(containerId: string): Promise<void>;
   /** Containers carrying every given label (`key=value`). */
   list(labels: readonly string[]): Promise<Array<{ readonly id: string; readonly labels: Readonly<Record<string, string>> }>>;
+  /** Creates a network for one session's container; resolves with its id. */
+  createNetwork(spec: NetworkSpec): Promise<string>;
+  /** Removes a network once no container uses it (a missing network is not an error). */
+  removeNetwork(networkId: string): Promise<void>;
+  /** Networks carrying every given label (`key=value`). */
+  listNetworks(labels: readonly string[]): Promise<Array<{ readonly id: string; readonly labels: Readonly<Record<string, string>> }>>;
 }
 
 export const ContainerEngine: ServiceIdentifier<ContainerEngine> = Symbol.for('dsh.ContainerEngine');
@@ -118,7 +140,7 @@ export const ContainerEngine: ServiceIdentifier<ContainerEngine> = Symbol.for('d
 /** The variable that tags an exec's process tree (see `killTagged`). */
 export const EXEC_TAG_VAR = 'DSH_EXEC_TAG';
 
-/** Label keys on every container the host creates. */
+/** Label keys on every container (and session network) the host creates. */
 export const LABELS = Object.freeze({
   managed: 'dsh-tools.managed',
   session: 'dsh-tools.session',

@@ -12,6 +12,7 @@ import {
   type EngineInfo,
   type ExecChannel,
   type ExecOptions,
+  type NetworkSpec,
 } from './container-engine.js';
 import { describeEngineError, engineEndpoint, withTimeout } from './engine-errors.js';
 
@@ -101,6 +102,12 @@ export class DockerContainerEngine implements ContainerEngine {
           ...(spec.memoryBytes === undefined ? {} : { Memory: spec.memoryBytes, MemorySwap: spec.memoryBytes }),
           ...(spec.nanoCpus === undefined ? {} : { NanoCpus: spec.nanoCpus }),
           ...(spec.pidsLimit === undefined ? {} : { PidsLimit: spec.pidsLimit }),
+          CapDrop: ['ALL'],
+          CapAdd: spec.capabilities.map((name) => `CAP_${name}`),
+          SecurityOpt: [
+            ...(spec.noNewPrivileges ? ['no-new-privileges:true'] : []),
+            ...(spec.seccompProfile === undefined ? [] : [`seccomp=${spec.seccompProfile}`]),
+          ],
         },
       }),
     );
@@ -230,9 +237,38 @@ export class DockerContainerEngine implements ContainerEngine {
       await this.call('remove container', (docker) => docker.getContainer(containerId).remove({ force: true }));
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
-      // 404: already gone; 409: AutoRemove is already removing it.
-      if (status !== 404 && status !== 409) throw error;
+      // 404: already gone; 409: AutoRemove is already removing it (wait, so its network can go next).
+      if (status === 409) await this.call('wait for removal', (docker) => docker.getContainer(containerId).wait({ condition: 'removed' })).catch(() => undefined);
+      else if (status !== 404) throw error;
     }
+  }
+
+  async createNetwork(spec: NetworkSpec): Promise<string> {
+    const network = await this.call('create network', (docker) =>
+      docker.createNetwork({
+        Name: spec.name,
+        Driver: 'bridge',
+        CheckDuplicate: true,
+        // Internal: nothing is routed beyond the bridge; the bridge's own address on the host stays reachable.
+        Internal: spec.egress === 'host',
+        Labels: { ...spec.labels },
+        Options: { 'com.docker.network.bridge.name': spec.bridgeName },
+      }),
+    );
+    return network.id;
+  }
+
+  async removeNetwork(networkId: string): Promise<void> {
+    try {
+      await this.call('remove network', (docker) => docker.getNetwork(networkId).remove());
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+    }
+  }
+
+  async listNetworks(labels: readonly string[]): Promise<Array<{ id: string; labels: Record<string, string> }>> {
+    const found = await this.call('list networks', (docker) => docker.listNetworks({ filters: JSON.stringify({ label: labels }) }));
+    return found.map((n) => ({ id: n.Id, labels: n.Labels ?? {} }));
   }
 
   async list(labels: readonly string[]): Promise<Array<{ id: string; labels: Record<string, string> }>> {

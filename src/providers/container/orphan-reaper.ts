@@ -6,14 +6,17 @@ import { SHARED_DIR_PREFIX } from './session-containers.js';
 
 /**
  * Removes containers that earlier servers on this machine created and left
- * behind (their process is gone). Containers of live servers, and of other
- * machines sharing the engine, are left alone; so are their shared session
- * directories under the temp dir. Resolves with how many containers went.
+ * behind (their process is gone), then those servers' session networks.
+ * Containers and networks of live servers, and of other machines sharing the
+ * engine, are left alone; so are their shared session directories under the
+ * temp dir. Resolves with how many containers went.
  */
 export async function reapDeadInstances(engine: ContainerEngine, hostname: string = os.hostname()): Promise<number> {
-  const found = await engine.list([`${LABELS.managed}=1`, `${LABELS.hostname}=${hostname}`]);
-  const dead = found.filter((c) => !processAlive(Number(c.labels[LABELS.pid])));
+  const ours = [`${LABELS.managed}=1`, `${LABELS.hostname}=${hostname}`];
+  const dead = (await engine.list(ours)).filter((c) => !processAlive(Number(c.labels[LABELS.pid])));
   await Promise.all(dead.map((c) => engine.remove(c.id).catch(() => undefined)));
+  const deadNetworks = (await engine.listNetworks(ours)).filter((n) => !processAlive(Number(n.labels[LABELS.pid])));
+  await Promise.all(deadNetworks.map((n) => engine.removeNetwork(n.id).catch(() => undefined)));
   removeDeadSharedDirs(os.tmpdir());
   return dead.length;
 }

@@ -7,6 +7,7 @@ import type { SessionContext } from '../../core/tool-contract.js';
 import { SpillDirectory } from '../shell/spill-directory.js';
 import { LABELS, type ContainerEngine, type ContainerMount, type ContainerState } from './container-engine.js';
 import type { ResolvedContainerConfig } from './container-config.js';
+import { sessionSeccompProfile } from './container-seccomp.js';
 import { describeEngineError } from './engine-errors.js';
 
 /** A session's running container and the host directory it shares at the same path. */
@@ -15,6 +16,8 @@ export interface LiveContainer {
   /** Host directory bind-mounted (read-only) at the same path: the session's spill files. */
   readonly dir: string;
   readonly spills: SpillDirectory;
+  /** The session's own network (`network: session` with egress), removed after the container. */
+  readonly networkId?: string;
   /** Set once the engine reported the container stopped. */
   stopped?: ContainerState;
   /** Settles when the engine reports the container stopped. */
@@ -36,6 +39,9 @@ interface Entry {
 
 /** Shared session directories are `<tmp>/dsh-ct-<server pid>-XXXXXX`. */
 export const SHARED_DIR_PREFIX = 'dsh-ct-';
+
+/** Host interface names of session networks: `dsh-<8 hex>` (a host firewall rule can match `dsh-+`). */
+export const SESSION_BRIDGE_PREFIX = 'dsh-';
 
 /** `[container restarted: …]`, the line the model sees when its container was replaced. */
 export const restartNotice = (reason: string): string => `[container restarted: the previous one stopped (${reason})]`;
@@ -123,31 +129,41 @@ export class SessionContainers {
       mounts.push({ source: this.options.workspace, target: this.options.workspace, readOnly: this.options.workspaceReadOnly });
     }
     const sessionId = session?.id ?? '';
+    const suffix = randomBytes(4).toString('hex');
+    const name = `dsh-${this.instanceId.slice(0, 8)}-${slug(sessionId)}-${suffix}`;
+    const labels = {
+      [LABELS.managed]: '1',
+      [LABELS.session]: sessionId,
+      [LABELS.instance]: this.instanceId,
+      [LABELS.hostname]: os.hostname(),
+      [LABELS.pid]: String(process.pid),
+    };
     let id: string;
     let stopped: Promise<ContainerState>;
+    let networkId: string | undefined;
     try {
+      networkId = await this.createNetwork(name, labels, suffix);
       ({ id, stopped } = await this.engine.create({
         image: this.config.image,
-        name: `dsh-${this.instanceId.slice(0, 8)}-${slug(sessionId)}-${randomBytes(3).toString('hex')}`,
-        labels: {
-          [LABELS.managed]: '1',
-          [LABELS.session]: sessionId,
-          [LABELS.instance]: this.instanceId,
-          [LABELS.hostname]: os.hostname(),
-          [LABELS.pid]: String(process.pid),
-        },
+        name,
+        labels,
         env: this.config.env,
         mounts,
         readOnlyRootfs: this.config.readOnlyRootfs,
-        ...pick(this.config, ['network', 'memoryBytes', 'nanoCpus', 'pidsLimit', 'user'] as const),
+        network: networkId ?? this.networkMode(),
+        capabilities: this.config.capabilities,
+        noNewPrivileges: this.config.noNewPrivileges,
+        ...(this.config.seccomp === 'dsh' ? { seccompProfile: sessionSeccompProfile() } : {}),
+        ...pick(this.config, ['memoryBytes', 'nanoCpus', 'pidsLimit', 'user'] as const),
       }));
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
+      if (networkId !== undefined) await this.engine.removeNetwork(networkId).catch(() => undefined);
       throw new Error(`cannot start the session's container: ${this.explain(error)}`);
     }
     // A relative prefix puts the lazily made spill directory inside the shared one.
     const spills = new SpillDirectory(`${path.relative(os.tmpdir(), dir)}/spill-`, this.options.maxRetainedSpillBytes);
-    const live: LiveContainer = { id, dir, spills, ended: stopped };
+    const live: LiveContainer = { id, dir, spills, ended: stopped, ...(networkId === undefined ? {} : { networkId }) };
     void stopped.then((state) => (live.stopped ??= state));
     if (previous?.stopped) session?.notify(restartNotice(previous.stopped.reason ?? 'unknown reason'));
     return live;
@@ -156,7 +172,24 @@ export class SessionContainers {
   private async discard(live: LiveContainer): Promise<void> {
     live.stopped ??= { running: false, reason: 'removed' };
     await this.engine.remove(live.id).catch(() => undefined);
+    if (live.networkId !== undefined) await this.engine.removeNetwork(live.networkId).catch(() => undefined);
     if (!this.options.keepSpills) rmSync(live.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * A session network, when the session's container needs a route out. With
+   * `egress: none` there is nothing to route to, so the container gets the
+   * engine's `none` network instead: the same reach, without a network to
+   * create and remove on every session.
+   */
+  private async createNetwork(name: string, labels: Record<string, string>, suffix: string): Promise<string | undefined> {
+    if (this.config.network !== 'session' || this.config.egress === 'none') return undefined;
+    return this.engine.createNetwork({ name, labels, egress: this.config.egress, bridgeName: `${SESSION_BRIDGE_PREFIX}${suffix}` });
+  }
+
+  /** The engine network mode when the session has no network of its own. */
+  private networkMode(): string {
+    return this.config.network === 'session' ? 'none' : this.config.network;
   }
 
   private explain(error: unknown): string {
