@@ -18,6 +18,8 @@
 /** C0, DEL, C1 (`Cc`), format characters (`Cf`), U+2028/2029 (`Zl`, `Zp`), lone surrogates (`Cs`). */
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 const UNSAFE_BUT_NEWLINE = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+/** What `JSON.stringify` leaves raw inside strings (it escapes C0 and lone surrogates itself; C0 outside strings is whitespace). */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
@@ -45,7 +47,7 @@ export function escapeForDisplay(text: string, options: DisplayOptions = {}): st
  * characters, U+2028/2029) escaped too: the same JSON value, safe to show.
  */
 export function escapeJsonForDisplay(json: string): string {
-  return json.replace(UNSAFE, escapeChar);
+  return json.replace(UNSAFE_IN_JSON, escapeChar);
 }
 
 /** `text` as a JSON string literal, every unsafe character escaped: quotes, backticks and newlines cannot break out of it. */
@@ -53,9 +55,12 @@ export function quoteForDisplay(text: string): string {
   return escapeJsonForDisplay(JSON.stringify(String(text)));
 }
 
-/** Lines as a reader counts them: `a\nb` and `a\nb\n` are 2; every line break (`\n`, `\r\n`, lone `\r`, U+2028/2029) counts. */
+/**
+ * Lines as bash reads them: `a\nb` and `a\nb\n` are 2. Only `\n` ends a
+ * line; `\r` and U+2028 do not (for bash they are ordinary characters,
+ * and `escapeForDisplay` shows them as escapes).
+ */
 export function lineCount(text: string): number {
-  const breaks = text.match(/\r\n|[\n\r\u2028\u2029]/g)?.length ?? 0;
-  const trailing = /(?:\r\n|[\n\r\u2028\u2029])$/.test(text) ? 1 : 0;
-  return Math.max(1, breaks + 1 - trailing);
+  const breaks = text.split('\n').length - 1;
+  return Math.max(1, breaks + 1 - (text.endsWith('\n') ? 1 : 0));
 }
