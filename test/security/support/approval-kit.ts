@@ -43,8 +43,8 @@ export async function promptClient(host: DshHost, answerer: McpElicitationAnswer
 }
 
 /** The text of a tool result's blocks. */
-export function resultText(result: { content: unknown }): string {
-  return (result.content as Array<{ text: string }>).map((block) => block.text).join('');
+export function resultText(result: object): string {
+  return ((result as { content?: Array<{ text: string }> }).content ?? []).map((block) => block.text).join('');
 }
 
 /** A fresh workspace (real path) and a marker file in it that an attack must never create. */
