@@ -107,6 +107,13 @@ describe('LocalApprovalService', () => {
     expect(strict.audit()[0]).toMatchObject({ decision: 'rejected', answeredBy: 'policy:never' });
   });
 
+  it('answerers get the fields and a reason built from them, never the requester\'s own text', async () => {
+    const answerer = new ScriptedApprovalAnswerer(['rejected']);
+    await new LocalApprovalService([answerer]).request({ ...ask(), reason: 'run `ls` (harmless)' });
+    expect(answerer.requests[0]).toMatchObject({ command: 'make', requestedMode: 'workspace-write', reason: describeApproval(ask()) });
+    expect(Object.isFrozen(answerer.requests[0])).toBe(true);
+  });
+
   it('records every request with its decision; audit() returns a copy', async () => {
     let now = 1000;
     const clock = { now: () => now++ };
@@ -143,6 +150,10 @@ describe('LocalApprovalService', () => {
     expect(() => service.setPolicy('', 'ask')).toThrow(/^invalid session id/);
     await expect(service.request(null as never)).rejects.toThrow(/^invalid approval request/);
     await expect(service.request({ ...ask(), tool: 3 } as never)).rejects.toThrow('invalid approval request: tool must be a string, got 3');
+    await expect(service.request({ ...ask(), kind: undefined } as never)).rejects.toThrow('invalid approval request: kind must be escalation or command, got undefined');
+    await expect(service.request({ ...ask(), command: undefined } as never)).rejects.toThrow('invalid approval request: command must be a string, got undefined');
+    await expect(service.request({ ...ask(), requestedMode: undefined })).rejects.toThrow('invalid approval request: an escalation needs requestedMode');
+    await expect(service.request({ ...ask(), sandboxMode: 'wide-open' as never })).rejects.toThrow(/^invalid approval request: sandboxMode must be one of/);
     expect(() => new LocalApprovalService([], { maxAuditRecords: 0 })).toThrow(/^invalid approval config: maxAuditRecords/);
   });
 });

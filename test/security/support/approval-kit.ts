@@ -26,15 +26,24 @@ export interface PromptClient {
   close(): Promise<void>;
 }
 
-/** A real MCP client on `host` that supports form elicitation and answers every question with `answer`. */
-export async function promptClient(host: DshHost, answerer: McpElicitationAnswerer, cwd: string, answer: ElicitResult): Promise<PromptClient> {
+/**
+ * A real MCP client on `host` that supports form elicitation and answers every
+ * question with `answer` (a function may compute it from what was shown, or throw: the client then fails the request).
+ */
+export async function promptClient(
+  host: DshHost,
+  answerer: McpElicitationAnswerer,
+  cwd: string,
+  answer: ElicitResult | ((shown: Elicited) => ElicitResult),
+): Promise<PromptClient> {
   const connection = new McpConnection(host, { cwd, approvals: answerer });
   const client = new Client({ name: 'approval-attacks', version: '1' }, { capabilities: { elicitation: { form: {} } } });
   const shown: Elicited[] = [];
   client.setRequestHandler(ElicitRequestSchema, (request) => {
     const params = request.params as ElicitRequestFormParams;
-    shown.push({ message: params.message, requestedSchema: params.requestedSchema });
-    return answer;
+    const question = { message: params.message, requestedSchema: params.requestedSchema };
+    shown.push(question);
+    return typeof answer === 'function' ? answer(question) : answer;
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await connection.connect(serverSide);
