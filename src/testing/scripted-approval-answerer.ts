@@ -6,7 +6,7 @@ import type { ApprovalAnswerer, ApprovalDecision, ApprovalRequest } from '../pro
  * waits until the request's signal fires (the service's timeout or the
  * caller's abort), the way a person who does not answer does.
  */
-export type ScriptedAnswer = ApprovalDecision | undefined | { readonly throws: string } | 'never';
+export type ScriptedApproval = ApprovalDecision | undefined | { readonly throws: string } | 'never';
 
 /**
  * An ApprovalAnswerer for unit tests: answers from a queue (then `whenEmpty`)
@@ -14,12 +14,12 @@ export type ScriptedAnswer = ApprovalDecision | undefined | { readonly throws: s
  */
 export class ScriptedApprovalAnswerer implements ApprovalAnswerer {
   readonly requests: ApprovalRequest[] = [];
-  private readonly queue: ScriptedAnswer[];
+  private readonly queue: ScriptedApproval[];
 
   constructor(
-    answers: ScriptedAnswer[] = [],
+    answers: ScriptedApproval[] = [],
     readonly name = 'scripted',
-    private readonly whenEmpty: ScriptedAnswer = undefined,
+    private readonly whenEmpty: ScriptedApproval = undefined,
   ) {
     this.queue = [...answers];
   }

@@ -8,12 +8,12 @@ import { ApprovalService, createHost, type ApprovalAnswerer, type ApprovalReques
 import { approvalAnswerersModule } from '../../src/providers/approval/approval.module.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
-import { ScriptedApprovalAnswerer, type ScriptedAnswer } from '../../src/testing/scripted-approval-answerer.js';
+import { ScriptedApprovalAnswerer, type ScriptedApproval } from '../../src/testing/scripted-approval-answerer.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { markerWorkspace, resultText } from './support/approval-kit.js';
 
 /** What each approver did → the escalation text, the `ask` rule text, the audited decision. */
-const OUTCOMES: ReadonlyArray<readonly [string, ScriptedAnswer | 'none', string, string, string]> = [
+const OUTCOMES: ReadonlyArray<readonly [string, ScriptedApproval | 'none', string, string, string]> = [
   ['timed out (no answer within approval.timeoutMs)', 'never', 'escalation rejected: no answer within 0.05s', 'command not approved: no answer within 0.05s', 'timed-out'],
   ['threw', { throws: 'dialog crashed' }, 'escalation rejected: the approver failed', 'command not approved: the approver failed', 'failed'],
   ['answered nothing (passed)', undefined, 'escalation rejected: no approver gave a decision', 'command not approved: no approver gave a decision', 'undecided'],
