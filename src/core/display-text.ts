@@ -21,6 +21,10 @@ const UNSAFE_BUT_NEWLINE = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 /** What `JSON.stringify` leaves raw inside strings (it escapes C0 and lone surrogates itself; C0 outside strings is whitespace). */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
 
+/** Printable ASCII (and `\n` where kept) needs no escape: most log lines and cards, checked with a cheap scan first. */
+const PLAIN = /^[\x20-\x7e]*$/;
+const PLAIN_WITH_NEWLINES = /^[\x20-\x7e\n]*$/;
+
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
 /** The JSON escape of one (possibly astral) character. */
@@ -39,7 +43,9 @@ export interface DisplayOptions {
 
 /** `text` with every control, format and separator character escaped; safe to write to a terminal or a log line. */
 export function escapeForDisplay(text: string, options: DisplayOptions = {}): string {
-  return String(text).replace(options.keepNewlines ? UNSAFE_BUT_NEWLINE : UNSAFE, escapeChar);
+  const value = String(text);
+  if ((options.keepNewlines ? PLAIN_WITH_NEWLINES : PLAIN).test(value)) return value;
+  return value.replace(options.keepNewlines ? UNSAFE_BUT_NEWLINE : UNSAFE, escapeChar);
 }
 
 /**
