@@ -1,7 +1,8 @@
 import { inject, injectable, optional } from 'inversify';
 import { ApprovalConfig, resolveApprovalConfig } from './approval-config.js';
+import { askForApproval } from './approval-ask.js';
 import { refusalMessage } from './approval-refusals.js';
-import { ApprovalService, type ApprovalAsk, type ApprovalOutcome } from './approval-service.js';
+import { ApprovalService, type ApprovalOutcome } from './approval-service.js';
 import type { CommandCheck, CommandPolicy, CommandVerdict } from './command-policy.js';
 import { judgeCommand } from './command-rules.js';
 
@@ -32,9 +33,8 @@ export class LocalCommandPolicy implements CommandPolicy {
     return { allowed: false, message: refusalMessage('command', answer, this.approval?.timeoutMs) };
   }
 
-  private async ask(request: CommandCheck, rule: string): Promise<ApprovalOutcome> {
-    if (!this.approval) return { decision: 'unavailable' };
-    const approvalRequest: ApprovalAsk = {
+  private ask(request: CommandCheck, rule: string): Promise<ApprovalOutcome> {
+    return askForApproval(this.approval, {
       session: request.session,
       tool: request.tool,
       kind: 'command' as const,
@@ -44,8 +44,6 @@ export class LocalCommandPolicy implements CommandPolicy {
       rule,
       callId: request.callId,
       signal: request.signal,
-    };
-    if (this.approval.requestOutcome) return this.approval.requestOutcome(approvalRequest);
-    return { decision: await this.approval.request(approvalRequest) };
+    });
   }
 }

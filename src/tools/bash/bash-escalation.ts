@@ -1,4 +1,5 @@
-import type { ApprovalAsk, ApprovalOutcome, ApprovalService } from '../../providers/approval/approval-service.js';
+import type { ApprovalService } from '../../providers/approval/approval-service.js';
+import { askForApproval } from '../../providers/approval/approval-ask.js';
 import { refusalMessage } from '../../providers/approval/approval-refusals.js';
 import type { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import type { SandboxMode, ShellExecutor } from '../../providers/shell/shell-executor.js';
@@ -45,7 +46,7 @@ export async function resolveCallSandbox(
   if (RANK[requested] <= RANK[current.mode]) {
     throw new ToolError(`sandbox escalation to "${requested}" is not strictly wider than this call's current "${current.mode}" mode`);
   }
-  const outcome = await askApproval(deps.approval, {
+  const outcome = await askForApproval(deps.approval, {
     session: ctx.session,
     callId: ctx.callId,
     signal: ctx.signal,
@@ -59,11 +60,4 @@ export async function resolveCallSandbox(
   });
   if (outcome.decision !== 'allowed-once') throw new ToolError(refusalMessage('escalation', outcome, deps.approval?.timeoutMs));
   return deps.policy?.resolve({ session: ctx.session, mode: requested }) ?? { mode: requested };
-}
-
-/** Who decided matters for the text (the user or a policy): ask for the outcome when the service can tell it. */
-async function askApproval(approval: ApprovalService | undefined, ask: ApprovalAsk): Promise<ApprovalOutcome> {
-  if (!approval) return { decision: 'unavailable' };
-  if (approval.requestOutcome) return approval.requestOutcome(ask);
-  return { decision: await approval.request(ask) };
 }
