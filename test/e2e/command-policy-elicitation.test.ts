@@ -41,7 +41,7 @@ test('an accepting client lets the command run once, after being shown the comma
   expect(ran).toEqual(['npm publish']);
   expect(result.asked).toHaveLength(1);
   expect(result.asked[0]).toBe(
-    ['Mode: not sandboxed', 'Command (1 line): "npm publish"', 'Directory: "/repo"', 'Rule: "publishing"', 'Tool: bash', 'Allow it to run?'].join('\n'),
+    ['Mode: no sandbox mode', 'Command (1 line): "npm publish"', 'Directory: "/repo"', 'Rule: "publishing"', 'Tool: bash', 'Allow it to run?'].join('\n'),
   );
 });
 

@@ -129,6 +129,6 @@ describe('`ask` rule outcomes (real bash)', () => {
     expect(resultText(result)).toBe('(no output)');
     expect(ws.ran()).toBe(true);
     expect(scripted.requests[0]).toMatchObject({ kind: 'command', tool: 'bash', command: `touch ${ws.marker}`, workdir: ws.dir, rule: 'touching' });
-    expect(scripted.requests[0]!.reason.split('\n')[0]).toBe('Mode: not sandboxed');
+    expect(scripted.requests[0]!.reason.split('\n')[0]).toBe('Mode: no sandbox mode');
   });
 });

@@ -92,7 +92,7 @@ describe('`ask` rule prompt spoofing (real bash)', () => {
       expect(ws.ran()).toBe(false);
 
       const { message, requestedSchema } = user.shown[0]!;
-      expect(message.split('\n')[0]).toBe('Mode: not sandboxed');
+      expect(message.split('\n')[0]).toBe('Mode: no sandbox mode');
       expect(message).not.toMatch(RAW_CONTROL);
       for (const escape of ['\\u001b[8m', '\\r', '\\u001b]52;c;', '\\u0007', '\\u202e', '\\u2066', '\\u009b', '\\u2028']) {
         expect(message).toContain(escape);
@@ -102,6 +102,38 @@ describe('`ask` rule prompt spoofing (real bash)', () => {
       for (const field of Object.values(requestedSchema.properties)) expect(JSON.stringify(field)).not.toMatch(RAW_CONTROL);
       // The field is exact: parsing the shown JSON literal gives back the command that would run.
       expect(JSON.parse(fieldValue(requestedSchema, 'command')!)).toBe(command);
+    } finally {
+      await user.close();
+    }
+  });
+});
+
+describe('persistent shell: a `cd` before an `ask` (real PTY)', () => {
+  let ws: ReturnType<typeof markerWorkspace>;
+  let host: DshHost;
+  const answerer = new McpElicitationAnswerer();
+
+  beforeAll(async () => {
+    ws = markerWorkspace('dsh-approval-cd-spoof-');
+    host = await createHost(
+      ...localEnvironment({ workspace: ws.dir, shell: 'persistent', approval: { rules: [{ match: 'rm', action: 'ask', name: 'removing' }] } }),
+      mcpApprovalModule(answerer),
+    );
+  });
+  afterAll(async () => {
+    await host.dispose();
+    ws.remove();
+  });
+
+  it('cannot make the prompt name the workspace as the directory an `rm` runs in', async () => {
+    const user = await promptClient(host, answerer, ws.dir, { action: 'decline' });
+    try {
+      const call = async (command: string) => resultText(await user.client.callTool({ name: 'bash', arguments: { command, description: 'Tidy up' } }));
+      expect((await call('cd / && pwd')).trim()).toBe('/');
+      expect(await call('rm -rf --one-file-system ./tmp-not-really')).toBe('Error: command rejected by the user');
+      const { message } = user.shown[0]!;
+      expect(message).not.toContain(ws.dir);
+      expect(message.split('\n')).toContain("Directory: unknown (the shell's current directory)");
     } finally {
       await user.close();
     }

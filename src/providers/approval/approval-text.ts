@@ -22,7 +22,7 @@ function modeValue(fields: ApprovalFields): string {
     const now = fields.sandboxMode === undefined ? '' : ` (wider than this session's ${escapeForDisplay(fields.sandboxMode)}; this call only)`;
     return `${wider}${now}`;
   }
-  return fields.sandboxMode === undefined ? 'not sandboxed' : escapeForDisplay(fields.sandboxMode);
+  return fields.sandboxMode === undefined ? 'no sandbox mode' : escapeForDisplay(fields.sandboxMode);
 }
 
 /**
@@ -40,7 +40,12 @@ export function approvalFacts(fields: ApprovalFields): ApprovalFact[] {
       name: 'mode',
       title: 'Mode',
       value: modeValue(fields),
-      description: fields.kind === 'escalation' ? 'The sandbox mode the command runs under if you accept.' : 'The sandbox mode the command runs under.',
+      description:
+        fields.kind === 'escalation'
+          ? 'The sandbox mode the command runs under if you accept.'
+          : fields.sandboxMode === undefined
+            ? "No sandbox mode applies: the command runs as the server's user, or in the session's container in a container composition."
+            : 'The sandbox mode the command runs under.',
     },
     {
       name: 'command',
@@ -49,9 +54,11 @@ export function approvalFacts(fields: ApprovalFields): ApprovalFact[] {
       description: `The exact command, JSON-quoted: ${plural(lines, 'line')}, ${plural(command.length, 'character')}; control and bidi characters appear as \\u escapes.`,
     },
   ];
-  if (fields.workdir !== undefined) {
-    facts.push({ name: 'workdir', title: 'Directory', value: quoteForDisplay(fields.workdir), description: 'The directory it runs in.' });
-  }
+  facts.push(
+    fields.workdir === undefined
+      ? { name: 'workdir', title: 'Directory', value: "unknown (the shell's current directory)", description: 'An earlier command may have changed it.' }
+      : { name: 'workdir', title: 'Directory', value: quoteForDisplay(fields.workdir), description: 'The directory it runs in.' },
+  );
   if (fields.justification !== undefined) {
     facts.push({
       name: 'justification',
