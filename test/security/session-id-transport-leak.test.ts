@@ -3,13 +3,15 @@
 // so a command could hand its session to anything it told. Commands now see
 // an id of their own. The real HTTP server (serveHttp over real HTTP, bearer
 // token on), real bash in both shells, a real MCP client.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { resolveHttpToken, type HttpToken } from '../../src/mcp/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import type { Logger } from '../../src/providers/logging/logger.js';
+import { callTool, serverDirs, startHttpServer, textOf } from '../e2e/support/mcp-clients.js';
 import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
 import { markerWorkspace, resultText } from './support/approval-kit.js';
 
@@ -100,3 +102,29 @@ describe.each(['oneshot', 'persistent'] as const)('the %s shell over HTTP', (she
     expect(closed).toEqual([{ id: transportId, hostSessionId: expect.not.stringMatching(transportId) }]);
   }, 60_000);
 });
+
+test('the spawned `serve --http` at logLevel debug: DSH_SESSION_ID is refused as Mcp-Session-Id and stderr never shows the transport id', async () => {
+  const { root, workspace, dshHome, cleanup } = serverDirs();
+  const config = path.join(root, 'debug.yaml');
+  writeFileSync(config, 'logLevel: debug\n');
+  const server = await startHttpServer({ workspace, dshHome, args: ['--config', config] });
+  try {
+    const { client, transport } = await server.connect();
+    const transportId = transport.sessionId!;
+    const seen = textOf(await callTool(client, 'bash', { command: 'printf %s "$DSH_SESSION_ID"', description: 'Print the session id' }));
+    expect(seen).not.toBe(transportId);
+    const marker = path.join(workspace, 'hijacked');
+    const run = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'bash', arguments: { command: `touch ${marker}`, description: 'Hijack' } } });
+    const reply = await rawRequest(server.url, { headers: { authorization: `Bearer ${server.token}`, 'mcp-session-id': seen }, body: run });
+    expect(reply.status).toBe(404);
+    expect(existsSync(marker)).toBe(false);
+    await transport.terminateSession();
+    await client.close();
+    expect(server.stderr()).toContain(`session ${seen} opened`);
+    expect(server.stderr()).not.toContain(transportId);
+  } finally {
+    server.process.kill('SIGTERM');
+    await server.exited;
+    cleanup();
+  }
+}, 120_000);
