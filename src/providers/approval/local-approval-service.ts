@@ -44,12 +44,13 @@ type Outcome = ApprovalOutcome;
  * decision: no answerer bound — `unavailable`; every answerer passed, or one
  * answered `unavailable` — `undecided`; an answerer threw, rejected or
  * returned something that is not a decision — `failed`. An aborted signal
- * (before or while an answerer works) is `cancelled`. Answerers get the
- * request's typed fields and a `reason` this service builds from them
- * (`describeApproval`), never a text the requester wrote. No answer within `timeoutMs` is `timed-out`, and the
- * answerer's signal fires so it can withdraw its question (an MCP
- * elicitation is cancelled). A session whose policy is `never` is rejected
- * without asking anyone. Every request is recorded with its decision in the audit log
+ * (before or while an answerer works) is `cancelled`. No answer within
+ * `timeoutMs` is `timed-out`, and the answerer's signal fires so it can
+ * withdraw its question (an MCP elicitation is cancelled). Answerers get the
+ * request's typed fields, frozen, and a `reason` this service builds from
+ * them (`describeApproval`), never a text the requester wrote. A session
+ * whose policy is `never` is rejected without asking anyone. Every request
+ * is recorded with its decision in the audit log
  * (bounded to the most recent `maxAuditRecords`).
  */
 @injectable()
