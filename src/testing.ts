@@ -6,6 +6,6 @@ import 'reflect-metadata';
  */
 export { ScriptedExecutor, runResult, type ScriptedAnswer } from './testing/scripted-executor.js';
 export { InMemoryTerminal, type InMemoryShellState, type InMemoryAnswer, type InMemoryResponder } from './testing/in-memory-terminal.js';
-export { ScriptedApprovalAnswerer } from './testing/scripted-approval-answerer.js';
+export { ScriptedApprovalAnswerer, type ScriptedApproval } from './testing/scripted-approval-answerer.js';
 export { testingEnvironment, type TestingEnvironmentOptions } from './testing/testing.environment.js';
 export { replace, decorate } from './container/create-host.js';

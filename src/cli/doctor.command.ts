@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeForDisplay } from '../core/display-text.js';
 import { runChecks } from './doctor-checks.js';
 import { ignoreBrokenStdout } from './broken-pipe.js';
 import type { GlobalOptions } from './cli-options.js';
@@ -21,7 +22,8 @@ export function registerDoctorCommand(program: Command): void {
       for (const check of checks) {
         const status = check.ok ? 'ok     ' : 'missing';
         const tail = check.ok ? '' : ` — disables ${check.disables}`;
-        process.stdout.write(`${status} ${check.name.padEnd(width)}  ${check.detail}${tail}\n`);
+        // Details quote configured paths and programs' own messages: one escaped line each.
+        process.stdout.write(`${status} ${check.name.padEnd(width)}  ${escapeForDisplay(`${check.detail}${tail}`)}\n`);
       }
       process.exitCode = checks.find((check) => check.name === 'bash')?.ok ? 0 : 1;
     });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeForDisplay, escapeJsonForDisplay } from '../core/display-text.js';
 import type { GlobalOptions } from './cli-options.js';
 import { ignoreBrokenStdout } from './broken-pipe.js';
 
@@ -16,12 +17,16 @@ export function registerPromptCommand(program: Command): void {
       try {
         const prompt = host.prompt();
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(prompt, null, 2)}\n`);
+          // The same JSON value, with the characters JSON.stringify leaves raw (C1, bidi) escaped too.
+          process.stdout.write(`${escapeJsonForDisplay(JSON.stringify(prompt, null, 2))}\n`);
           return;
         }
-        process.stdout.write(`${renderPrompt(prompt)}\n`);
+        // Sections and descriptions come from configuration and plugins: escaped, line breaks kept.
+        const shown = (text: string) => escapeForDisplay(text, { keepNewlines: true });
+        process.stdout.write(`${shown(renderPrompt(prompt))}\n`);
         for (const tool of prompt.tools) {
-          process.stdout.write(`\n## tool ${tool.name}\n${tool.description}\n${JSON.stringify(tool.inputSchema, null, 2)}\n`);
+          const schema = escapeJsonForDisplay(JSON.stringify(tool.inputSchema, null, 2));
+          process.stdout.write(`\n## tool ${shown(tool.name)}\n${shown(tool.description)}\n${schema}\n`);
         }
       } finally {
         await host.dispose();

@@ -28,8 +28,11 @@ export interface HttpServeOptions {
   readonly idleTimeoutMs?: number;
   /** Open sessions at most (default 64); one more initialize gets a JSON-RPC error. */
   readonly maxSessions?: number;
-  /** Called after a session was disposed, with why (idle expiry, client close/DELETE, shutdown). */
-  readonly onSessionClosed?: (id: string, reason: SessionEndReason) => void;
+  /**
+   * Called after a session was disposed, with its `Mcp-Session-Id`, why (idle
+   * expiry, client close/DELETE, shutdown) and the host session's own id.
+   */
+  readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -48,7 +51,9 @@ const LOCAL_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /**
  * Serves MCP over Streamable HTTP on 127.0.0.1 only. Each MCP session (an
  * initialize request without a session id) gets its own MCP server and host
- * session, whose id is the `Mcp-Session-Id`; a DELETE, idle expiry or
+ * session. The `Mcp-Session-Id` is a bearer credential of the transport, so
+ * it is a random id of its own, never the host session's id (which commands
+ * see as `DSH_SESSION_ID`) and never logged; a DELETE, idle expiry or
  * `close()` disposes it. Host and Origin headers must name the loopback
  * interface, which keeps web pages from reaching the server through DNS
  * rebinding; the bearer token keeps out other local users. A refused request
@@ -60,9 +65,9 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   const sessions = new HttpSessionTable({
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     maxSessions,
-    onSessionClosed: (id, reason) => {
-      log?.info(`mcp http: session ${id} ended (${reason})`);
-      options.onSessionClosed?.(id, reason);
+    onSessionClosed: (id, reason, hostSessionId) => {
+      log?.info(`mcp http: session ${hostSessionId} ended (${reason})`);
+      options.onSessionClosed?.(id, reason, hostSessionId);
     },
   });
   const auth = options.auth;
@@ -87,10 +92,10 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   };
 
   const initialize = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    // The transport's id and the host session's (a random UUID of McpConnection's) are unrelated.
     const id = randomUUID();
     const connection = new McpConnection(host, {
       cwd: options.workspace,
-      sessionId: id,
       logger: log,
       approvals: options.approvals,
     });

@@ -10,8 +10,8 @@ export interface HttpSessionLimits {
   readonly idleTimeoutMs: number;
   /** Sessions (open or being initialized) the server holds at once. */
   readonly maxSessions: number;
-  /** Called once per session after it was disposed, with the reason. */
-  readonly onSessionClosed?: (id: string, reason: SessionEndReason) => void;
+  /** Called once per session after it was disposed: its transport id, the reason, its host session's id. */
+  readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
 }
 
 interface Entry {
@@ -23,7 +23,8 @@ interface Entry {
 }
 
 /**
- * The HTTP server's open sessions, with their limits: at most `maxSessions`
+ * The HTTP server's open sessions, keyed by their `Mcp-Session-Id` (a
+ * transport credential, unrelated to the host session id commands see), with their limits: at most `maxSessions`
  * at once (initializations still under way count, so a burst cannot pass the
  * cap), and idle expiry. A session is idle while none of its requests is in
  * flight: a long tool call keeps it alive and the clock restarts when its
@@ -92,7 +93,7 @@ export class HttpSessionTable {
     if (!entry) return;
     this.entries.delete(id);
     clearTimeout(entry.timer);
-    this.limits.onSessionClosed?.(id, entry.reason ?? 'closed');
+    this.limits.onSessionClosed?.(id, entry.reason ?? 'closed', entry.connection.sessionId);
   }
 
   /** Disposes every session (server shutdown). */

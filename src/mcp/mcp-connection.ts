@@ -17,7 +17,11 @@ import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-in
 export interface McpConnectionOptions {
   /** Working directory of the connection's host session (the workspace). */
   readonly cwd: string;
-  /** Host session id; also the MCP session id in HTTP mode. Default: a random UUID. */
+  /**
+   * Host session id: commands see it as `DSH_SESSION_ID`, so it must never be
+   * a transport's session id (HTTP's `Mcp-Session-Id` lets its holder use
+   * the session). Default: a random UUID.
+   */
   readonly sessionId?: string;
   readonly logger?: Logger;
   /** When given, escalation approvals of this session are asked through MCP elicitation. */

@@ -40,7 +40,9 @@ test('an accepting client lets the command run once, after being shown the comma
   expect(result.text).toBe('published');
   expect(ran).toEqual(['npm publish']);
   expect(result.asked).toHaveLength(1);
-  expect(result.asked[0]).toBe('Allow bash to run this command (rule: publishing)?\n\nrun `npm publish` in /repo (rule: publishing)');
+  expect(result.asked[0]).toBe(
+    ['Mode: no sandbox mode', 'Command (1 line): "npm publish"', 'Directory: "/repo"', 'Rule: "publishing"', 'Tool: bash', 'Allow it to run?'].join('\n'),
+  );
 });
 
 test('a declining client: rejected by the user, nothing runs', async () => {
@@ -51,6 +53,7 @@ test('a declining client: rejected by the user, nothing runs', async () => {
 
 test('a client without elicitation: fails closed, nothing runs', async () => {
   const result = await callAs(undefined, 'npm publish');
-  expect(result.text).toBe('Error: command not approved: no approval answerer is configured');
+  // The elicitation answerer is there but cannot ask this client: it passes, so nobody decided.
+  expect(result.text).toBe('Error: command not approved: no approver gave a decision');
   expect(ran).toEqual([]);
 });

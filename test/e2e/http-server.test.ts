@@ -74,8 +74,10 @@ test('two concurrent clients are isolated sessions; closing one disposes only it
       callTool(a.client, 'bash', bashArgs('printf %s "$DSH_SESSION_ID"')).then(textOf),
       callTool(b.client, 'bash', bashArgs('printf %s "$DSH_SESSION_ID"')).then(textOf),
     ]);
-    expect(idA).toBe(a.transport.sessionId);
-    expect(idB).toBe(b.transport.sessionId);
+    // Commands see a session id of their own, never the transport's Mcp-Session-Id (a credential).
+    expect(idA).toMatch(/^[0-9a-f-]{36}$/);
+    expect(idA).not.toBe(a.transport.sessionId);
+    expect(idB).not.toBe(b.transport.sessionId);
     expect(idA).not.toBe(idB);
 
     const started = textOf(await callTool(a.client, 'bash', bashArgs(`sleep ${markerA}`, { run_in_background: true })));

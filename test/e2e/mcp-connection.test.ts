@@ -23,7 +23,17 @@ function connect(answer?: ElicitResult): Promise<InProcessClient> {
 }
 
 const approval = (connection: McpConnection) =>
-  answerer.answer({ session: connection.session, tool: 'bash', reason: 'rm -rf build (workspace-write)', callId: 'c1' });
+  answerer.answer({
+    session: connection.session,
+    kind: 'escalation',
+    tool: 'bash',
+    command: 'rm -rf build',
+    sandboxMode: 'read-only',
+    requestedMode: 'workspace-write',
+    justification: 'clean the build',
+    reason: '',
+    callId: 'c1',
+  });
 
 test('the answerer is contributed to the host as an ApprovalAnswerer', () => {
   expect(host.get(ApprovalAnswerer)).toBe(answerer);
@@ -35,7 +45,7 @@ test('escalation approvals go to the calling session\'s client through elicitati
   try {
     expect(await approval(accepting.connection)).toBe('allowed-once');
     expect(accepting.asked).toHaveLength(1);
-    expect(accepting.asked[0]).toContain('rm -rf build (workspace-write)');
+    expect(accepting.asked[0]).toContain('Command (1 line): "rm -rf build"');
     expect(await approval(declining.connection)).toBe('rejected');
     expect(declining.asked).toHaveLength(1);
   } finally {

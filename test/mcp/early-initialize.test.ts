@@ -85,7 +85,7 @@ test('the SDK server handed the early-answered request knows the client, and its
     await waitUntil(() => connection.server.getClientCapabilities() !== undefined, 'the SDK learns the client');
     expect(connection.server.getClientVersion()).toEqual({ name: 'test', version: '1' });
     // Elicitation works: the approval is asked of this client and accepted.
-    const decision = await answerer.answer({ session: connection.session, tool: 'bash', reason: 'touch x (workspace-write)', callId: 'c1' });
+    const decision = await answerer.answer({ session: connection.session, kind: 'command', tool: 'bash', command: 'touch x', reason: '', callId: 'c1' });
     expect(decision).toBe('allowed-once');
     expect(received.filter((message) => 'result' in message || 'error' in message)).toEqual([]);
   } finally {

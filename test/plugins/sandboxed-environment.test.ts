@@ -115,7 +115,7 @@ describeWithBwrap(`sandboxedEnvironment${NEEDS_BWRAP}`, () => {
     const answerer = new ScriptedApprovalAnswerer(['allowed-once']);
     current = answerer;
     const result = await touch('policy', escalate);
-    expect(text(result)).toBe('Error: escalation rejected by the user');
+    expect(text(result)).toBe('Error: escalation rejected by policy never');
     expect(answerer.requests).toEqual([]);
     const records = approvals.audit().slice(before);
     expect(records).toEqual([

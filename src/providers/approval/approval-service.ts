@@ -2,26 +2,56 @@ import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
 
-/** `timed-out`: nobody answered within the service's timeout (a rejection). */
-export type ApprovalDecision = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable' | 'timed-out';
+/**
+ * What became of a request. `timed-out`: nobody answered within the
+ * service's timeout. `failed`: an answerer threw, rejected or returned
+ * something that is not a decision. `undecided`: answerers were asked but
+ * none decided (each passed, or answered `unavailable`). `unavailable`: there
+ * was nobody to ask (no answerer bound). All but `allowed-once` refuse.
+ */
+export type ApprovalDecision = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable' | 'timed-out' | 'failed' | 'undecided';
 
-export interface ApprovalRequest {
-  readonly session?: SessionContext;
+/** A sandbox escalation of one call, or a command under a command rule's `ask`. */
+export type ApprovalKind = 'escalation' | 'command';
+
+/**
+ * One approval question, as typed fields: answerers show these, never a text
+ * the requester wrote. Every approval (escalation or `ask` rule) carries
+ * `kind`, `tool`, `command`; the others when they are known.
+ */
+export interface ApprovalFields {
+  readonly kind: ApprovalKind;
   readonly tool: string;
-  /** What the user is asked to approve, e.g. the command and the requested mode. */
-  readonly reason: string;
+  /** The exact command that runs if approved. */
+  readonly command: string;
+  /** The directory it runs in. */
+  readonly workdir?: string;
+  /** The mode the call is in now; absent when the composition confines nothing. */
+  readonly sandboxMode?: SandboxMode;
+  /** Escalations: the wider mode the command runs under if approved. */
+  readonly requestedMode?: SandboxMode;
+  /** Escalations: the model's reason for the wider mode (its words, shown as such). */
+  readonly justification?: string;
+  /** `ask` rules: the command rule that asked. */
+  readonly rule?: string;
+}
+
+export interface ApprovalRequest extends ApprovalFields {
+  readonly session?: SessionContext;
   readonly callId: string;
   /** Answerers get a signal that also fires when the service stops waiting (its timeout). */
   readonly signal?: AbortSignal;
-  /** What is asked: a sandbox escalation, or a command under a command policy's `ask` rule. */
-  readonly kind?: 'escalation' | 'command';
-  /** Structured facts for answerers and the audit log (the `reason` is their text form). */
-  readonly command?: string;
-  readonly workdir?: string;
-  readonly sandboxMode?: SandboxMode;
-  /** The command rule that asked. */
-  readonly rule?: string;
+  /**
+   * The fields as one display text (`describeApproval`): mode first, the
+   * command JSON-quoted with its line count, every control and bidi
+   * character escaped. `LocalApprovalService` builds it from the fields and
+   * ignores what the requester put here.
+   */
+  readonly reason: string;
 }
+
+/** What a requester passes: the fields; the text form is derived from them. */
+export type ApprovalAsk = Omit<ApprovalRequest, 'reason'> & { readonly reason?: string };
 
 /** A decision and who made it: an answerer's name, or `policy:<name>` when a policy decided without asking. */
 export interface ApprovalOutcome {
@@ -49,16 +79,16 @@ export interface ApprovalRecord {
 }
 
 /**
- * Asks answerers in order; no answerer or a throwing one yields
- * `unavailable` (fail closed). Session policy `never` rejects without asking;
- * no answer within `timeoutMs` is `timed-out`.
+ * Asks answerers in order, failing closed: no answerer is `unavailable`, a
+ * throwing one `failed`, only passing ones `undecided`. Session policy
+ * `never` rejects without asking; no answer within `timeoutMs` is `timed-out`.
  */
 export interface ApprovalService {
   /** How long a request waits for an answer, when the service has a limit. */
   readonly timeoutMs?: number;
-  request(request: ApprovalRequest): Promise<ApprovalDecision>;
+  request(request: ApprovalAsk): Promise<ApprovalDecision>;
   /** Like `request`, with who decided (to tell a user's rejection from a policy's). */
-  requestOutcome?(request: ApprovalRequest): Promise<ApprovalOutcome>;
+  requestOutcome?(request: ApprovalAsk): Promise<ApprovalOutcome>;
   setPolicy(sessionId: string, policy: 'ask' | 'never'): void;
   audit(): readonly ApprovalRecord[];
 }

@@ -3,8 +3,11 @@ import { describeValue, messageOf } from '../../core/describe-value.js';
 import { Clock, Logger } from '../logging/logger.js';
 import { isApprovalPolicy, resolveApprovalConfig, ApprovalConfig } from './approval-config.js';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
+import { checkApprovalAsk } from './approval-request-check.js';
+import { describeApproval } from './approval-text.js';
 import {
   ApprovalAnswerer,
+  type ApprovalAsk,
   ApprovalDecision,
   ApprovalOutcome,
   ApprovalPolicy,
@@ -23,19 +26,31 @@ export type ApprovalAnswerers = Contributions<ApprovalAnswerer>;
 
 export const ApprovalAnswerers: ServiceIdentifier<ApprovalAnswerers> = contributionsOf(ApprovalAnswerer);
 
-const DECISIONS: ReadonlySet<string> = new Set<ApprovalDecision>(['allowed-once', 'rejected', 'cancelled', 'unavailable', 'timed-out']);
+const DECISIONS: ReadonlySet<string> = new Set<ApprovalDecision>([
+  'allowed-once',
+  'rejected',
+  'cancelled',
+  'unavailable',
+  'timed-out',
+  'failed',
+  'undecided',
+]);
 
 type Outcome = ApprovalOutcome;
 
 /**
  * The default approval service. Answerers are consulted in binding order;
- * each answers or passes (undefined). Fail closed: no answerer, all passing,
- * an answerer that throws or returns something that is not a decision —
- * `unavailable`. An aborted signal (before or while an answerer works) is
- * `cancelled`. No answer within `timeoutMs` is `timed-out`, and the
- * answerer's signal fires so it can withdraw its question (an MCP
- * elicitation is cancelled). A session whose policy is `never` is rejected
- * without asking anyone. Every request is recorded with its decision in the audit log
+ * each answers or passes (undefined). Fail closed, each way with its own
+ * decision: no answerer bound — `unavailable`; every answerer passed, or one
+ * answered `unavailable` — `undecided`; an answerer threw, rejected or
+ * returned something that is not a decision — `failed`. An aborted signal
+ * (before or while an answerer works) is `cancelled`. No answer within
+ * `timeoutMs` is `timed-out`, and the answerer's signal fires so it can
+ * withdraw its question (an MCP elicitation is cancelled). Answerers get the
+ * request's typed fields, frozen, and a `reason` this service builds from
+ * them (`describeApproval`), never a text the requester wrote. A session
+ * whose policy is `never` is rejected without asking anyone. Every request
+ * is recorded with its decision in the audit log
  * (bounded to the most recent `maxAuditRecords`).
  */
 @injectable()
@@ -60,12 +75,13 @@ export class LocalApprovalService implements ApprovalService {
     return this.config.timeoutMs;
   }
 
-  async request(request: ApprovalRequest): Promise<ApprovalDecision> {
+  async request(request: ApprovalAsk): Promise<ApprovalDecision> {
     return (await this.requestOutcome(request)).decision;
   }
 
-  async requestOutcome(request: ApprovalRequest): Promise<Outcome> {
-    checkRequest(request);
+  async requestOutcome(ask: ApprovalAsk): Promise<Outcome> {
+    checkApprovalAsk(ask);
+    const request: ApprovalRequest = { ...ask, reason: describeApproval(ask) };
     const requestedAt = this.now();
     const outcome = await this.decide(request);
     this.record(request, outcome, requestedAt);
@@ -96,7 +112,7 @@ export class LocalApprovalService implements ApprovalService {
     const timer = setTimeout(() => deadline.abort(), this.config.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
     try {
-      const outcome = await this.ask({ ...request, signal });
+      const outcome = await this.ask(Object.freeze({ ...request, signal }));
       // The caller's own abort wins over a timeout that fired in the same turn.
       if (outcome.decision === 'cancelled' && deadline.signal.aborted && !request.signal?.aborted) {
         this.logger?.warn(`approval: no answer within ${this.config.timeoutMs} ms; rejecting`);
@@ -115,8 +131,9 @@ export class LocalApprovalService implements ApprovalService {
       answerers = this.answerers();
     } catch (error) {
       this.logger?.warn(`approval: cannot list the answerers (${messageOf(error)}); failing closed`);
-      return { decision: 'unavailable' };
+      return { decision: 'failed' };
     }
+    if (answerers.length === 0) return { decision: 'unavailable' };
     for (const answerer of answerers) {
       const name = typeof answerer?.name === 'string' ? answerer.name : 'unnamed answerer';
       let answer: ApprovalDecision | undefined | typeof ABORTED;
@@ -125,24 +142,27 @@ export class LocalApprovalService implements ApprovalService {
       } catch (error) {
         if (signal?.aborted) return { decision: 'cancelled' };
         this.logger?.warn(`approval: answerer "${name}" failed (${messageOf(error)}); failing closed`);
-        return { decision: 'unavailable', answeredBy: name };
+        return { decision: 'failed', answeredBy: name };
       }
       if (answer === ABORTED) return { decision: 'cancelled' };
       if (answer === undefined) continue;
       if (!DECISIONS.has(answer as string)) {
         this.logger?.warn(`approval: answerer "${name}" returned ${describeValue(answer)}; failing closed`);
-        return { decision: 'unavailable', answeredBy: name };
+        return { decision: 'failed', answeredBy: name };
       }
-      return { decision: answer, answeredBy: name };
+      // An answerer's own "unavailable" means it could not get a decision, not that none is configured.
+      return { decision: answer === 'unavailable' ? 'undecided' : answer, answeredBy: name };
     }
-    return { decision: 'unavailable' };
+    return { decision: 'undecided' };
   }
 
   private record(request: ApprovalRequest, outcome: Outcome, requestedAt: number): void {
     const sessionId = request.session?.id;
     const entry: ApprovalRecord = Object.freeze({
       request: Object.freeze({
+        kind: request.kind,
         tool: request.tool,
+        command: request.command,
         reason: request.reason,
         callId: request.callId,
         ...(sessionId === undefined ? {} : { sessionId }),
@@ -187,18 +207,10 @@ async function untilAborted<T>(answer: () => Promise<T>, signal: AbortSignal | u
   }
 }
 
-function checkRequest(request: unknown): asserts request is ApprovalRequest {
-  const r = request as Partial<ApprovalRequest> | null;
-  if (r === null || typeof r !== 'object') throw new Error(`invalid approval request: expected an object, got ${describeValue(request)}`);
-  for (const key of ['tool', 'reason', 'callId'] as const) {
-    if (typeof r[key] !== 'string') throw new Error(`invalid approval request: ${key} must be a string, got ${describeValue(r[key])}`);
-  }
-}
-
-/** The structured fields a request carries, without the undefined ones (for the audit record). */
+/** The optional fields a request carries, without the undefined ones (for the audit record). */
 function definedFields(request: ApprovalRequest): Partial<ApprovalRequest> {
   const fields: Record<string, unknown> = {};
-  for (const key of ['kind', 'command', 'workdir', 'sandboxMode', 'rule'] as const) {
+  for (const key of ['workdir', 'sandboxMode', 'requestedMode', 'justification', 'rule'] as const) {
     if (request[key] !== undefined) fields[key] = request[key];
   }
   return fields;

@@ -1,13 +1,10 @@
 import { inject, injectable, optional } from 'inversify';
 import { ApprovalConfig, resolveApprovalConfig } from './approval-config.js';
+import { askForApproval } from './approval-ask.js';
+import { refusalMessage } from './approval-refusals.js';
 import { ApprovalService, type ApprovalOutcome } from './approval-service.js';
 import type { CommandCheck, CommandPolicy, CommandVerdict } from './command-policy.js';
 import { judgeCommand } from './command-rules.js';
-
-const ASK_REFUSED: Record<string, string> = {
-  cancelled: 'command approval cancelled',
-  unavailable: 'command not approved: no approval answerer is configured',
-};
 
 /**
  * The default command policy: the configured `approval.rules` over each
@@ -33,16 +30,11 @@ export class LocalCommandPolicy implements CommandPolicy {
     if (outcome.action === 'deny') return { allowed: false, message: `command denied by policy: ${outcome.rule}` };
     const answer = await this.ask(request, outcome.rule);
     if (answer.decision === 'allowed-once') return { allowed: true };
-    if (answer.decision === 'rejected') {
-      const policy = answer.answeredBy?.startsWith('policy:') ? answer.answeredBy.slice('policy:'.length) : undefined;
-      return { allowed: false, message: policy ? `command rejected by policy ${policy}` : 'command rejected by the user' };
-    }
-    return { allowed: false, message: ASK_REFUSED[answer.decision] ?? ASK_REFUSED.unavailable! };
+    return { allowed: false, message: refusalMessage('command', answer, this.approval?.timeoutMs) };
   }
 
-  private async ask(request: CommandCheck, rule: string): Promise<ApprovalOutcome> {
-    if (!this.approval) return { decision: 'unavailable' };
-    const approvalRequest = {
+  private ask(request: CommandCheck, rule: string): Promise<ApprovalOutcome> {
+    return askForApproval(this.approval, {
       session: request.session,
       tool: request.tool,
       kind: 'command' as const,
@@ -50,11 +42,8 @@ export class LocalCommandPolicy implements CommandPolicy {
       workdir: request.workdir,
       sandboxMode: request.sandboxMode,
       rule,
-      reason: `run \`${request.command}\`${request.workdir ? ` in ${request.workdir}` : ''} (rule: ${rule})`,
       callId: request.callId,
       signal: request.signal,
-    };
-    if (this.approval.requestOutcome) return this.approval.requestOutcome(approvalRequest);
-    return { decision: await this.approval.request(approvalRequest) };
+    });
   }
 }

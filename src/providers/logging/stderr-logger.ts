@@ -1,9 +1,16 @@
+import { escapeForDisplay } from '../../core/display-text.js';
 import type { Logger } from './logger.js';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LEVELS)[number];
 
-/** Logs to stderr (stdout may carry a protocol, e.g. MCP over stdio). */
+/**
+ * Logs to stderr (stdout may carry a protocol, e.g. MCP over stdio), one
+ * line per message: messages quote commands, paths and client input, so
+ * every control, bidi and line-break character is escaped
+ * (`src/core/display-text.ts`) — nothing logged can drive the terminal or
+ * forge a second log line.
+ */
 export class StderrLogger implements Logger {
   private readonly threshold: number;
 
@@ -25,6 +32,6 @@ export class StderrLogger implements Logger {
   }
 
   private write(level: LogLevel, message: string): void {
-    if (LEVELS.indexOf(level) >= this.threshold) process.stderr.write(`dsh-tools ${level}: ${message}\n`);
+    if (LEVELS.indexOf(level) >= this.threshold) process.stderr.write(`dsh-tools ${level}: ${escapeForDisplay(String(message))}\n`);
   }
 }

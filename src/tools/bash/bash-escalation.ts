@@ -1,4 +1,6 @@
 import type { ApprovalService } from '../../providers/approval/approval-service.js';
+import { askForApproval } from '../../providers/approval/approval-ask.js';
+import { refusalMessage } from '../../providers/approval/approval-refusals.js';
 import type { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import type { SandboxMode, ShellExecutor } from '../../providers/shell/shell-executor.js';
 import { ToolError, type CallContext } from '../../core/tool-contract.js';
@@ -6,21 +8,12 @@ import type { BashArgs } from './bash-args.js';
 
 const RANK: Record<SandboxMode, number> = { 'read-only': 0, 'workspace-write': 1, 'danger-full-access': 2 };
 
-const DECLINED: Record<string, string> = {
-  rejected: 'escalation rejected by the user',
-  cancelled: 'escalation cancelled',
-  unavailable: 'escalation unavailable: no approval answerer is configured',
-};
-
-/** `no answer within 300s`; seconds keep their fraction (`0.05s`) so a short test limit reads true. */
-function timedOutMessage(timeoutMs: number | undefined): string {
-  return timeoutMs === undefined ? 'escalation rejected: no answer in time' : `escalation rejected: no answer within ${timeoutMs / 1000}s`;
-}
-
 export interface EscalationDeps {
   readonly executor: ShellExecutor;
   readonly approval?: ApprovalService;
   readonly policy?: SandboxPolicy;
+  /** The directory the call runs in, shown to the approver. */
+  readonly workdir?: string;
 }
 
 /**
@@ -53,16 +46,18 @@ export async function resolveCallSandbox(
   if (RANK[requested] <= RANK[current.mode]) {
     throw new ToolError(`sandbox escalation to "${requested}" is not strictly wider than this call's current "${current.mode}" mode`);
   }
-  const decision = deps.approval
-    ? await deps.approval.request({
-        session: ctx.session,
-        tool: 'bash',
-        reason: `run \`${args.command}\` under ${requested}: ${args.justification}`,
-        callId: ctx.callId,
-        signal: ctx.signal,
-      })
-    : 'unavailable';
-  if (decision === 'timed-out') throw new ToolError(timedOutMessage(deps.approval?.timeoutMs));
-  if (decision !== 'allowed-once') throw new ToolError(DECLINED[decision] ?? DECLINED.unavailable!);
+  const outcome = await askForApproval(deps.approval, {
+    session: ctx.session,
+    callId: ctx.callId,
+    signal: ctx.signal,
+    kind: 'escalation',
+    tool: 'bash',
+    command: args.command,
+    workdir: deps.workdir,
+    sandboxMode: current.mode,
+    requestedMode: requested,
+    justification: args.justification,
+  });
+  if (outcome.decision !== 'allowed-once') throw new ToolError(refusalMessage('escalation', outcome, deps.approval?.timeoutMs));
   return deps.policy?.resolve({ session: ctx.session, mode: requested }) ?? { mode: requested };
 }

@@ -93,6 +93,7 @@ export class BashTool implements ToolInstance<BashArgs> {
       executor: this.executor,
       approval: this.approval,
       policy: this.policy,
+      workdir: this.workdirFor(args, ctx),
     });
     // The await above may have let an abort land: nothing has run yet, so nothing starts.
     if (ctx.signal.aborted) return errorResult('tool call aborted');

@@ -76,7 +76,8 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const slot = this.slotFor(session);
     // The mode is reported to the approver only; the confinement itself is the terminal backend's.
     const mode = this.policy?.resolve({ session }).mode;
-    const admitted = enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, workdir: session.cwd, sandboxMode: mode }, ctx);
+    // No workdir: the command runs wherever an earlier `cd` left the shell, so the session's cwd would mislead the approver.
+    const admitted = enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, sandboxMode: mode }, ctx);
     admitted.catch(() => undefined); // observed by `turn` once the queue reaches it
     const turn = slot.queue.then(() => admitted).then(() => this.runInShell(slot, args, ctx));
     slot.queue = turn.catch(() => undefined);

@@ -3,7 +3,7 @@ import { createHost, ApprovalService } from '../../../src/index.js';
 import { approvalAnswerersModule, approvalModule } from '../../../src/providers/approval/approval.module.js';
 import { ScriptedApprovalAnswerer } from '../../../src/testing/scripted-approval-answerer.js';
 
-const request = { tool: 'bash', reason: 'r', callId: 'c' };
+const request = { kind: 'command', tool: 'bash', command: 'make', callId: 'c' } as const;
 
 describe('approvalModule', () => {
   it('binds one service that sees answerer plugins loaded after it was built, in load order', async () => {

@@ -2,15 +2,19 @@
 // approval.timeoutMs it is rejected, and the answerer is told to withdraw.
 import { createHost, replace, ShellExecutor } from '../../../src/index.js';
 import { resolveApprovalConfig } from '../../../src/providers/approval/approval-config.js';
-import { ApprovalService, type ApprovalAnswerer, type ApprovalRequest } from '../../../src/providers/approval/approval-service.js';
+import { ApprovalService, type ApprovalAnswerer, type ApprovalAsk, type ApprovalRequest } from '../../../src/providers/approval/approval-service.js';
 import { LocalApprovalService } from '../../../src/providers/approval/local-approval-service.js';
 import { ScriptedApprovalAnswerer, ScriptedExecutor, testingEnvironment } from '../../../src/testing.js';
 import { fakeSession } from '../../support/fake-session.js';
 
-const ask = (extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
+const ask = (extra: Partial<ApprovalAsk> = {}): ApprovalAsk => ({
   session: fakeSession('s1'),
+  kind: 'escalation',
   tool: 'bash',
-  reason: 'run `make` under workspace-write: builds need to write',
+  command: 'make',
+  sandboxMode: 'read-only',
+  requestedMode: 'workspace-write',
+  justification: 'builds need to write',
   callId: 'call-1',
   ...extra,
 });

@@ -1,14 +1,19 @@
+import { describeApproval } from '../../../src/providers/approval/approval-text.js';
 import { LocalApprovalService } from '../../../src/providers/approval/local-approval-service.js';
-import type { ApprovalAnswerer, ApprovalRequest } from '../../../src/providers/approval/approval-service.js';
+import type { ApprovalAnswerer, ApprovalAsk } from '../../../src/providers/approval/approval-service.js';
 import type { Logger } from '../../../src/providers/logging/logger.js';
 import { ScriptedApprovalAnswerer } from '../../../src/testing/scripted-approval-answerer.js';
 import { fakeSession } from '../../support/fake-session.js';
 
 const session = fakeSession('s1');
-const ask = (extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
+const ask = (extra: Partial<ApprovalAsk> = {}): ApprovalAsk => ({
   session,
+  kind: 'escalation',
   tool: 'bash',
-  reason: 'run `make` under workspace-write: builds need to write',
+  command: 'make',
+  sandboxMode: 'read-only',
+  requestedMode: 'workspace-write',
+  justification: 'builds need to write',
   callId: 'call-1',
   ...extra,
 });
@@ -26,10 +31,10 @@ class RecordingLogger implements Logger {
 }
 
 describe('LocalApprovalService', () => {
-  it('is unavailable with no answerer, and when every answerer passes', async () => {
+  it('is unavailable with no answerer, and undecided when every answerer passes', async () => {
     expect(await new LocalApprovalService().request(ask())).toBe('unavailable');
     const passing = [new ScriptedApprovalAnswerer([undefined], 'a'), new ScriptedApprovalAnswerer([undefined], 'b')];
-    expect(await new LocalApprovalService(passing).request(ask())).toBe('unavailable');
+    expect(await new LocalApprovalService(passing).request(ask())).toBe('undecided');
     expect(passing.map((answerer) => answerer.requests.length)).toEqual([1, 1]);
   });
 
@@ -43,7 +48,7 @@ describe('LocalApprovalService', () => {
     expect(service.audit()[0]).toMatchObject({ decision: 'allowed-once', answeredBy: 'second' });
   });
 
-  it('fails closed when an answerer throws (sync or async) or returns a non-decision, and logs why', async () => {
+  it('fails closed (failed) when an answerer throws (sync or async) or returns a non-decision, and logs why', async () => {
     const logger = new RecordingLogger();
     const after = new ScriptedApprovalAnswerer(['allowed-once'], 'after');
     const throwing: ApprovalAnswerer = {
@@ -55,7 +60,7 @@ describe('LocalApprovalService', () => {
     const rejecting: ApprovalAnswerer = { name: 'async', answer: async () => Promise.reject(new Error('socket closed')) };
     const bogus: ApprovalAnswerer = { name: 'bogus', answer: async () => 'yes' as never };
     for (const answerer of [throwing, rejecting, bogus]) {
-      expect(await new LocalApprovalService([answerer, after], {}, logger).request(ask())).toBe('unavailable');
+      expect(await new LocalApprovalService([answerer, after], {}, logger).request(ask())).toBe('failed');
     }
     expect(after.requests).toEqual([]);
     expect(logger.warnings).toEqual([
@@ -102,6 +107,13 @@ describe('LocalApprovalService', () => {
     expect(strict.audit()[0]).toMatchObject({ decision: 'rejected', answeredBy: 'policy:never' });
   });
 
+  it('answerers get the fields and a reason built from them, never the requester\'s own text', async () => {
+    const answerer = new ScriptedApprovalAnswerer(['rejected']);
+    await new LocalApprovalService([answerer]).request({ ...ask(), reason: 'run `ls` (harmless)' });
+    expect(answerer.requests[0]).toMatchObject({ command: 'make', requestedMode: 'workspace-write', reason: describeApproval(ask()) });
+    expect(Object.isFrozen(answerer.requests[0])).toBe(true);
+  });
+
   it('records every request with its decision; audit() returns a copy', async () => {
     let now = 1000;
     const clock = { now: () => now++ };
@@ -109,15 +121,18 @@ describe('LocalApprovalService', () => {
     await service.request(ask({ callId: 'c1', signal: new AbortController().signal }));
     await service.request(ask({ callId: 'c2', session: undefined }));
     const records = service.audit();
+    const fields = {
+      kind: 'escalation',
+      tool: 'bash',
+      command: 'make',
+      reason: describeApproval(ask()),
+      sandboxMode: 'read-only',
+      requestedMode: 'workspace-write',
+      justification: 'builds need to write',
+    };
     expect(records).toEqual([
-      {
-        request: { tool: 'bash', reason: ask().reason, callId: 'c1', sessionId: 's1' },
-        decision: 'rejected',
-        answeredBy: 'user',
-        requestedAt: 1000,
-        at: 1001,
-      },
-      { request: { tool: 'bash', reason: ask().reason, callId: 'c2' }, decision: 'unavailable', requestedAt: 1002, at: 1003 },
+      { request: { ...fields, callId: 'c1', sessionId: 's1' }, decision: 'rejected', answeredBy: 'user', requestedAt: 1000, at: 1001 },
+      { request: { ...fields, callId: 'c2' }, decision: 'undecided', requestedAt: 1002, at: 1003 },
     ]);
     (records as unknown[]).length = 0;
     expect(service.audit()).toHaveLength(2);
@@ -135,6 +150,10 @@ describe('LocalApprovalService', () => {
     expect(() => service.setPolicy('', 'ask')).toThrow(/^invalid session id/);
     await expect(service.request(null as never)).rejects.toThrow(/^invalid approval request/);
     await expect(service.request({ ...ask(), tool: 3 } as never)).rejects.toThrow('invalid approval request: tool must be a string, got 3');
+    await expect(service.request({ ...ask(), kind: undefined } as never)).rejects.toThrow('invalid approval request: kind must be escalation or command, got undefined');
+    await expect(service.request({ ...ask(), command: undefined } as never)).rejects.toThrow('invalid approval request: command must be a string, got undefined');
+    await expect(service.request({ ...ask(), requestedMode: undefined })).rejects.toThrow('invalid approval request: an escalation needs requestedMode');
+    await expect(service.request({ ...ask(), sandboxMode: 'wide-open' as never })).rejects.toThrow(/^invalid approval request: sandboxMode must be one of/);
     expect(() => new LocalApprovalService([], { maxAuditRecords: 0 })).toThrow(/^invalid approval config: maxAuditRecords/);
   });
 });

@@ -229,7 +229,7 @@ describe('bash tool escalation (sandboxing executor)', () => {
   it.each([
     ['rejected', 'Error: escalation rejected by the user'],
     ['cancelled', 'Error: escalation cancelled'],
-    [undefined, 'Error: escalation unavailable: no approval answerer is configured'],
+    [undefined, 'Error: escalation rejected: no approver gave a decision'],
   ] as const)('answers a %s escalation with a stable error and runs nothing', async (decision, message) => {
     const { host, executor } = await sandboxedHost([decision]);
     try {

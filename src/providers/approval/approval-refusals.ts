@@ -1,0 +1,40 @@
+import type { ApprovalKind, ApprovalOutcome } from './approval-service.js';
+
+/** How each kind of question opens a refusal that is not a person's or a policy's rejection. */
+const NOT_APPROVED: Record<ApprovalKind, { readonly refused: string; readonly unavailable: string; readonly cancelled: string }> = {
+  escalation: { refused: 'escalation rejected', unavailable: 'escalation unavailable', cancelled: 'escalation cancelled' },
+  command: { refused: 'command not approved', unavailable: 'command not approved', cancelled: 'command approval cancelled' },
+};
+
+/** `300s`; seconds keep their fraction (`0.05s`) so a short test limit reads true. */
+function noAnswerWithin(timeoutMs: number | undefined): string {
+  return timeoutMs === undefined ? 'no answer in time' : `no answer within ${timeoutMs / 1000}s`;
+}
+
+/**
+ * The model-visible reason (after `Error: `) for an approval that did not
+ * allow the call: each outcome its own text, so the model (and the person
+ * reading the transcript) can tell a user's no from a policy's, a timeout, a
+ * broken approver, an approver with nothing to say and no approver at all.
+ * `timeoutMs` is the service's limit, for the timeout text.
+ */
+export function refusalMessage(kind: ApprovalKind, outcome: ApprovalOutcome, timeoutMs?: number): string {
+  const texts = NOT_APPROVED[kind];
+  switch (outcome.decision) {
+    case 'rejected': {
+      const policy = outcome.answeredBy?.startsWith('policy:') ? outcome.answeredBy.slice('policy:'.length) : undefined;
+      return `${kind} rejected by ${policy === undefined ? 'the user' : `policy ${policy}`}`;
+    }
+    case 'cancelled':
+      return texts.cancelled;
+    case 'timed-out':
+      return `${texts.refused}: ${noAnswerWithin(timeoutMs)}`;
+    case 'undecided':
+      return `${texts.refused}: no approver gave a decision`;
+    case 'unavailable':
+      return `${texts.unavailable}: no approval answerer is configured`;
+    default:
+      // `failed`, and anything a custom ApprovalService returns that is not a decision.
+      return `${texts.refused}: the approver failed`;
+  }
+}
