@@ -47,8 +47,9 @@ function makeSealedShell(): SealedShell | null {
     fs.chmodSync(copy, 0o111);
     fs.rmSync(dir, { recursive: true, force: true });
     dir = undefined;
-    const stdio: Array<'ignore' | number> = ['ignore', 'ignore', 'ignore'];
-    stdio[SEALED_SHELL_FD] = fd;
+    // Every slot filled: node takes a hole for something other than 'ignore'.
+    const stdio: Array<'ignore' | number> = Array.from({ length: SEALED_SHELL_FD }, () => 'ignore' as const);
+    stdio.push(fd);
     const proof = spawnSync(sealedProgram(), ['-c', 'exit 7'], { stdio, timeout: 5_000 });
     if (proof.status === 7) return { fd };
   } catch {
