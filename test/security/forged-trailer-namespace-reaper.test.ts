@@ -30,7 +30,13 @@ describeWithBwrap(`forging the sandbox's leftover count (issue 18 row 8)${NEEDS_
 
   it("writing a record into the reaper's descriptors (via /proc/$PPID/fd and pidfd_getfd) reports nothing forged", async () => {
     const result = await rig.run({ command: WRITE_INTO_REAPER_DESCRIPTORS });
+    expect(result.leftoversKilled).toBeUndefined();
+    // Nothing reached the reaper's descriptors either (its stdout is the command's).
     expect(result.stdout).toBe('tried\n');
+  });
+
+  it("writing a record into the reaper's descriptors and then killing it, so no genuine report follows, reports no count", async () => {
+    const result = await rig.run({ command: `${WRITE_INTO_REAPER_DESCRIPTORS}; kill -9 $PPID` });
     expect(result.leftoversKilled).toBeUndefined();
   });
 
