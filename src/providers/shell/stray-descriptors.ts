@@ -72,7 +72,7 @@ let strayCache: boolean | undefined;
  * Whether this process holds inheritable descriptors: looked at once, at the
  * first spawn (the ones that matter were inherited at start; the CLI closes
  * its own before). A host that makes descriptors inheritable later is not
- * covered (see docs/security/descriptors.md).
+ * covered (see docs/security/channels.md).
  */
 export function hasStrayDescriptors(): boolean {
   strayCache ??= inheritableDescriptors().length > 0;
