@@ -92,6 +92,10 @@ export function forgetStrayDescriptors(): void {
  * the sandbox or a command, and its own process keeps them.
  */
 export function withoutStrayDescriptors(argv: readonly string[], shellPath: string, keep: readonly number[] = []): string[] {
-  if (!hasStrayDescriptors()) return [...argv];
+  return hasStrayDescriptors() ? closingArgv(argv, shellPath, keep) : [...argv];
+}
+
+/** `argv` run by the closing shell, always (see `withoutStrayDescriptors`). */
+export function closingArgv(argv: readonly string[], shellPath: string, keep: readonly number[] = []): string[] {
   return [shellPath, '-c', CLOSE_AND_EXEC, CLOSER_NAME, keep.join(' '), ...argv];
 }
