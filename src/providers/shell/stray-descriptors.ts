@@ -95,7 +95,11 @@ export function withoutStrayDescriptors(argv: readonly string[], shellPath: stri
   return hasStrayDescriptors() ? closingArgv(argv, shellPath, keep) : [...argv];
 }
 
-/** `argv` run by the closing shell, always (see `withoutStrayDescriptors`). */
+/**
+ * `argv` run by the closing shell, always (see `withoutStrayDescriptors`).
+ * `--norc`: with a socket as stdin bash would take itself for an ssh login
+ * and source ~/.bashrc before the command's own shell does it again.
+ */
 export function closingArgv(argv: readonly string[], shellPath: string, keep: readonly number[] = []): string[] {
-  return [shellPath, '-c', CLOSE_AND_EXEC, CLOSER_NAME, keep.join(' '), ...argv];
+  return [shellPath, '--norc', '--noprofile', '-c', CLOSE_AND_EXEC, CLOSER_NAME, keep.join(' '), ...argv];
 }

@@ -1,7 +1,5 @@
 // The namespace reaper's channel carries exactly one record; anything else means the count is unavailable.
 import { parseReaperReport, ReaperReport } from '../../../src/providers/shell/namespace-reaper.js';
-import { spawn } from 'node:child_process';
-import { closingArgv } from '../../../src/providers/shell/stray-descriptors.js';
 
 describe('the reaper report', () => {
   it('reads one well-formed record', () => {
@@ -35,16 +33,3 @@ describe('the reaper report', () => {
   });
 });
 
-describe('the stray-descriptor closer', () => {
-  it('closes every descriptor above 2 but the kept ones, then runs the command in place', async () => {
-    const argv = closingArgv(['/bin/bash', '-c', 'echo $$; ls /proc/self/fd'], '/bin/bash', [5]);
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await new Promise((resolve) => child.on('close', resolve));
-    const [pid, ...fds] = out.trim().split('\n').map(Number);
-    // The same process (exec in place), and of 3, 5 and 6 only 5 is left (3 is ls's own directory).
-    expect(pid).toBe(child.pid);
-    expect(fds.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 5]);
-  });
-});
