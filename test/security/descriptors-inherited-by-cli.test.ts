@@ -1,6 +1,7 @@
 // Issue 18 row 3: a descriptor the server inherited (`exec 300>>file` before
 // starting it) was open inside every command, confined or not, and writing
 // to it changed a file outside. The CLI is our own process: it closes them.
+import { writeFileSync } from 'node:fs';
 import { ensureBuilt } from '../e2e/support/built-server.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { cliCallWithInheritedFds, INHERITED_FDS, leakRig, listedFds, WRITE_THROUGH_INHERITED, type LeakRig } from './support/descriptors-kit.js';
@@ -25,6 +26,17 @@ async function expectNoLeak(options: readonly string[]): Promise<void> {
 describe('descriptors inherited by `dsh-tools call` (issue 18 row 3)', () => {
   it('a one-shot command cannot write through a descriptor the CLI inherited', async () => {
     await expectNoLeak([]);
+  }, SLOW_MS);
+
+  it('a config read from a descriptor the command line names (`--config <(…)`) still works, and the command gets none of them', async () => {
+    const config = `${rig.workspace}/../config.json`;
+    writeFileSync(config, JSON.stringify({ env: { test: { DSH_FROM_CONFIG: 'yes' } } }));
+    const { stdout } = await cliCallWithInheritedFds(rig, ['--config', '/dev/fd/7'], `echo "config=$DSH_FROM_CONFIG"; ${WRITE_THROUGH_INHERITED}`, `7<"${config}"`);
+    expect(stdout).toContain('config=yes');
+    expect(stdout).toContain('fds: 0 1 2');
+    expect(listedFds(stdout)).not.toContain(7);
+    for (const fd of INHERITED_FDS) expect(listedFds(stdout)).not.toContain(fd);
+    expect(rig.leaked()).toBe('');
   }, SLOW_MS);
 
   it('a persistent-shell command cannot write through a descriptor the CLI inherited', async () => {

@@ -37,13 +37,15 @@ export function inheritableDescriptors(): number[] {
 /**
  * For a process of our own (the CLI): closes every inheritable descriptor
  * above 2 at start, so no child can get one, whatever spawns it. Node's IPC
- * channel (a parent's `fork`) stays. Returns the closed ones.
+ * channel (a parent's `fork`) stays, and so do descriptors the command line
+ * names (`--config <(…)` is `/dev/fd/63`): those reach no command either,
+ * through `withoutStrayDescriptors`. Returns the closed ones.
  */
-export function closeInheritedDescriptors(): number[] {
-  const channel = Number(process.env.NODE_CHANNEL_FD);
+export function closeInheritedDescriptors(args: readonly string[] = process.argv): number[] {
+  const kept = new Set([Number(process.env.NODE_CHANNEL_FD), ...descriptorsNamedIn(args)]);
   const closed: number[] = [];
   for (const fd of inheritableDescriptors()) {
-    if (fd === channel) continue;
+    if (kept.has(fd)) continue;
     try {
       fs.closeSync(fd);
       closed.push(fd);
@@ -52,6 +54,13 @@ export function closeInheritedDescriptors(): number[] {
     }
   }
   return closed;
+}
+
+/** Descriptors an argument names as a path (`/dev/fd/N`, `/proc/self/fd/N`, also inside `--opt=…`). */
+export function descriptorsNamedIn(args: readonly string[]): number[] {
+  const named: number[] = [];
+  for (const arg of args) for (const match of arg.matchAll(/\/(?:dev|proc\/self)\/fd\/(\d+)/g)) named.push(Number(match[1]));
+  return named;
 }
 
 /**

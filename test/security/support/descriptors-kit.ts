@@ -40,9 +40,12 @@ export interface Finished {
   readonly stderr: string;
 }
 
-/** Runs `node <args>` from a bash that first opens INHERITED_FDS appending to `target` (as `exec 300>>file` would). */
-export function nodeWithInheritedFds(target: string, args: readonly string[], cwd = ROOT): Promise<Finished> {
-  const opens = INHERITED_FDS.map((fd) => `${fd}>>"$1"`).join(' ');
+/**
+ * Runs `node <args>` from a bash that first opens INHERITED_FDS appending to
+ * `target` (as `exec 300>>file` would), plus any `extraOpens` redirections.
+ */
+export function nodeWithInheritedFds(target: string, args: readonly string[], cwd = ROOT, extraOpens = ''): Promise<Finished> {
+  const opens = `${INHERITED_FDS.map((fd) => `${fd}>>"$1"`).join(' ')} ${extraOpens}`;
   const child = spawn('bash', ['-c', `exec ${opens}; shift; exec "$@"`, 'opener', target, process.execPath, ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,9 +58,9 @@ export function nodeWithInheritedFds(target: string, args: readonly string[], cw
 }
 
 /** `dsh-tools <options> call bash <command>` (the built CLI) with the inherited descriptors open. */
-export function cliCallWithInheritedFds(rig: LeakRig, options: readonly string[], command: string): Promise<Finished> {
+export function cliCallWithInheritedFds(rig: LeakRig, options: readonly string[], command: string, extraOpens = ''): Promise<Finished> {
   const args = JSON.stringify({ command, description: 'Write through inherited descriptors' });
-  return nodeWithInheritedFds(rig.target, [MAIN_JS, '--workspace', rig.workspace, ...options, 'call', 'bash', args]);
+  return nodeWithInheritedFds(rig.target, [MAIN_JS, '--workspace', rig.workspace, ...options, 'call', 'bash', args], ROOT, extraOpens);
 }
 
 /** The descriptors a command listed (`fds: …` of WRITE_THROUGH_INHERITED). */
