@@ -21,7 +21,7 @@ import { loadExeca } from './execa-loader.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { PrestartedShell } from './prestarted-shell.js';
 import { PrestartSlots } from './prestart-slots.js';
-import { newReapToken, reapingArgv } from './namespace-reaper.js';
+import { reapingArgv } from './namespace-reaper.js';
 import { abortedBeforeStart, continuedResult, finishedResult } from './run-results.js';
 
 /**
@@ -52,7 +52,7 @@ import { abortedBeforeStart, continuedResult, finishedResult } from './run-resul
 interface Placement {
   readonly spills: SpillDirectory;
   readonly wrapArgv?: (argv: string[]) => string[];
-  readonly leftoverToken?: string;
+  readonly reaperChannel?: boolean;
 }
 
 @injectable()
@@ -226,8 +226,7 @@ export class LocalShellExecutor implements ShellExecutor {
     const wrap = (argv: string[]): string[] => confined.wrapArgv(argv, { readable, cwd: spec.workdir });
     if (confined.pidNamespace !== true) return { readable, placement: { spills, wrapArgv: wrap } };
     // What the command leaves ends with its namespace: counted in there (namespace-reaper.ts).
-    const leftoverToken = newReapToken();
-    return { readable, placement: { spills, wrapArgv: (argv) => wrap(reapingArgv(leftoverToken, argv)), leftoverToken } };
+    return { readable, placement: { spills, wrapArgv: (argv) => wrap(reapingArgv(argv)), reaperChannel: true } };
   }
 
   /**
@@ -248,7 +247,7 @@ export class LocalShellExecutor implements ShellExecutor {
     }
     const {
       readable,
-      placement: { wrapArgv, leftoverToken },
+      placement: { wrapArgv, reaperChannel },
     } = this.spillsAndWrap(spec, confined);
     const key = prestartKeyOf(confined, readable);
     if (key !== unusedKey) unused?.discard();
@@ -258,7 +257,7 @@ export class LocalShellExecutor implements ShellExecutor {
         shellPath: this.config.shellPath,
         cwd: spec.workdir,
         ...(wrapArgv === undefined ? {} : { wrapArgv }),
-        ...(leftoverToken === undefined ? {} : { leftoverToken }),
+        ...(reaperChannel === undefined ? {} : { reaperChannel }),
       });
     this.prestarted.fill(spec.session, key, start, key === unusedKey ? unused : undefined);
   }

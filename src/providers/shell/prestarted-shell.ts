@@ -3,6 +3,11 @@ import { BARE_SPAWN, type Execa } from './execa-loader.js';
 import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
 import { encodeLaunchRecord, launcherArgv, launchEnv } from './shell-launcher.js';
+import { REAPER_FDS, reaperStdio } from './namespace-reaper.js';
+import { withoutStrayDescriptors } from './stray-descriptors.js';
+
+/** The launcher's own pipes: the call's record (fd 3) and its stdin (fd 4). */
+const LAUNCHER_FDS: readonly number[] = [3, 4];
 
 /** The spawned launcher, as execa returns it (the same kind of child a plain spawn gives `ShellProcess`). */
 export type LauncherChild = ReturnType<typeof spawnLauncher>;
@@ -14,8 +19,8 @@ export interface LauncherStart {
   readonly cwd: string;
   /** Confining executors: the argv that runs the launcher confined (same process group). */
   readonly wrapArgv?: (argv: string[]) => string[];
-  /** The token of the leftover trailer `wrapArgv` makes the command's wrapper write (see namespace-reaper.ts). */
-  readonly leftoverToken?: string;
+  /** Set when `wrapArgv` runs the launcher under the namespace reaper: it reports on its channel (see namespace-reaper.ts). */
+  readonly reaperChannel?: boolean;
 }
 
 let launcherSequence = 0;
@@ -33,8 +38,8 @@ export class PrestartedShell {
 
   private constructor(
     private readonly child: LauncherChild,
-    /** See `LauncherStart.leftoverToken`: the command it becomes reports its leftovers under this token. */
-    readonly leftoverToken: string | undefined,
+    /** See `LauncherStart.reaperChannel`: the command it becomes reports its leftovers there. */
+    readonly reaperChannel: boolean,
   ) {
     child.once('exit', () => {
       this.alive = false;
@@ -51,14 +56,16 @@ export class PrestartedShell {
     ensureReaperWatchdog(options.shellPath);
     launcherSequence += 1;
     const argv = launcherArgv(options.shellPath);
-    const [file, ...args] = options.wrapArgv ? options.wrapArgv(argv) : argv;
+    const wrapped = options.wrapArgv ? options.wrapArgv(argv) : argv;
+    const keep = [...LAUNCHER_FDS, ...(options.reaperChannel === true ? REAPER_FDS : [])];
+    const [file, ...args] = withoutStrayDescriptors(wrapped, options.shellPath, keep);
     try {
       const child = spawnLauncher(options, file!, args);
       if (child.pid === undefined) {
         child.then(noop, noop);
         return undefined;
       }
-      return new PrestartedShell(child, options.leftoverToken);
+      return new PrestartedShell(child, options.reaperChannel === true);
     } catch {
       return undefined;
     }
@@ -116,10 +123,13 @@ export class PrestartedShell {
 }
 
 function spawnLauncher(options: LauncherStart, file: string, args: string[]) {
+  const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'];
+  if (options.reaperChannel === true) for (const [fd, entry] of reaperStdio()) stdio[fd] = entry;
   return options.execa(file, args, {
     cwd: options.cwd,
     env: { [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.p${launcherSequence}` },
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    // Typed as the five pipes; the reaper's entries (fd 5, 6) are read through `reaperChannelOf`.
+    stdio: stdio as ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
     ...BARE_SPAWN,
   });
 }

@@ -12,10 +12,12 @@ export const PROCESS_TAG_VARIABLE = 'DSH_PROCESS_TAG';
 /** This server process; every tag starts with it, so a watchdog can find all of them. */
 export const INSTANCE_ID = randomBytes(6).toString('hex');
 
-let sequence = 0;
-
-/** A tag no other call of any server shares: `<instance>.<n>`. */
+/**
+ * A tag no other call of any server shares: `<instance>.<random>`. Random,
+ * not a counter: a command knows its own tag, and with a counter it could
+ * start a process carrying the next call's, which that call's reaper would
+ * then kill and report as that call's leftover.
+ */
 export function newProcessTag(): string {
-  sequence += 1;
-  return `${INSTANCE_ID}.${sequence}`;
+  return `${INSTANCE_ID}.${randomBytes(8).toString('hex')}`;
 }

@@ -32,6 +32,6 @@ export interface ShellProcessOptions {
   readonly redactor?: Redactor;
   /** A shell started ahead (see prestarted-shell.ts): it becomes this command when it can take the call's env. */
   readonly prestarted?: PrestartedShell;
-  /** Set when `wrapArgv` runs the command under the namespace reaper: its leftover trailer's token (see namespace-reaper.ts). */
-  readonly leftoverToken?: string;
+  /** Set when `wrapArgv` runs the command under the namespace reaper: its report arrives on the reaper's channel (see namespace-reaper.ts). */
+  readonly reaperChannel?: boolean;
 }

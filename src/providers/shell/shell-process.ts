@@ -1,7 +1,7 @@
 import { BARE_SPAWN } from './execa-loader.js';
 import { buildChildEnv, dropShellStartupVars } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
-import { commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
+import { COMMAND_FD, commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
 import { readStat } from '../terminal/process-tree.js';
 import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
@@ -9,7 +9,8 @@ import { checkWorkdir, describeSpawnFailure } from './workdir-check.js';
 
 import type { ShellExit, StopReason } from './shell-exit.js';
 import type { ShellProcessOptions } from './shell-process-options.js';
-import { LeftoverTrailer } from './leftover-trailer.js';
+import { REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio } from './namespace-reaper.js';
+import { withoutStrayDescriptors } from './stray-descriptors.js';
 export type { ShellExit, StopReason } from './shell-exit.js';
 export type { ShellProcessOptions } from './shell-process-options.js';
 
@@ -59,8 +60,8 @@ export class ShellProcess {
   private readonly destroyStreams: () => void;
   private readonly onAbort = (): void => this.stop('abort');
   private reaper: LeftoverReaper | undefined;
-  /** Leftovers counted inside the sandbox's PID namespace, read off stderr. */
-  private trailer: LeftoverTrailer | undefined;
+  /** Leftovers counted inside the sandbox's PID namespace, read off the reaper's own channel. */
+  private report: ReaperReport | undefined;
   private markPromoted!: () => void;
 
   /** Checks the workdir, then spawns. Throws (before spawning) when the workdir is unusable. */
@@ -84,23 +85,32 @@ export class ShellProcess {
     ensureReaperWatchdog(config.shellPath);
 
     const viaPipe = exceedsArgLimit(spec.command);
+    const reaped = options.reaperChannel === true;
     const argv = [config.shellPath, '-c', viaPipe ? READ_COMMAND_SCRIPT : spec.command];
-    const [file, ...args] = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
+    const keep = [...(viaPipe ? [COMMAND_FD] : []), ...(reaped ? REAPER_FDS : [])];
+    const wrapped = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
+    // An embedding host's inherited descriptors stay out of bwrap and the command (stray-descriptors.ts).
+    const [file, ...args] = withoutStrayDescriptors(wrapped, config.shellPath, keep);
     const input = spec.stdin === undefined ? {} : { input: spec.stdin };
-    const io = viaPipe ? { ...commandPipeStdio(spec.command, spec.stdin), ...input } : spec.stdin === undefined ? { stdin: 'ignore' as const } : input;
+    const stdio: Array<'ignore' | 'pipe' | Uint8Array | number> = viaPipe
+      ? commandPipeStdio(spec.command, spec.stdin).stdio
+      : [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'];
+    if (reaped) for (const [fd, entry] of reaperStdio()) stdio[fd] = entry;
+    for (let fd = 3; fd < stdio.length; fd++) stdio[fd] ??= 'ignore';
     const spawnPlainly = () =>
       options.execa(file!, args, {
         cwd: spec.workdir,
         env,
-        ...io,
+        // Typed as plain stdio; the extra entries are read through `reaperChannelOf`.
+        stdio: stdio as ['pipe', 'pipe', 'pipe'],
+        ...input,
         ...BARE_SPAWN,
       });
     // A pre-started shell becomes this command in place (same pid and group); else spawn it now.
     const handedOutAfter = options.prestarted === undefined ? undefined : newestPid();
     const launched = options.prestarted?.launch({ command: spec.command, workdir: spec.workdir, env, stdin: spec.stdin });
     const child = (launched as ReturnType<typeof spawnPlainly> | undefined) ?? spawnPlainly();
-    const leftoverToken = launched === undefined ? options.leftoverToken : options.prestarted?.leftoverToken;
-    if (leftoverToken !== undefined) this.trailer = new LeftoverTrailer(leftoverToken);
+    const runsReaped = launched === undefined ? reaped : options.prestarted?.reaperChannel === true;
     this.pid = child.pid;
     this.exited = new Promise<ShellExit>((resolve) => {
       this.settle = resolve;
@@ -111,9 +121,11 @@ export class ShellProcess {
     if (this.pid !== undefined) this.reaper = new LeftoverReaper(tag, this.pid, launched === undefined ? this.pid : (handedOutAfter ?? 0));
 
     const { stdout, stderr } = child;
+    const channel = runsReaped ? reaperChannelOf(child) : undefined;
     this.destroyStreams = () => {
       stdout.destroy();
       stderr.destroy();
+      channel?.destroy();
     };
 
     if (this.pid === undefined) {
@@ -133,15 +145,21 @@ export class ShellProcess {
       onOutput?.(chunk, 0);
     });
     stderr.on('data', (chunk: Buffer) => {
-      const output = this.trailer === undefined ? chunk : this.trailer.push(chunk);
-      if (output.length === 0) return;
-      this.stderr.write(output);
-      onOutput?.(output, 1);
+      this.stderr.write(chunk);
+      onOutput?.(chunk, 1);
     });
     stdout.once('close', () => this.onStreamClosed());
     stderr.once('close', () => this.onStreamClosed());
     stdout.on('error', noop);
     stderr.on('error', noop);
+    if (channel !== undefined) {
+      const report = new ReaperReport();
+      this.report = report;
+      this.openStreams++;
+      channel.on('data', (chunk: Buffer) => report.take(chunk));
+      channel.once('close', () => this.onStreamClosed());
+      channel.on('error', noop);
+    }
     child.once('exit', (code, signal) => this.onLeaderExit(code, signal));
 
     if (options.timeoutMs !== undefined) {
@@ -152,7 +170,7 @@ export class ShellProcess {
 
   /** Processes the reaper killed after the leader exited (they outlived it). */
   get leftoversKilled(): number {
-    return (this.reaper?.count ?? 0) + (this.trailer?.count ?? 0);
+    return (this.reaper?.count ?? 0) + (this.report?.count ?? 0);
   }
 
   /** Why the executor stopped the group while its leader still ran; undefined when the leader exited on its own. */
@@ -235,8 +253,6 @@ export class ShellProcess {
     // Members that never held our pipes (`sleep 1000 >/dev/null &`), and those that left the group.
     this.reapThen(() => {
       this.signalGroup('SIGKILL');
-      const held = this.trailer?.end();
-      if (held !== undefined && held.length > 0) this.stderr.write(held);
       this.stdout.close();
       this.stderr.close();
       this.settle({ exitCode: leader.code, signal: leader.signal, reason: this.reason });

@@ -1,6 +1,7 @@
 import type { IPty } from 'node-pty';
 import type { Redactor } from '../output-filter/redactor.js';
 import { killTagged, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
+import { withoutStrayDescriptors } from '../shell/stray-descriptors.js';
 import type { BashPtyConfig } from './bash-pty-config.js';
 import { signalName, type PtyExit } from './bash-pty-state.js';
 import { MarkerShell } from './marker-shell.js';
@@ -23,7 +24,8 @@ export interface BashPtySpawn {
 /** Spawns `bash -i` on a node-pty PTY and resolves once it has run the setup line; kills it and throws on failure. */
 export async function startBashPty(spec: BashPtySpawn, config: BashPtyConfig): Promise<MarkerShell> {
   const argv = [config.shellPath, '--noprofile', '--norc', '--noediting', '-i'];
-  const [file, ...args] = spec.wrapArgv ? spec.wrapArgv(argv) : argv;
+  // node-pty passes every inheritable descriptor on: an embedding host's stop before bwrap and the shell.
+  const [file, ...args] = withoutStrayDescriptors(spec.wrapArgv ? spec.wrapArgv(argv) : argv, config.shellPath);
   const { spawn } = await requirePty();
   const pty = spawn(file!, args, { cwd: spec.cwd, env: spec.env, cols: spec.cols, rows: spec.rows });
   return MarkerShell.start(new PtyChannel(pty, spec.env[PROCESS_TAG_VARIABLE]), {

@@ -106,7 +106,7 @@ describe('a pre-started shell runs a command as a plain spawn does', () => {
     await waitingShell(executor);
     const second = await runCommand(executor, 'echo "$DSH_PROCESS_TAG"');
     expect(executor.prestartedRuns).toBe(1);
-    expect(second.stdout).toMatch(/^[0-9a-f]+\.\d+\n$/);
+    expect(second.stdout).toMatch(/^[0-9a-f]+\.[0-9a-f]{16}\n$/);
     expect(second.stdout).not.toBe(first.stdout);
   });
 

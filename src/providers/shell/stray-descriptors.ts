@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+
+/** O_CLOEXEC in /proc/<pid>/fdinfo/<fd> `flags:` (octal). */
+const O_CLOEXEC = 0o2000000;
+
+/**
+ * The descriptors above 2 that this process would pass on to every child:
+ * those without close-on-exec. Node and libuv open all of theirs with it, so
+ * these were inherited from whoever started the process (`exec 300>>file`
+ * before `node`, a supervisor's socket, a test runner's channel), and node's
+ * spawn and node-pty hand them on as they are. Empty when /proc is unreadable.
+ */
+export function inheritableDescriptors(): number[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc/self/fd');
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    const fd = Number(name);
+    if (!Number.isInteger(fd) || fd <= 2) continue;
+    let info: string;
+    try {
+      info = fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1');
+    } catch {
+      // The directory's own descriptor, closed by now.
+      continue;
+    }
+    const flags = /^flags:\s*([0-7]+)/m.exec(info);
+    if (flags !== null && (parseInt(flags[1]!, 8) & O_CLOEXEC) === 0) found.push(fd);
+  }
+  return found.sort((a, b) => a - b);
+}
+
+/**
+ * For a process of our own (the CLI): closes every inheritable descriptor
+ * above 2 at start, so no child can get one, whatever spawns it. Node's IPC
+ * channel (a parent's `fork`) stays, and so do descriptors the command line
+ * names (`--config <(…)` is `/dev/fd/63`): those reach no command either,
+ * through `withoutStrayDescriptors`. Returns the closed ones.
+ */
+export function closeInheritedDescriptors(args: readonly string[] = process.argv): number[] {
+  const kept = new Set([Number(process.env.NODE_CHANNEL_FD), ...descriptorsNamedIn(args)]);
+  const closed: number[] = [];
+  for (const fd of inheritableDescriptors()) {
+    if (kept.has(fd)) continue;
+    try {
+      fs.closeSync(fd);
+      closed.push(fd);
+    } catch {
+      // Gone already.
+    }
+  }
+  return closed;
+}
+
+/** Descriptors an argument names as a path (`/dev/fd/N`, `/proc/self/fd/N`, also inside `--opt=…`). */
+export function descriptorsNamedIn(args: readonly string[]): number[] {
+  const named: number[] = [];
+  for (const arg of args) for (const match of arg.matchAll(/\/(?:dev|proc\/self)\/fd\/(\d+)/g)) named.push(Number(match[1]));
+  return named;
+}
+
+/**
+ * Closes every descriptor above 2 except the listed ones (`$1`), then execs
+ * the rest of the argv. bash, because dash cannot name a descriptor above 9.
+ * `-h`: the glob's own directory descriptor is gone by the time it is looked at.
+ */
+const CLOSE_AND_EXEC =
+  'k=" $1 "; shift; for f in /proc/self/fd/*; do f=${f##*/}; ' +
+  'if ((f > 2)) && [[ $k != *" $f "* && -h /proc/self/fd/$f ]]; then exec {f}>&-; fi; done; unset -v k f; exec -- "$@"';
+
+/** `$0` of the closing shell while it runs (it shows in the process table for a moment). */
+export const CLOSER_NAME = 'dsh-close-fds';
+
+let strayCache: boolean | undefined;
+
+/**
+ * Whether this process holds inheritable descriptors: looked at once, at the
+ * first spawn (the ones that matter were inherited at start; the CLI closes
+ * its own before). A host that makes descriptors inheritable later is not
+ * covered (see docs/security/channels.md).
+ */
+export function hasStrayDescriptors(): boolean {
+  strayCache ??= inheritableDescriptors().length > 0;
+  return strayCache;
+}
+
+/** Test hook: forget the cached answer (a suite that opens or closes descriptors on purpose). */
+export function forgetStrayDescriptors(): void {
+  strayCache = undefined;
+}
+
+/**
+ * `argv` unchanged when this process has no inheritable descriptors (the
+ * CLI, most embedders: no cost), else run through a shell that closes every
+ * descriptor above 2 but `keep` before it execs `argv` in place (same pid
+ * and process group): an embedding host's descriptors never reach bwrap,
+ * the sandbox or a command, and its own process keeps them.
+ */
+export function withoutStrayDescriptors(argv: readonly string[], shellPath: string, keep: readonly number[] = []): string[] {
+  return hasStrayDescriptors() ? closingArgv(argv, shellPath, keep) : [...argv];
+}
+
+/**
+ * `argv` run by the closing shell, always (see `withoutStrayDescriptors`).
+ * `--norc`: with a socket as stdin bash would take itself for an ssh login
+ * and source ~/.bashrc before the command's own shell does it again.
+ */
+export function closingArgv(argv: readonly string[], shellPath: string, keep: readonly number[] = []): string[] {
+  return [shellPath, '--norc', '--noprofile', '-c', CLOSE_AND_EXEC, CLOSER_NAME, keep.join(' '), ...argv];
+}
