@@ -54,13 +54,13 @@ export function detectCgroupLayout(sources: CgroupSources = hostCgroupSources())
     const v1 = mounts.find((mount) => mount.type === 'cgroup' && mount.options.includes(controller));
     const v1Path = own.get(controller);
     if (v1 && v1Path !== undefined) {
-      const dir = path.join(v1.point, v1Path);
+      const dir = path.resolve(v1.point, `.${v1Path}`);
       if (sources.writable(dir)) return { version: 1, dir };
     }
     const v2 = mounts.find((mount) => mount.type === 'cgroup2');
     const v2Path = own.get('');
     if (v2 && v2Path !== undefined) {
-      const dir = path.join(v2.point, v2Path);
+      const dir = path.resolve(v2.point, `.${v2Path}`);
       const enabled = (sources.read(path.join(dir, 'cgroup.subtree_control')) ?? '').split(/\s+/);
       if (enabled.includes(controller) && sources.writable(dir)) return { version: 2, dir };
     }
