@@ -1,5 +1,5 @@
 // Issue 18 row 5 (the class): memory and open files of a confined call, and the cgroups' lifecycle.
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { detectCgroupLayout } from '../../src/providers/sandbox/cgroup-layout.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
@@ -42,8 +42,12 @@ withCgroups(`sandbox kernel: memory and open-file limits, cgroup cleanup${NEEDS_
     // A pid that is not running: the highest possible one is all but never in use.
     const stale = [layout.pids!.dir, layout.memory!.dir].map((dir) => path.join(dir, 'dsh-sandbox-4194304-1'));
     for (const dir of stale) mkdirSync(dir);
-    const { session } = await hosts.session('oneshot', 'workspace-write');
-    await bash(session, 'echo hi');
-    expect(stale.filter((dir) => existsSync(dir))).toEqual([]);
+    try {
+      const { session } = await hosts.session('oneshot', 'workspace-write');
+      await bash(session, 'echo hi');
+      expect(stale.filter((dir) => existsSync(dir))).toEqual([]);
+    } finally {
+      for (const dir of stale) if (existsSync(dir)) rmdirSync(dir);
+    }
   });
 });
