@@ -1,7 +1,13 @@
 // Issue 18 row 5 (the class): memory and open files of a confined call, and the cgroups' lifecycle.
 import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
+import { BwrapSandboxProvider } from '../../src/providers/sandbox/bwrap-sandbox-provider.js';
 import { detectCgroupLayout } from '../../src/providers/sandbox/cgroup-layout.js';
+import { LocalSandboxPolicy } from '../../src/providers/sandbox/local-sandbox-policy.js';
+import { SandboxConfinement } from '../../src/providers/sandbox/sandbox-confinement.js';
+import { LocalShellExecutor } from '../../src/providers/shell/local-shell-executor.js';
+import { pollUntil } from '../providers/shell/shell-test-kit.js';
+import { tempWorkspace } from '../providers/sandbox/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { bash, KernelHosts, SHELLS } from './support/sandbox-kernel-hosts.js';
 
@@ -27,6 +33,26 @@ withCgroups(`sandbox kernel: memory and open-file limits, cgroup cleanup${NEEDS_
     const { session } = await hosts.session(shell, 'workspace-write', { sandbox: { limits: { openFiles: 100 } } });
     const out = await bash(session, `ulimit -n; perl -e 'for (1..200) { open(my $f, "<", "/dev/null") or do { print "stopped errno=", $! + 0, "\\n"; exit }; push @k, $f } print "all open\\n"'`);
     expect(out.split('\n')).toEqual(['100', 'stopped errno=24']);
+  });
+
+  it('a call run by a pre-started one-shot shell reads the marker from that shell\'s group', async () => {
+    const ws = tempWorkspace('dsh-kernel-');
+    const config = { mode: 'workspace-write' as const, limits: { processes: 64, memory: '4g', openFiles: 8192 } };
+    const confinement = new SandboxConfinement(new LocalSandboxPolicy({}), new BwrapSandboxProvider(config), config);
+    const executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200 }, confinement);
+    const run = (command: string) => executor.run(executor.resolve({ command, workspaceRoot: ws.dir }));
+    try {
+      await run('true');
+      expect(await pollUntil(() => executor.prestartedPids.length === 1)).toBe(true);
+      const result = await run('for i in $(seq 100); do sleep 5 & done; wait');
+      expect(executor.prestartedRuns).toBe(1);
+      expect(result.limitsReached).toEqual([{ kind: 'processes', limit: '64' }]);
+    } finally {
+      await executor.dispose();
+      await confinement.dispose();
+      ws.remove();
+    }
+    expect(ownGroups()).toEqual([]);
   });
 
   it('no group is left once a call has ended, a persistent shell has closed and the host is disposed', async () => {

@@ -40,9 +40,9 @@ export class CallLimitGroups {
 }
 
 /**
- * The group of one spawn, made only when the spawn wraps its argv (a call
- * that takes a pre-started shell never makes one). A pre-started shell's is
- * `unowned`: nobody reads it unless a call takes the shell.
+ * The group of one spawn, made only when the spawn wraps its argv (a spawn
+ * path that never wraps makes none). A pre-started shell's is `unowned`:
+ * nobody reads it unless a call takes the shell.
  */
 export class LazyLimitGroup {
   private group: LimitGroup | undefined;
