@@ -21,7 +21,12 @@ const MOUNT_REFUSED = /\bu?mount(\[\d+\])?: .*(permission denied|must be superus
  * hidden), `/dev` a fresh read-only device tree (so `/dev/null` stays
  * writable and nothing else in it is), `/proc` of a private PID namespace;
  * `workspace-write` re-binds the workspace root writable. With the network
- * off, the host's sockets are masked too (see `socketMaskFlags`).
+ * off, the host's sockets are masked too (see `socketMaskFlags`). The
+ * kernel's surface is narrowed for every command: `/proc/sys` and kin
+ * read-only, leak/control files masked, UTS/IPC/cgroup namespaces of its own
+ * (bwrap-kernel-surface.ts), and a seccomp filter (seccomp-filter.ts) that a
+ * host-side prelude opens for bwrap after joining the call's cgroups and
+ * setting its rlimits (sandbox-prelude.ts).
  * `danger-full-access` is not confined: `wrap` returns the argv unchanged.
  *
  * Obligations: the wrapped command stays in the caller's process group (no
