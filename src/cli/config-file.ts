@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliEnvironment } from './cli-options.js';
+import { resolveResourceLimits } from '../providers/sandbox/resource-limits.js';
 import { containerChecks } from './config-container.js';
 
 type Check = (value: unknown) => string | undefined;
@@ -56,6 +57,10 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     network: boolean,
     fallbackRoot: string,
     bwrapPath: string,
+    limits: (v) => {
+      const limits = resolveResourceLimits(v);
+      return 'problem' in limits ? `${limits.key} ${limits.problem}` : undefined;
+    },
   },
   approval: {
     policy: oneOf('ask', 'never'),

@@ -2,6 +2,7 @@ import type { PluginModule } from '../core/plugin-module.js';
 import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 import { approvalAnswerersModule, approvalModule } from '../providers/approval/approval.module.js';
 import type { ApprovalAnswerer } from '../providers/approval/approval-service.js';
+import type { ResourceLimits } from '../providers/sandbox/resource-limits.js';
 import type { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
 import { sandboxModule } from '../providers/sandbox/sandbox.module.js';
 import { checkNotSystemRoot } from '../providers/sandbox/workspace-pin.js';
@@ -21,6 +22,8 @@ export interface SandboxedEnvironmentOptions extends EnvironmentOptions {
     readonly fallbackRoot?: string;
     /** The bwrap binary. Default `bwrap` on PATH. */
     readonly bwrapPath?: string;
+    /** Per confined call (per persistent shell): `processes`, `memory`, `openFiles`. Defaults in resource-limits.ts. */
+    readonly limits?: Partial<ResourceLimits>;
   };
   readonly approval?: Partial<ApprovalConfig>;
   /** Approval answerers, consulted in order (the MCP server adds its elicitation answerer itself). */
@@ -38,7 +41,8 @@ export interface SandboxedEnvironmentOptions extends EnvironmentOptions {
  */
 export function sandboxedEnvironment(options: SandboxedEnvironmentOptions = {}): PluginModule[] {
   const { sandbox = {}, approval, answerers = [], ...local } = options;
-  const config: Partial<SandboxConfig> = { fallbackRoot: local.workspace, ...sandbox };
+  // Partial limits are completed from the defaults by resolveSandboxConfig.
+  const config = { fallbackRoot: local.workspace, ...sandbox } as Partial<SandboxConfig>;
   if ((sandbox.mode ?? 'read-only') !== 'danger-full-access') {
     checkNotSystemRoot(config.fallbackRoot ?? process.cwd());
   }

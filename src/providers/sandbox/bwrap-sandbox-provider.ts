@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { inject, injectable, optional } from 'inversify';
+import { kernelSurfaceFlags, namespaceFlags } from './bwrap-kernel-surface.js';
 import { socketMaskFlags, tempAndWorkspaceFlags } from './bwrap-mounts.js';
 import { probeConfinement } from './bwrap-probe.js';
+import { sizeInBytes } from './resource-limits.js';
+import { preludeArgv, SECCOMP_FD } from './sandbox-prelude.js';
+import { seccompFilterFile } from './seccomp-file.js';
 import { resolveSandboxConfig, SandboxConfig } from './sandbox-config.js';
 import type { ResolvedSandbox, SandboxProvider } from './sandbox-policy.js';
 
@@ -17,7 +21,12 @@ const MOUNT_REFUSED = /\bu?mount(\[\d+\])?: .*(permission denied|must be superus
  * hidden), `/dev` a fresh read-only device tree (so `/dev/null` stays
  * writable and nothing else in it is), `/proc` of a private PID namespace;
  * `workspace-write` re-binds the workspace root writable. With the network
- * off, the host's sockets are masked too (see `socketMaskFlags`).
+ * off, the host's sockets are masked too (see `socketMaskFlags`). The
+ * kernel's surface is narrowed for every command: `/proc/sys` and kin
+ * read-only, leak/control files masked, UTS/IPC/cgroup namespaces of its own
+ * (bwrap-kernel-surface.ts), and a seccomp filter (seccomp-filter.ts) that a
+ * host-side prelude opens for bwrap after joining the call's cgroups and
+ * setting its rlimits (sandbox-prelude.ts).
  * `danger-full-access` is not confined: `wrap` returns the argv unchanged.
  *
  * Obligations: the wrapped command stays in the caller's process group (no
@@ -59,10 +68,11 @@ export class BwrapSandboxProvider implements SandboxProvider {
     flags.push(...tempAndWorkspaceFlags(sandbox));
     if (!this.config.network) flags.push(...socketMaskFlags());
     // After the write binds, so a workspace of `/` cannot shadow them with the host's /dev and /proc.
-    flags.push('--dev', '/dev', '--remount-ro', '/dev', '--proc', '/proc');
+    flags.push('--dev', '/dev', '--remount-ro', '/dev', '--proc', '/proc', ...kernelSurfaceFlags());
     // Without --chdir, bwrap silently starts in $HOME when the caller's cwd is hidden inside (e.g. under the host /tmp).
     if (sandbox.cwd !== undefined) flags.push('--chdir', sandbox.cwd);
-    return [this.config.bwrapPath, ...flags, '--', ...argv];
+    flags.push('--seccomp', String(SECCOMP_FD));
+    return this.withPrelude([this.config.bwrapPath, ...flags, '--', ...argv], sandbox);
   }
 
   isDenial(stderr: string): boolean {
@@ -70,10 +80,21 @@ export class BwrapSandboxProvider implements SandboxProvider {
   }
 
   private isolationFlags(): string[] {
-    const flags = ['--die-with-parent', '--unshare-pid', '--cap-drop', 'ALL'];
+    const flags = ['--die-with-parent', '--unshare-pid', ...namespaceFlags(), '--cap-drop', 'ALL'];
     if (!this.config.network) flags.push('--unshare-net');
     flags.push('--ro-bind', '/', '/');
     return flags;
+  }
+
+  /** The host-side prelude: cgroups joined, rlimits set, the seccomp filter opened (sandbox-prelude.ts). */
+  private withPrelude(argv: string[], sandbox: ResolvedSandbox): string[] {
+    const { limits } = this.config;
+    const covers = sandbox.cgroup?.covers ?? { processes: false, memory: false };
+    // RLIMIT_NPROC counts every process of the user and the kernel never applies it to uid 0: only a fallback for other users.
+    const nproc = !covers.processes && process.getuid?.() !== 0 ? { processes: limits.processes } : {};
+    const data = covers.memory ? {} : { dataBytes: sizeInBytes(limits.memory)! };
+    const options = { filterFile: seccompFilterFile(), cgroupProcs: sandbox.cgroup?.procsFiles ?? [], openFiles: limits.openFiles };
+    return preludeArgv({ ...options, ...nproc, ...data }, argv);
   }
 
   private probe(): string | null {

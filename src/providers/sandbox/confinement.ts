@@ -1,6 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
+import type { LimitGroup } from './cgroup-limiter.js';
 
 /** What a call asks of the confinement; every field optional (the session's own mode and workspace otherwise). */
 export interface ConfinementRequest {
@@ -15,6 +16,8 @@ export interface WrapOptions {
   readonly readable?: readonly string[];
   /** The directory the command starts in; it must exist inside the sandbox (no silent fallback to `$HOME`). */
   readonly cwd?: string;
+  /** The call's resource-limit group (from `newLimitGroup`); without one, only rlimits bound the command. */
+  readonly limits?: LimitGroup;
 }
 
 /** How one command (or one persistent shell) of a session runs confined. */
@@ -33,6 +36,13 @@ export interface ConfinedCommand {
   wrapArgv(argv: readonly string[], options?: WrapOptions): string[];
   /** True when a failed command's output carries this backend's denial signature. */
   isDenial(output: string): boolean;
+  /**
+   * A fresh cgroup set for one call or one persistent shell, undefined when
+   * the machine offers none. The caller owns it: it reads `takeReached()`
+   * when the command (or a persistent shell's call) ends and `release()`s it
+   * when the command is gone.
+   */
+  newLimitGroup?(): LimitGroup | undefined;
   /** True when the command runs in a PID namespace of its own (see `SandboxProvider.pidNamespace`). */
   readonly pidNamespace?: boolean;
 }

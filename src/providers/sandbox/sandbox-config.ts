@@ -3,6 +3,7 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError as sharedConfigError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
+import { DEFAULT_RESOURCE_LIMITS, resolveResourceLimits, type ResourceLimits } from './resource-limits.js';
 
 /** Every sandbox mode, narrowest first. */
 export const SANDBOX_MODES: readonly SandboxMode[] = Object.freeze(['read-only', 'workspace-write', 'danger-full-access']);
@@ -21,17 +22,20 @@ export interface SandboxConfig {
   readonly fallbackRoot?: string;
   /** The bwrap binary (looked up on PATH when not absolute). Default `bwrap`. */
   readonly bwrapPath: string;
+  /** Per call (per persistent shell): processes, memory, open files. Defaults `DEFAULT_RESOURCE_LIMITS`. */
+  readonly limits: ResourceLimits;
 }
 
 export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = Object.freeze({
   mode: 'read-only',
   network: true,
   bwrapPath: 'bwrap',
+  limits: DEFAULT_RESOURCE_LIMITS,
 });
 
 export const SandboxConfig: ServiceIdentifier<Partial<SandboxConfig>> = Symbol.for('dsh.SandboxConfig');
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set(['mode', 'network', 'fallbackRoot', 'bwrapPath']);
+const KNOWN_KEYS: ReadonlySet<string> = new Set(['mode', 'network', 'fallbackRoot', 'bwrapPath', 'limits']);
 
 /**
  * Merges a partial config over `DEFAULT_SANDBOX_CONFIG` and checks it, so a
@@ -53,10 +57,13 @@ export function resolveSandboxConfig(partial: Partial<SandboxConfig> | undefined
   if (fallbackRoot !== undefined && (typeof fallbackRoot !== 'string' || fallbackRoot === '' || fallbackRoot.includes('\0'))) {
     throw configError('fallbackRoot', `must be a non-empty path, got ${describeValue(fallbackRoot)}`);
   }
+  const limits = resolveResourceLimits(partial?.limits);
+  if ('problem' in limits) throw configError(limits.key, limits.problem);
   return Object.freeze({
     mode: merged.mode,
     network: merged.network,
     bwrapPath,
+    limits,
     ...(fallbackRoot === undefined ? {} : { fallbackRoot: path.resolve(fallbackRoot) }),
   });
 }

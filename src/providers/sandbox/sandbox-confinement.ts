@@ -5,6 +5,7 @@ import { inject, injectable, optional, preDestroy } from 'inversify';
 import { describeValue } from '../../core/describe-value.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
+import { CgroupLimiter } from './cgroup-limiter.js';
 import type { ConfinedCommand, Confinement, ConfinementRequest, WrapOptions } from './confinement.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
 import { SandboxPolicy, SandboxProvider, SandboxUnavailableError, type ResolvedSandbox } from './sandbox-policy.js';
@@ -32,13 +33,17 @@ export class SandboxConfinement implements Confinement {
   private readonly sessions = new Map<string, SessionState>();
   /** The host's own calls (no session): a temp dir only, no pin (there is no session start). */
   private readonly host: SessionState = {};
+  private readonly limits: SandboxConfig['limits'];
+  private limiter: CgroupLimiter | undefined;
 
   constructor(
     @inject(SandboxPolicy) private readonly policy: SandboxPolicy,
     @inject(SandboxProvider) private readonly provider: SandboxProvider,
     @inject(SandboxConfig) @optional() config?: Partial<SandboxConfig>,
   ) {
-    this.defaultMode = resolveSandboxConfig(config).mode;
+    const resolved = resolveSandboxConfig(config);
+    this.defaultMode = resolved.mode;
+    this.limits = resolved.limits;
   }
 
   forSession(session: SessionContext | undefined, request: ConfinementRequest = {}): ConfinedCommand | undefined {
@@ -73,17 +78,20 @@ export class SandboxConfinement implements Confinement {
           ...base,
           ...(options.readable ? { readable: options.readable } : {}),
           ...(options.cwd ? { cwd: options.cwd } : {}),
+          ...(options.limits ? { cgroup: options.limits } : {}),
         }),
+      newLimitGroup: () => (this.limiter ??= new CgroupLimiter(this.limits)).create(),
       isDenial: (output: string) => provider.isDenial(output),
       ...(provider.pidNamespace === true ? { pidNamespace: true } : {}),
     };
   }
 
-  /** Removes every private temp dir still held (host disposal). */
+  /** Removes every private temp dir and every limit group still held (host disposal). */
   @preDestroy()
-  dispose(): void {
+  async dispose(): Promise<void> {
     for (const state of [...this.sessions.values(), this.host]) removeTmp(state);
     this.sessions.clear();
+    await this.limiter?.dispose();
   }
 
   private stateOf(session: SessionContext): SessionState {

@@ -11,6 +11,8 @@ export interface ResolvedSandbox {
   readonly readable?: readonly string[];
   /** Where the command starts; absent: the caller's cwd when it exists inside, else bwrap's fallback. */
   readonly cwd?: string;
+  /** The call's cgroups (see cgroup-limiter.ts): joined before the command runs; the limits they do not cover fall back to rlimits. */
+  readonly cgroup?: { readonly procsFiles: readonly string[]; readonly covers: { readonly processes: boolean; readonly memory: boolean } };
 }
 
 /**

@@ -22,6 +22,7 @@ import { Redactor } from '../output-filter/redactor.js';
 import { PrestartedShell } from './prestarted-shell.js';
 import { PrestartSlots } from './prestart-slots.js';
 import { reapingArgv } from './namespace-reaper.js';
+import { CallLimitGroups, confinedFacts, LazyLimitGroup, releaseOnExit, settleLimits } from './confined-call-facts.js';
 import { abortedBeforeStart, continuedResult, finishedResult } from './run-results.js';
 
 /**
@@ -61,6 +62,7 @@ export class LocalShellExecutor implements ShellExecutor {
   private readonly spills: SpillDirectory;
   private readonly live = new Set<ShellProcess>();
   private readonly prestarted: PrestartSlots;
+  private readonly limitGroups = new CallLimitGroups();
   private handedOver = 0;
   private disposing: Promise<void> | undefined;
 
@@ -113,7 +115,8 @@ export class LocalShellExecutor implements ShellExecutor {
     const { timeoutMs } = spec;
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
     const startedAt = performance.now();
-    const { readable, placement } = this.spillsAndWrap(spec, confined);
+    const limits = new LazyLimitGroup(confined);
+    const { readable, placement } = this.spillsAndWrap(spec, confined, limits);
     const prestartKey = this.config.prestart ? prestartKeyOf(confined, readable) : undefined;
     const prestarted = prestartKey === undefined ? undefined : this.prestarted.take(spec.session, prestartKey);
     if (prestartKey !== undefined) this.prestarted.begin(spec.session);
@@ -138,10 +141,12 @@ export class LocalShellExecutor implements ShellExecutor {
         ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
       });
     } catch (error) {
+      void limits.made?.release();
       refill();
       throw error;
     }
     if (prestarted?.handedOver === true) this.handedOver++;
+    const group = this.limitGroups.ofCommand(prestarted, limits.made);
     this.track(shell);
     let exit;
     try {
@@ -150,12 +155,17 @@ export class LocalShellExecutor implements ShellExecutor {
       progress?.stop();
       refill();
     }
-    if (exit === undefined) return continuedResult(shell, timeoutMs, performance.now() - startedAt);
+    if (exit === undefined) {
+      releaseOnExit(shell, group);
+      return continuedResult(shell, timeoutMs, performance.now() - startedAt);
+    }
     const result = finishedResult(shell.stdout, shell.stderr, exit, timeoutMs, startedAt);
+    const limitsReached = settleLimits(group);
     return {
       ...result,
-      ...(this.confinement ? this.sandboxFacts(confined, exit, result.stderr) : {}),
+      ...(this.confinement ? confinedFacts(confined, exit, result.stderr) : {}),
       ...(shell.leftoversKilled === 0 ? {} : { leftoversKilled: shell.leftoversKilled }),
+      ...(limitsReached.length === 0 ? {} : { limitsReached }),
     };
   }
 
@@ -170,18 +180,21 @@ export class LocalShellExecutor implements ShellExecutor {
     const confined = this.confine(spec);
     const execa = await loadExeca();
     this.checkOpen();
+    const limits = new LazyLimitGroup(confined);
     let shell: ShellProcess;
     try {
       shell = ShellProcess.spawn({
         execa,
         spec,
         config: this.config,
-        ...this.spillsAndWrap(spec, confined).placement,
+        ...this.spillsAndWrap(spec, confined, limits).placement,
         redactor: this.redactor,
       });
     } catch (error) {
+      void limits.made?.release();
       return CapturedBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }
+    releaseOnExit(shell, limits.made);
     this.track(shell);
     return localBackground(shell);
   }
@@ -216,6 +229,7 @@ export class LocalShellExecutor implements ShellExecutor {
   private spillsAndWrap(
     spec: ExecSpec,
     confined: ConfinedCommand | undefined,
+    limits?: LazyLimitGroup,
   ): { readable: string[]; placement: Placement } {
     // Grouped whenever a confinement is composed, so even an escalated unconfined call's spill stays readable to the session.
     const spills = this.confinement ? this.spills.group(spec.session?.id ?? '') : this.spills;
@@ -223,7 +237,10 @@ export class LocalShellExecutor implements ShellExecutor {
     // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
     const own = spills.viewPath;
     const readable = own === undefined ? [] : [own];
-    const wrap = (argv: string[]): string[] => confined.wrapArgv(argv, { readable, cwd: spec.workdir });
+    const wrap = (argv: string[]): string[] => {
+      const group = limits?.make();
+      return confined.wrapArgv(argv, { readable, cwd: spec.workdir, ...(group ? { limits: group } : {}) });
+    };
     if (confined.pidNamespace !== true) return { readable, placement: { spills, wrapArgv: wrap } };
     // What the command leaves ends with its namespace: counted in there (namespace-reaper.ts).
     return { readable, placement: { spills, wrapArgv: (argv) => wrap(reapingArgv(argv)), reaperChannel: true } };
@@ -245,31 +262,22 @@ export class LocalShellExecutor implements ShellExecutor {
       unused?.discard();
       return;
     }
-    const {
-      readable,
-      placement: { wrapArgv, reaperChannel },
-    } = this.spillsAndWrap(spec, confined);
-    const key = prestartKeyOf(confined, readable);
+    const key = prestartKeyOf(confined, this.spillsAndWrap(spec, confined).readable);
     if (key !== unusedKey) unused?.discard();
-    const start = (): PrestartedShell | undefined =>
-      PrestartedShell.start({
+    const start = (): PrestartedShell | undefined => {
+      const limits = new LazyLimitGroup(confined, true);
+      const { wrapArgv, reaperChannel } = this.spillsAndWrap(spec, confined, limits).placement;
+      const shell = PrestartedShell.start({
         execa,
         shellPath: this.config.shellPath,
         cwd: spec.workdir,
         ...(wrapArgv === undefined ? {} : { wrapArgv }),
         ...(reaperChannel === undefined ? {} : { reaperChannel }),
       });
+      this.limitGroups.remember(shell, limits.made);
+      return shell;
+    };
     this.prestarted.fill(spec.session, key, start, key === unusedKey ? unused : undefined);
-  }
-
-  private sandboxFacts(
-    confined: ConfinedCommand | undefined,
-    exit: { exitCode: number | null; signal: string | null },
-    stderr: string,
-  ): { sandboxMode: SandboxMode; sandboxDenied: boolean } {
-    const failed = exit.exitCode !== 0 || exit.signal !== null;
-    const sandboxDenied = confined !== undefined && failed && confined.isDenial(stderr);
-    return { sandboxMode: confined?.mode ?? 'danger-full-access', sandboxDenied };
   }
 
   private track(shell: ShellProcess): void {

@@ -84,6 +84,8 @@ export interface RunResult {
   readonly collapsedUpdates?: number;
   /** Processes still alive when the command ended, killed then (none when absent). */
   readonly leftoversKilled?: number;
+  /** Resource limits of the confinement the command ran into (none when absent). */
+  readonly limitsReached?: readonly ResourceLimitHit[];
   /**
    * Set when `keepOnTimeout` kept the command running: its reads start after
    * the output in this result (no byte shown twice or skipped). Exit fields
@@ -119,6 +121,18 @@ export function joinStreams(stdout: string, stderr: string): string {
 /** The line reporting processes killed because they outlived their command. */
 export function leftoverNotice(count: number): string {
   return `[killed ${count} leftover ${count === 1 ? 'process' : 'processes'} when the command ended; use run_in_background to keep one running]`;
+}
+
+/** A resource limit a confined command reached: which one, and its value as configured (`2048`, `4g`). */
+export interface ResourceLimitHit {
+  readonly kind: 'processes' | 'memory';
+  readonly limit: string;
+}
+
+/** The line reporting a resource limit the command reached (just before the exit marker). */
+export function resourceLimitNotice(hit: ResourceLimitHit): string {
+  const what = hit.kind === 'processes' ? 'process' : 'memory';
+  return `[resource limit: the command reached the sandbox's ${what} limit (${hit.limit})]`;
 }
 
 /** A live background process started by `ShellExecutor.start`. */

@@ -43,25 +43,33 @@ export class BashPtyBackend implements TerminalBackend {
   async open(options: TerminalOpenOptions): Promise<PtySession> {
     checkWorkdir(options.cwd, 'working directory');
     const confined = this.confinement?.forSession(options.session);
-    const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd }) : options.wrapArgv;
+    // One group for the shell's whole life: its limits hold across calls.
+    const limits = confined?.newLimitGroup?.();
+    const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd, ...(limits ? { limits } : {}) }) : options.wrapArgv;
     // What the shell runs (`bash -c`, `sh`) must not source a file named by the server's environment either.
     const env = dropShellStartupVars(buildChildEnv(process.env, { allow: this.config.allowEnv, dshEnv: options.dshEnv, extra: SHELL_ENV }));
     // The shell's commands carry its tag: their escaped daemons die with the shell, or with the server.
     env[PROCESS_TAG_VARIABLE] = newProcessTag();
     ensureReaperWatchdog(this.config.shellPath);
-    const shell = await startBashPty(
-      {
-        cwd: options.cwd,
-        env,
-        scrollbackChars: positiveOr(options.scrollbackChars, this.config.scrollbackChars),
-        cols: positiveOr(options.cols, this.config.cols),
-        rows: positiveOr(options.rows, this.config.rows),
-        ...(wrapArgv ? { wrapArgv } : {}),
-        ...(this.redactor ? { redactor: this.redactor } : {}),
-      },
-      this.config,
-    );
-    return this.confinement ? new ConfinedPtySession(shell, this.confinement, options.session, confined) : shell;
+    let shell;
+    try {
+      shell = await startBashPty(
+        {
+          cwd: options.cwd,
+          env,
+          scrollbackChars: positiveOr(options.scrollbackChars, this.config.scrollbackChars),
+          cols: positiveOr(options.cols, this.config.cols),
+          rows: positiveOr(options.rows, this.config.rows),
+          ...(wrapArgv ? { wrapArgv } : {}),
+          ...(this.redactor ? { redactor: this.redactor } : {}),
+        },
+        this.config,
+      );
+    } catch (error) {
+      await limits?.release();
+      throw error;
+    }
+    return this.confinement ? new ConfinedPtySession(shell, this.confinement, options.session, confined, limits) : shell;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SessionContext } from '../../core/tool-contract.js';
+import type { LimitGroup } from '../sandbox/cgroup-limiter.js';
 import type { ConfinedCommand, Confinement } from '../sandbox/confinement.js';
 import type { SandboxMode } from '../shell/shell-executor.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
@@ -15,6 +16,8 @@ export class ConfinedPtySession implements PtySession {
     private readonly confinement: Confinement,
     private readonly session: SessionContext | undefined,
     private readonly confined: ConfinedCommand | undefined,
+    /** The shell's resource-limit group: read after each call, released when the shell closes. */
+    private readonly limits?: LimitGroup,
   ) {}
 
   get pid(): number {
@@ -26,14 +29,20 @@ export class ConfinedPtySession implements PtySession {
   }
 
   async send(command: string, options: SendOptions): Promise<SendResult> {
-    const result = await this.inner.send(command, options);
+    const sent = await this.inner.send(command, options);
+    const limitsReached = this.limits?.takeReached() ?? [];
+    const result = limitsReached.length === 0 ? sent : { ...sent, limitsReached };
     const confined = this.confined;
     const failed = result.end.kind === 'completed' && result.end.exitCode !== 0;
     return confined && failed && confined.isDenial(result.output) ? { ...result, deniedUnder: confined.mode } : result;
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  async close(): Promise<void> {
+    try {
+      await this.inner.close();
+    } finally {
+      await this.limits?.release();
+    }
   }
 
   confinementChange(): SandboxMode | undefined {

@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { ResourceLimitHit, SandboxMode } from '../shell/shell-executor.js';
 
 /** Options for opening a PTY; backends read what they understand. */
 export interface TerminalOpenOptions {
@@ -55,6 +55,8 @@ export interface SendResult {
   readonly continuation?: { readonly inputDelivered: boolean };
   /** Set by a confined shell when the command failed with the confinement's denial signature: the mode it ran under. */
   readonly deniedUnder?: SandboxMode;
+  /** Set by a confined shell when this call ran into the shell's resource limits (its cgroup counters rose). */
+  readonly limitsReached?: readonly ResourceLimitHit[];
 }
 
 export interface SendOptions {

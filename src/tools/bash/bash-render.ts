@@ -1,5 +1,5 @@
 import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
-import { leftoverNotice, type RunResult } from '../../providers/shell/shell-executor.js';
+import { leftoverNotice, resourceLimitNotice, type RunResult } from '../../providers/shell/shell-executor.js';
 
 /** Lines the model is told about in the escalation-capable compositions (docs/contract.md §4.1). */
 export const ESCALATION_HINT =
@@ -43,6 +43,7 @@ export function renderForeground(result: RunResult, options: RenderOptions = {})
   if (result.timedOut && options.notMoved !== undefined) blocks.push(`[not moved to background: ${options.notMoved}]`);
   if (result.timedOut) blocks.push(`[timed out after ${result.timeoutMs}ms]`);
   if (result.leftoversKilled) blocks.push(leftoverNotice(result.leftoversKilled));
+  for (const hit of result.limitsReached ?? []) blocks.push(resourceLimitNotice(hit));
   const exit = exitMarker(result);
   if (exit) blocks.push(exit);
   return joinLines(blocks);

@@ -1,6 +1,7 @@
 import type { ResultPresentation, ToolResult } from '../../core/tool-contract.js';
 import type { SendResult } from '../../providers/terminal/terminal-service.js';
 import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
+import { resourceLimitNotice, type ResourceLimitHit } from '../../providers/shell/shell-executor.js';
 
 /** Model-visible notices of the persistent tool (stable text). */
 export const RESET_NOTICE = '[shell reset: the next call starts a fresh shell in the workspace]';
@@ -58,6 +59,8 @@ export interface RenderContext {
   readonly sandboxChangedTo?: string;
   /** Set when a failed command hit the sandbox: the mode it was denied under. */
   readonly deniedUnder?: string;
+  /** Resource limits this call ran into (a line each, before the exit line). */
+  readonly limitsReached?: readonly ResourceLimitHit[];
 }
 
 /** The timeout / exit / reset lines that end a result, in order; the renderer and the presenter share this. */
@@ -117,6 +120,7 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   if (result.continuation?.inputDelivered === false) blocks.push(NOT_DELIVERED_NOTICE);
   if (value.waitingForInput) blocks.push(WAITING_NOTICE);
   if (ctx.deniedUnder) blocks.push(`[sandbox: file access denied under ${ctx.deniedUnder} mode]`);
+  for (const hit of ctx.limitsReached ?? []) blocks.push(resourceLimitNotice(hit));
   blocks.push(...trailer(value));
   return { content: [{ type: 'text', text: blocks.join('\n') }], value };
 }

@@ -175,6 +175,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       freshShell,
       ...(sandboxChangedTo !== undefined ? { sandboxChangedTo } : {}),
       ...(result.deniedUnder !== undefined ? { deniedUnder: result.deniedUnder } : {}),
+      ...(result.limitsReached !== undefined ? { limitsReached: result.limitsReached } : {}),
       ...(args.restart === true ? { restarted: true } : {}),
       ...(afterCancel ? { afterCancel: true } : {}),
     });

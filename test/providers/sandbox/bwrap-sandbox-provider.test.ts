@@ -7,6 +7,11 @@ import { bwrapUsable, NEEDS_BWRAP } from '../../support/bwrap.js';
 
 const ARGV = ['bash', '-c', 'echo hi'];
 
+/** The bwrap command line inside the host-side prelude (`/bin/sh -c PRELUDE … -- bwrap …`). */
+function bwrapPart(argv: string[]): string[] {
+  return argv.slice(argv.indexOf('bwrap'));
+}
+
 /** The flag pairs/triples that follow `flag` in `argv`. */
 function operands(argv: string[], flag: string, arity: number): string[][] {
   const found: string[][] = [];
@@ -20,13 +25,17 @@ describe('BwrapSandboxProvider.wrap', () => {
   const provider = new BwrapSandboxProvider();
 
   it('read-only: read-only root, read-only /tmp and /dev (only device nodes writable), private /proc, no write binds', () => {
-    const argv = provider.wrap(ARGV, { mode: 'read-only', workspaceRoot: '/work/ws' });
+    const wrapped = provider.wrap(ARGV, { mode: 'read-only', workspaceRoot: '/work/ws' });
+    expect(wrapped[0]).toBe('/bin/sh');
+    const argv = bwrapPart(wrapped);
     expect(argv[0]).toBe('bwrap');
     expect(argv.slice(-4)).toEqual(['--', ...ARGV]);
     expect(argv).toEqual(expect.arrayContaining(['--die-with-parent', '--unshare-pid']));
-    expect(operands(argv, '--ro-bind', 2)).toEqual([['/', '/']]);
+    // Besides the root, only the kernel's own files are bound (read-only over themselves, or /dev/null over them).
+    expect(operands(argv, '--ro-bind', 2).filter(([from, to]) => from !== to && from !== '/dev/null')).toEqual([]);
+    expect(operands(argv, '--ro-bind', 2)[0]).toEqual(['/', '/']);
     expect(operands(argv, '--bind', 2)).toEqual([]);
-    expect(operands(argv, '--remount-ro', 1)).toEqual([['/tmp'], ['/dev']]);
+    expect(operands(argv, '--remount-ro', 1).slice(0, 2)).toEqual([['/tmp'], ['/dev']]);
     // No --new-session: the command must stay in the executor's process group.
     expect(argv).not.toContain('--new-session');
     expect(argv).not.toContain('--unshare-net');
@@ -137,7 +146,12 @@ describe('BwrapSandboxProvider.unavailableReason', () => {
 
 describe('resolveSandboxConfig', () => {
   it('fills defaults and rejects bad values and unknown keys', () => {
-    expect(resolveSandboxConfig()).toEqual({ mode: 'read-only', network: true, bwrapPath: 'bwrap' });
+    expect(resolveSandboxConfig()).toEqual({
+      mode: 'read-only',
+      network: true,
+      bwrapPath: 'bwrap',
+      limits: { processes: 2048, memory: '4g', openFiles: 8192 },
+    });
     expect(resolveSandboxConfig({ fallbackRoot: 'rel' }).fallbackRoot).toBe(path.resolve('rel'));
     expect(() => resolveSandboxConfig({ mode: 'none' as never })).toThrow('invalid sandbox config: mode must be one of');
     expect(() => resolveSandboxConfig({ network: 'no' as never })).toThrow('invalid sandbox config: network');

@@ -2,7 +2,7 @@
 // with an approval service that records what it is asked and rejects it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ApprovalRequest, ApprovalService } from '../../../src/providers/approval/approval-service.js';
+import type { ApprovalAsk, ApprovalService } from '../../../src/providers/approval/approval-service.js';
 import type { CommandRule } from '../../../src/providers/approval/command-policy.js';
 import { LocalCommandPolicy } from '../../../src/providers/approval/local-command-policy.js';
 
@@ -15,7 +15,7 @@ export type Verdict = 'allow' | 'deny' | 'unknown deny' | 'unknown ask';
 
 /** Runs `command` through a fresh LocalCommandPolicy; says what happened in the table's words. */
 export async function verdictOf(config: typeof ALLOW_ECHO | typeof DENY_RM, command: string): Promise<{ verdict: string; detail: string }> {
-  const asked: ApprovalRequest[] = [];
+  const asked: ApprovalAsk[] = [];
   const approval: ApprovalService = {
     request: async (request) => (asked.push(request), 'rejected'),
     setPolicy: () => undefined,

@@ -1,0 +1,41 @@
+/** The descriptor the prelude opens the seccomp filter on, for bwrap's `--seccomp`. */
+export const SECCOMP_FD = 9;
+
+/**
+ * Runs on the host, between the server and bwrap (in the command's process
+ * group, as the same pid: it execs bwrap): joins the call's cgroups, sets
+ * the rlimits, opens the seccomp filter on fd 9, then execs the rest. A
+ * process cannot be put in a cgroup before it exists, so it joins itself:
+ * everything bwrap starts is counted from the first fork. Any failure ends
+ * it with status 125 before the command runs (fail closed). POSIX sh: dash
+ * knows `ulimit -p` where bash says `-u`.
+ */
+const PRELUDE =
+  'f=$1; shift; while [ "$1" != -- ]; do case $1 in ' +
+  'nofile=*) ulimit -n "${1#*=}" || exit 125;; ' +
+  'nproc=*) { ulimit -u "${1#*=}" || ulimit -p "${1#*=}"; } 2>/dev/null || exit 125;; ' +
+  'data=*) ulimit -d "${1#*=}" || exit 125;; ' +
+  '*) echo $$ 2>/dev/null >"$1" || { echo "dsh-tools: cannot join the sandbox cgroup $1" >&2; exit 125; };; ' +
+  `esac; shift; done; shift; exec "$@" ${SECCOMP_FD}<"$f"`;
+
+export interface PreludeOptions {
+  /** The compiled seccomp filter (see seccomp-file.ts). */
+  readonly filterFile: string;
+  /** `cgroup.procs` files to join, in order. */
+  readonly cgroupProcs: readonly string[];
+  /** RLIMIT_NOFILE. */
+  readonly openFiles: number;
+  /** RLIMIT_NPROC, when set (the fallback without a pids cgroup; not enforced for uid 0). */
+  readonly processes?: number;
+  /** RLIMIT_DATA in bytes, when set (the fallback without a memory cgroup: per process, not per tree). */
+  readonly dataBytes?: number;
+}
+
+/** `argv` (a bwrap command line that reads `--seccomp 9`) run under the prelude. */
+export function preludeArgv(options: PreludeOptions, argv: readonly string[]): string[] {
+  const steps = [`nofile=${options.openFiles}`];
+  if (options.processes !== undefined) steps.push(`nproc=${options.processes}`);
+  if (options.dataBytes !== undefined) steps.push(`data=${Math.floor(options.dataBytes / 1024)}`);
+  steps.push(...options.cgroupProcs);
+  return ['/bin/sh', '-c', PRELUDE, 'dsh-sandbox', options.filterFile, ...steps, '--', ...argv];
+}
