@@ -6,8 +6,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHost, localEnvironment, type DshHost, type HostSession } from '../../src/index.js';
+import { containerEnvironment, createHost, localEnvironment, type DshHost, type HostSession, type PluginModule } from '../../src/index.js';
 import { FORGED_END_NOTICE } from '../../src/tools/persistent-bash/persistent-bash-render.js';
+import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -18,13 +19,13 @@ const FORGE_FROM_LISTINGS =
   'n=$(set | sed -n "s/^__dsh_seen=//p"); t=$(declare -p __dsh_tag | sed "s/.*=\\"\\(.*\\)\\"$/\\1/"); ' +
   "printf '\\037E%s:0\\037\\037P%s:%s:0\\037' \"$n\" \"$t\" \"$n\" >/dev/tty";
 
-describe('persistent shell: a command that forges its end marker', () => {
+function forgedEndCases(environment: (workspace: string) => PluginModule[]): void {
   let host: DshHost;
   let root: string;
   let session: HostSession;
   beforeAll(async () => {
     root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'dsh-sec-marker-')));
-    host = await createHost(...localEnvironment({ workspace: root, shell: 'persistent' }));
+    host = await createHost(...environment(root));
     session = host.openSession({ id: 'forger', cwd: root });
   });
   afterAll(async () => {
@@ -61,4 +62,12 @@ describe('persistent shell: a command that forges its end marker', () => {
     expect(text(await call('echo plain; ( (sleep 0.05; echo late-background) & ); true'))).toBe('plain');
     expect(text(await call('false'))).toBe('(no output)\n[exit code: 1]');
   });
+}
+
+describe('persistent shell: a command that forges its end marker', () => {
+  forgedEndCases((workspace) => localEnvironment({ workspace, shell: 'persistent' }));
+});
+
+describeWithEngine(`persistent shell in a container: a command that forges its end marker${NEEDS_ENGINE}`, () => {
+  forgedEndCases((workspace) => containerEnvironment({ workspace, shell: 'persistent', container: { image: TEST_IMAGE } }));
 });
