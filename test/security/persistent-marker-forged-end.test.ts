@@ -6,7 +6,16 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { containerEnvironment, createHost, localEnvironment, type DshHost, type HostSession, type PluginModule } from '../../src/index.js';
+import {
+  containerEnvironment,
+  createHost,
+  localEnvironment,
+  sandboxedEnvironment,
+  type DshHost,
+  type HostSession,
+  type PluginModule,
+} from '../../src/index.js';
+import { NEEDS_BWRAP, describeWithBwrap } from '../support/bwrap.js';
 import { FORGED_END_NOTICE } from '../../src/tools/persistent-bash/persistent-bash-render.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 
@@ -66,6 +75,10 @@ function forgedEndCases(environment: (workspace: string) => PluginModule[]): voi
 
 describe('persistent shell: a command that forges its end marker', () => {
   forgedEndCases((workspace) => localEnvironment({ workspace, shell: 'persistent' }));
+});
+
+describeWithBwrap(`persistent shell under bwrap: a command that forges its end marker${NEEDS_BWRAP}`, () => {
+  forgedEndCases((workspace) => sandboxedEnvironment({ workspace, shell: 'persistent', sandbox: { mode: 'workspace-write' } }));
 });
 
 describeWithEngine(`persistent shell in a container: a command that forges its end marker${NEEDS_ENGINE}`, () => {

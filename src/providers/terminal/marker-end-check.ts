@@ -6,19 +6,30 @@ import { readsTerminal, shellTty } from './stdin-wait-probe.js';
 const MAX_RECHECK_MS = 50;
 /** Checks on the next loop turns first: a real end reaches its terminal read within microseconds. */
 const QUICK_RECHECKS = 20;
+/**
+ * After the shell was seen busy since the last marker, how long it must
+ * stay idle with no output before the end is believed: its real end marker
+ * may still be on its way (written before it went idle, not read yet).
+ */
+const SETTLE_MS = 150;
+
+/** How /proc shows a shell: at its prompt, busy (a foreground job, or asleep elsewhere), or on a CPU. */
+export type ShellState = 'idle' | 'busy' | 'running';
 
 /**
- * True when the shell is back at its prompt as /proc shows it from outside:
- * no foreground job (the terminal's foreground group is the shell's own),
- * and the shell itself asleep reading the terminal. A command cannot fake
- * this with a child; undefined when this machine cannot look (no /proc, or
- * the shell runs on another machine's engine).
+ * `idle` when the shell is back at its prompt as /proc shows it from
+ * outside: no foreground job (the terminal's foreground group is the
+ * shell's own), and the shell itself asleep reading the terminal. A command
+ * cannot fake this with a child; undefined when this machine cannot look
+ * (no /proc, or the shell runs on another machine's engine).
  */
-export function shellIdle(shellPid: number | undefined, tty: string): boolean | undefined {
+export function shellState(shellPid: number | undefined, tty: string): ShellState | undefined {
   if (shellPid === undefined || tty === '' || !hasProcFs) return undefined;
   const stat = readStat(shellPid);
   if (!stat) return undefined;
-  return stat.tpgid === stat.pgrp && stat.state === 'S' && inTerminalRead(shellPid, tty);
+  if (stat.tpgid !== stat.pgrp) return 'busy';
+  if (stat.state !== 'S') return 'running';
+  return inTerminalRead(shellPid, tty) ? 'idle' : 'busy';
 }
 
 /**
@@ -53,12 +64,15 @@ function inTerminalRead(pid: number, tty: string): boolean {
  * An end marker of the current call, not yet believed. The markers are
  * printed from inside the shell, where the command runs too and can read
  * the nonce and the secret, so a marker alone proves nothing: the end is
- * confirmed only once the shell is seen idle (`shellIdle`). Until then the
+ * confirmed only once the shell is seen idle (`shellState`). Until then the
  * command's output keeps being read and held; the first marker counts as
  * forged when another end marker of this call follows it other than the one
  * prompt after the end marker (a real frame prints each once), and the held
  * text is output after all. Held text of a confirmed end is dropped, as any
- * output after an end always was (a background job's late line).
+ * output after an end always was (a background job's late line). A shell
+ * seen busy after the last marker was still running the command, so its
+ * real end marker is still to come: idle then counts only once it lasted
+ * `SETTLE_MS` with no output.
  */
 export class EndCheck {
   private last: 'end' | 'prompt' | undefined;
@@ -71,9 +85,12 @@ export class EndCheck {
   private quickLeft = QUICK_RECHECKS;
   private delay = 1;
   private settled = false;
+  /** The shell was seen busy since the last marker. */
+  private busySince = false;
+  private idleSince: number | undefined;
 
   constructor(
-    private readonly idle: () => boolean | undefined,
+    private readonly state: () => ShellState | undefined,
     private readonly onConfirmed: (exitCode: number, forged: boolean) => void,
   ) {}
 
@@ -89,11 +106,14 @@ export class EndCheck {
     // The end marker's status stands for its prompt, as it always did.
     if (exitCode !== undefined && !promptAfterEnd) this.status = exitCode;
     this.last = via;
+    this.busySince = false;
+    this.idleSince = undefined;
     return flushed;
   }
 
   /** Output read while an end is pending: what of it is the command's output now. */
   output(text: string): string {
+    if (text !== '') this.idleSince = undefined;
     if (this.forgedMarker) return text;
     this.held += text;
     return '';
@@ -112,17 +132,28 @@ export class EndCheck {
   check(): void {
     if (!this.pending) return;
     this.cancel();
-    if (this.idle() !== false) {
+    const state = this.state();
+    if (state === undefined || (state === 'idle' && this.settledIdle())) {
       this.settled = true;
       this.onConfirmed(this.status, this.forgedMarker);
       return;
     }
+    if (state === 'busy' || (state === 'running' && this.quickLeft <= 0)) this.busySince = true;
+    if (state !== 'idle') this.idleSince = undefined;
     if (this.quickLeft-- > 0) {
       this.quick = setImmediate(() => this.check());
       return;
     }
     this.timer = setTimeout(() => this.check(), this.delay);
     this.delay = Math.min(this.delay * 2, MAX_RECHECK_MS);
+  }
+
+  /** Idle counts at once, unless the shell was busy since the last marker: then only after SETTLE_MS of quiet. */
+  private settledIdle(): boolean {
+    if (!this.busySince) return true;
+    const now = performance.now();
+    this.idleSince ??= now;
+    return now - this.idleSince >= SETTLE_MS;
   }
 
   private cancel(): void {

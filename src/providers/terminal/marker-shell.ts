@@ -2,7 +2,7 @@ import { MAX_TIMER_MS } from '../../core/timer.js';
 import type { Redactor } from '../output-filter/redactor.js';
 import type { BashPtyConfig } from './bash-pty-config.js';
 import { attachSend, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
-import { EndCheck, promptShell, shellIdle } from './marker-end-check.js';
+import { EndCheck, promptShell, shellState } from './marker-end-check.js';
 import { MarkerParser, type ParseStep } from './marker-parser.js';
 import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
@@ -58,7 +58,7 @@ export class MarkerShell implements PtySession {
         // A long line may still be on its way; only a started command, or a one-line frame, can be judged.
         if (!running || (!running.parser.started && running.multiLine)) return false;
         // A shell idle after an end marker is not a command waiting: the end check confirms it.
-        if (running.endCheck?.pending && shellIdle(this.shellPid, this.tty)) return false;
+        if (running.endCheck?.pending && shellState(this.shellPid, this.tty) === 'idle') return false;
         return probeStdinWait(hostPid!, this.tty) === 'waiting';
       },
       // Before any start marker, a terminal read is bash back at its prompt: the line ran without its frame.
@@ -201,7 +201,7 @@ export class MarkerShell implements PtySession {
         return;
       }
       running.endCheck ??= new EndCheck(
-        () => shellIdle(this.shellPid, this.tty),
+        () => shellState(this.shellPid, this.tty),
         (exitCode, forged) => this.confirmEnd(running, exitCode, forged),
       );
       const end = step.end;
