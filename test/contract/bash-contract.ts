@@ -74,6 +74,11 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     expect(output).toBe(`started\n${notice}\n[status: completed, exit code: 0]`);
   });
 
+  it('runs a command over the 131,071-byte argv limit, passed as data', async () => {
+    const command = `: ${'x'.repeat(200 * 1024)}\necho "$0 $#"; exit 4`;
+    expect(text(await call({ command }))).toBe('bash 0\n[exit code: 4]');
+  });
+
   it('collapses progress redraws and says how many, in a result and in a task read', async () => {
     const command = "printf 'step 1\\rstep 2\\rstep 3\\ndone\\n'";
     expect(text(await call({ command }))).toBe('step 3\ndone\n[collapsed 2 progress updates]');

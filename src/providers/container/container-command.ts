@@ -6,37 +6,9 @@ import type { ExecSpec, ExecutorConfig, ProcessOutcome } from '../shell/shell-ex
 import type { ShellExit, StopReason } from '../shell/shell-process.js';
 import type { SpillDirectory } from '../shell/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
-import { LeftoverTrailer } from '../shell/leftover-trailer.js';
-import { workdirMessage, type WorkdirProblem } from '../shell/workdir-check.js';
-
-/** The wrapper's status when it could not enter the workdir (the command never ran). */
-const WORKDIR_STATUS = 125;
-
-/**
- * Enters the workdir first: the runtime's own chdir failure is an opaque
- * "OCI runtime exec failed" with status 126, so the wrapper reports why on
- * stderr as `dsh-workdir:<missing|notdir|denied>:<tag>` (see `workdirFailure`).
- * Then runs the command in a child bash in its own process group (`set -m`), then
- * kills what it left behind — the members of its group and every process
- * carrying this exec's tag (`setsid` escapes), counted — so the exec's
- * streams close when the command is done: the in-container twin of the local
- * reaper. The count goes last on stderr (see leftover-trailer.ts). The
- * wrapper's own stderr is /dev/null (job reports such as "Terminated"); the
- * command's goes to the exec's stderr through fd 3.
- */
-const WRAPPER =
-  'cd -- "$2" 2>/dev/null || { if [[ ! -e $2 ]]; then w=missing; elif [[ ! -d $2 ]]; then w=notdir; else w=denied; fi; ' +
-  `printf 'dsh-workdir:%s:%s' "$w" "$${EXEC_TAG_VAR}" >&2; exit ${WORKDIR_STATUS}; }; ` +
-  'set -m; exec 3>&2 2>/dev/null; "$0" -c "$1" 2>&3 3>&- & p=$!; wait $p; s=$?; k=(); ' +
-  'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; ' +
-  // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
-  'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z ]] && continue; ' +
-  '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
-  'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
-  `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
-  // Stopped first, as in killTagged: none of them can start another process while the others are killed.
-  '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
-  `((n)) && printf '\\037dsh-left:%s:%d\\037' "$${EXEC_TAG_VAR}" $n >&3; exit $s`;
+import { workdirMessage } from '../shell/workdir-check.js';
+import { WORKDIR_STATUS, wrapperInput, type WrapperInput } from './container-exec-wrapper.js';
+import { ExecStatusReader } from './exec-status.js';
 
 /** How often a stopped exec that has not ended is killed again. */
 const KILL_RETRY_MS = 500;
@@ -73,14 +45,15 @@ export class ContainerCommand {
   private done = false;
   private timers: NodeJS.Timeout[] = [];
   private readonly onAbort = (): void => this.stop('abort');
-  private readonly trailer: LeftoverTrailer;
+  private readonly status: ExecStatusReader;
 
   private constructor(
     private readonly options: ContainerCommandOptions,
     channel: ExecChannel,
     private readonly tag: string,
+    input: WrapperInput,
   ) {
-    this.trailer = new LeftoverTrailer(tag);
+    this.status = new ExecStatusReader(input.key);
     const limits = { maxOutputBytes: options.config.maxOutputBytes, maxSpillBytes: options.config.maxSpillBytes };
     this.stdout = new OutputCapture(limits, options.spills, 'stdout', options.redactor);
     this.stderr = new OutputCapture(limits, options.spills, 'stderr', options.redactor);
@@ -89,17 +62,17 @@ export class ContainerCommand {
       options.onOutput?.(chunk, 0);
     });
     channel.stderr.on('data', (chunk: Buffer) => {
-      const output = this.trailer.push(chunk);
+      const output = this.status.push(chunk);
       if (output.length === 0) return;
       this.stderr.write(output);
       options.onOutput?.(output, 1);
     });
-    if (options.spec.stdin !== undefined) channel.write(options.spec.stdin);
+    channel.write(input.stdin);
     this.exited = channel.exited.then(({ exitCode }) => {
       this.done = true;
       for (const timer of this.timers) clearTimeout(timer);
       options.signal?.removeEventListener('abort', this.onAbort);
-      const held = this.trailer.end();
+      const held = this.status.end();
       if (held.length > 0) this.stderr.write(held);
       this.stdout.close();
       this.stderr.close();
@@ -112,22 +85,26 @@ export class ContainerCommand {
   /** Starts the exec; rejects (with the engine's cause) when it could not start. */
   static async start(options: ContainerCommandOptions): Promise<ContainerCommand> {
     const tag = randomBytes(8).toString('hex');
+    const { spec } = options;
+    const input = wrapperInput(options.config.shellPath, spec.command, spec.workdir, spec.stdin);
     const channel = await options.engine.exec(options.containerId, {
-      argv: ['bash', '-c', WRAPPER, options.config.shellPath, options.spec.command, options.spec.workdir],
+      argv: input.argv,
       env: { ...options.env, [EXEC_TAG_VAR]: tag },
       workdir: '/',
       tty: false,
-      stdin: options.spec.stdin !== undefined,
+      // The wrapper's key and any long command arrive on stdin, before the command's own stdin bytes.
+      stdin: true,
       ...(options.user === undefined ? {} : { user: options.user }),
     });
-    return new ContainerCommand(options, channel, tag);
+    return new ContainerCommand(options, channel, tag, input);
   }
 
   /** Once exited: why the command could not start in its workdir (it never ran), else undefined. */
   workdirFailure(exit: ShellExit): string | undefined {
-    if (exit.exitCode !== WORKDIR_STATUS) return undefined;
-    const match = /^dsh-workdir:(missing|notdir|denied):(\w+)$/.exec(this.stderr.text());
-    return match && match[2] === this.tag ? workdirMessage(match[1] as WorkdirProblem, this.options.spec.workdir) : undefined;
+    const problem = this.status.workdirProblem;
+    // Only the keyed record says so: a command that prints a look-alike and exits 125 just failed.
+    if (exit.exitCode !== WORKDIR_STATUS || problem === undefined) return undefined;
+    return workdirMessage(problem, this.options.spec.workdir);
   }
 
   /** How a background command ended; a workdir it could not enter is an `error` (it never ran). */
@@ -140,7 +117,7 @@ export class ContainerCommand {
 
   /** Processes still alive when the command ended, killed then (known once it exited). */
   get leftoversKilled(): number {
-    return this.trailer.count;
+    return this.status.leftovers;
   }
 
   get stopReason(): StopReason | undefined {

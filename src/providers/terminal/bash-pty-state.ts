@@ -1,4 +1,5 @@
 import { constants as osConstants } from 'node:os';
+import type { EndCheck } from './marker-end-check.js';
 import type { MarkerParser } from './marker-parser.js';
 import type { OutputCollector } from './output-collector.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
@@ -15,6 +16,10 @@ export interface Running {
   lost?: boolean;
   /** The line spans several physical lines: bash may wait in a read for the rest while it is still being written. */
   multiLine?: boolean;
+  /** Set by the first end marker: the end is believed once the shell is seen back at its prompt. */
+  endCheck?: EndCheck;
+  /** An end marker of this call came while the command still ran (see EndCheck). */
+  forgedEnd?: boolean;
 }
 
 /** The send waiting for `running` to settle. */

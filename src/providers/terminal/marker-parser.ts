@@ -44,6 +44,8 @@ export class MarkerParser {
   /** Begun on the begin marker only: the start marker may still come. */
   private tentative = false;
   private finished = false;
+  /** What followed the last end marker in its chunk, kept for `reopen`. */
+  private afterEnd = '';
 
   constructor(
     private readonly nonce: string,
@@ -64,6 +66,19 @@ export class MarkerParser {
 
   get done(): boolean {
     return this.finished;
+  }
+
+  /**
+   * Reads on after an end marker the host could not confirm (the shell was
+   * not back at its prompt: the marker may be forged). Returns the step for
+   * what followed that marker in its chunk; later chunks go to `push`.
+   */
+  reopen(): ParseStep {
+    if (!this.finished) return { output: '' };
+    this.finished = false;
+    const rest = this.afterEnd;
+    this.afterEnd = '';
+    return this.push(rest);
   }
 
   push(chunk: string): ParseStep {
@@ -112,6 +127,7 @@ export class MarkerParser {
       }
       if (match.kind === 'end') {
         this.finished = true;
+        this.afterEnd = data.slice(at + match.length);
         return { ...this.step(output + data.slice(0, at), discardEarlier), end: match.end };
       }
       // A start marker after the begin marker: everything since was the frame's own noise.

@@ -2,11 +2,12 @@ import { MAX_TIMER_MS } from '../../core/timer.js';
 import type { Redactor } from '../output-filter/redactor.js';
 import type { BashPtyConfig } from './bash-pty-config.js';
 import { attachSend, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
-import { MarkerParser } from './marker-parser.js';
+import { EndCheck, promptShell, shellState } from './marker-end-check.js';
+import { MarkerParser, type ParseStep } from './marker-parser.js';
 import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
 import { ShellStartRefused, type ShellChannel, type ShellIdentity } from './shell-channel.js';
-import { probeStdinWait, shellTty } from './stdin-wait-probe.js';
+import { probeStdinWait } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
 
@@ -38,6 +39,8 @@ export class MarkerShell implements PtySession {
   private leftovers: Promise<unknown> = Promise.resolve();
   private readonly watcher: StdinWaitWatcher;
   private tty = '';
+  /** The interactive bash itself, whose state proves an end (see EndCheck). */
+  private shellPid: number | undefined;
   private startup?: { buffer: string; marker: string; done: () => void };
   private readonly exited: Promise<void>;
 
@@ -54,6 +57,8 @@ export class MarkerShell implements PtySession {
         const running = this.running;
         // A long line may still be on its way; only a started command, or a one-line frame, can be judged.
         if (!running || (!running.parser.started && running.multiLine)) return false;
+        // A shell idle after an end marker is not a command waiting: the end check confirms it.
+        if (running.endCheck?.pending && shellState(this.shellPid, this.tty) === 'idle') return false;
         return probeStdinWait(hostPid!, this.tty) === 'waiting';
       },
       // Before any start marker, a terminal read is bash back at its prompt: the line ran without its frame.
@@ -109,7 +114,7 @@ export class MarkerShell implements PtySession {
     clearTimeout(timer);
     this.startup = undefined;
     if (outcome === 'ready') {
-      if (this.channel.hostPid !== undefined) this.tty = shellTty(this.channel.hostPid);
+      if (this.channel.hostPid !== undefined) ({ tty: this.tty, shellPid: this.shellPid } = promptShell(this.channel.hostPid));
       return;
     }
     const exit = this.exitInfo;
@@ -179,18 +184,42 @@ export class MarkerShell implements PtySession {
     }
     const running = this.running;
     if (!running || running.exitCode !== undefined || running.lost) return;
-    const step = running.parser.push(chunk);
-    if (step.discardEarlier) running.collector = this.newCollector();
-    running.collector.append(step.output);
-    if (step.output !== '') this.attached?.progress?.feed(Buffer.from(normalizeTerminalText(step.output)));
-    if (!step.end) return;
-    if (step.end.via === 'lost') {
-      running.lost = true;
-      if (this.attached) void this.interrupt('framing-lost');
-      return;
+    this.read(running, running.parser.push(chunk));
+    running.endCheck?.check();
+  }
+
+  /** Collects a parse step; an end marker only starts the end check (the command may have forged it). */
+  private read(running: Running, first: ParseStep): void {
+    for (let step = first; ; step = running.parser.reopen()) {
+      if (step.discardEarlier) running.collector = this.newCollector();
+      this.collect(running, running.endCheck ? running.endCheck.output(step.output) : step.output);
+      if (!step.end) return;
+      // After this call's end marker, a prompt without its nonce is that end's prompt (a syntax error loses the variable).
+      if (step.end.via === 'lost' && running.endCheck === undefined) {
+        running.lost = true;
+        if (this.attached) void this.interrupt('framing-lost');
+        return;
+      }
+      running.endCheck ??= new EndCheck(
+        () => shellState(this.shellPid, this.tty),
+        (exitCode, forged) => this.confirmEnd(running, exitCode, forged),
+      );
+      const end = step.end;
+      this.collect(running, end.via === 'lost' ? running.endCheck.candidate('prompt') : running.endCheck.candidate(end.via, end.exitCode));
     }
-    running.exitCode = step.end.exitCode;
-    if (this.attached) this.settle(this.finish({ kind: 'completed', exitCode: step.end.exitCode }));
+  }
+
+  private collect(running: Running, output: string): void {
+    if (output === '') return;
+    running.collector.append(output);
+    this.attached?.progress?.feed(Buffer.from(normalizeTerminalText(output)));
+  }
+
+  private confirmEnd(running: Running, exitCode: number, forged: boolean): void {
+    if (this.running !== running) return;
+    running.exitCode = exitCode;
+    if (forged) running.forgedEnd = true;
+    if (this.attached) this.settle(this.finish({ kind: 'completed', exitCode }));
   }
 
   private onExit(exit: PtyExit): void {
@@ -211,11 +240,14 @@ export class MarkerShell implements PtySession {
     const running = this.running;
     if (!running) return { output: '', droppedChars: 0, lostPrefix: false };
     this.running = undefined;
+    if (running.endCheck) running.collector.append(running.endCheck.abandon());
     return this.takeOutput(running);
   }
 
   private finish(end: SendResult['end']): SendResult {
-    return { ...this.release(), end };
+    const forged = this.running?.forgedEnd === true;
+    const result: SendResult = { ...this.release(), end };
+    return forged ? { ...result, forgedEnd: true } : result;
   }
 
   private deadResult(): SendResult {

@@ -53,6 +53,8 @@ export interface SendResult {
    * text was neither delivered nor run; `output` and `end` are its remainder.
    */
   readonly continuation?: { readonly inputDelivered: boolean };
+  /** An end marker of this call came while the command was still running (forged by it); `output` runs to the real end. */
+  readonly forgedEnd?: boolean;
   /** Set by a confined shell when the command failed with the confinement's denial signature: the mode it ran under. */
   readonly deniedUnder?: SandboxMode;
   /** Set by a confined shell when this call ran into the shell's resource limits (its cgroup counters rose). */

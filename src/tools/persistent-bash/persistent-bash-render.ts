@@ -14,6 +14,8 @@ export const RESTARTED_NOTICE = '[shell restarted: this call ran in a fresh shel
 export const CANCELLED_NOTICE = '[shell reset: the previous call was cancelled; this call ran in a fresh shell in the workspace]';
 export const FRAME_LOST_NOTICE =
   "[shell unusable: it went back to its prompt without running this call's frame (e.g. a DEBUG trap under extdebug, a disabled builtin); the command may not have run]";
+export const FORGED_END_NOTICE =
+  "[forged end marker: the command printed this call's end marker while it was still running; the output above runs to its real end]";
 export const LOST_PREFIX_NOTICE = "[earlier output lost: the terminal kept only the end of this command's output]";
 
 export const clipNotice = (chars: number): string => `[output clipped: ${chars} more characters not shown]`;
@@ -117,6 +119,7 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   else if (clippedChars === 0 && !value.waitingForInput) blocks.push('(no output)');
   if (result.collapsedUpdates) blocks.push(collapsedNotice(result.collapsedUpdates));
   if (clippedChars > 0) blocks.push(clipNotice(clippedChars));
+  if (result.forgedEnd) blocks.push(FORGED_END_NOTICE);
   if (result.continuation?.inputDelivered === false) blocks.push(NOT_DELIVERED_NOTICE);
   if (value.waitingForInput) blocks.push(WAITING_NOTICE);
   if (ctx.deniedUnder) blocks.push(`[sandbox: file access denied under ${ctx.deniedUnder} mode]`);

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { exceedsArgLimit } from '../shell/long-command.js';
+import { EXEC_TAG_VAR } from './container-engine.js';
+
+// The bash wrapper every one-shot container exec runs, and the header the
+// host writes on the exec's stdin for it. Why it is built this way:
+// docs/security/persistent-and-exec.md.
+
+/** The wrapper's status when it could not enter the workdir (the command never ran). */
+export const WORKDIR_STATUS = 125;
+
+/** `\x1fdsh-status:<key>:` opens every status record the wrapper writes on stderr. */
+export const statusOpening = (key: string): string => `\x1fdsh-status:${key}:`;
+
+/**
+ * Reads `<key> <command bytes> <stdin bytes>\n` from the exec's stdin, then
+ * the command itself when it is too long for argv (bash `read -N` in the C
+ * locale counts bytes and reads no further than asked), so the rest of the
+ * stream is exactly the command's stdin. The key stays in an unexported
+ * variable: never in any process's environ or cmdline, nor on a descriptor
+ * the command gets. Enters the workdir (the runtime's own chdir failure is an
+ * opaque status 126) and says why it could not in a keyed record; runs the
+ * command in a fresh bash (no copy of the wrapper's memory) in its own
+ * process group, with stdin /dev/null or exactly its stdin bytes and the
+ * long command on fd 3; then kills what it left behind — its group and every
+ * process carrying this exec's tag (`setsid` escapes), counted — and writes
+ * the count last, keyed. Its own stderr is /dev/null (job reports); the
+ * command's goes to the exec's stderr through fd 4.
+ */
+export const EXEC_WRAPPER =
+  'IFS=" " read -r K c i || exit 124; C=$2; ((c)) && { LC_ALL=C IFS= read -r -N "$c" C || exit 124; }; ' +
+  'cd -- "$1" 2>/dev/null || { if [[ ! -e $1 ]]; then w=missing; elif [[ ! -d $1 ]]; then w=notdir; else w=denied; fi; ' +
+  `printf '\\037dsh-status:%s:workdir:%s\\037' "$K" "$w" >&2; exit ${WORKDIR_STATUS}; }; ` +
+  'set -m; exec 4>&2 2>/dev/null; h=(); ' +
+  // Helpers drop the tag: they are the wrapper's, never counted as the command's leftovers.
+  `if ((i)); then exec 5< <(${EXEC_TAG_VAR}= exec head -c "$i"); h+=($!); else exec 5</dev/null; fi; ` +
+  `if ((c)); then exec 6< <(printf %s "$C"); h+=($!); r='eval "$(cat <&3)" 3<&-'; else exec 6</dev/null; r=$C; fi; unset C; ` +
+  '"$0" -c "$r" <&5 3<&6 2>&4 4>&- 5<&- 6<&- & p=$!; exec 5<&- 6<&-; wait $p; s=$?; ' +
+  '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +
+  'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; ' +
+  // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
+  'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z ]] && continue; ' +
+  '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
+  'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
+  `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
+  // Stopped first, as in killTagged: none of them can start another process while the others are killed.
+  '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
+  `printf '\\037dsh-status:%s:left:%d\\037' "$K" $n >&4; exit $s`;
+
+/** What the host writes on the exec's stdin and the argv that goes with it. */
+export interface WrapperInput {
+  readonly key: string;
+  readonly argv: string[];
+  /** Header, long command (if any), then the command's stdin (written as UTF-8, as the byte counts assume). */
+  readonly stdin: string;
+}
+
+/** A fresh key per exec; the command as argv when it fits, else after the header. */
+export function wrapperInput(shellPath: string, command: string, workdir: string, stdin: string | undefined): WrapperInput {
+  const key = randomBytes(16).toString('hex');
+  const long = exceedsArgLimit(command);
+  const body = long ? command : '';
+  const input = stdin ?? '';
+  const header = `${key} ${Buffer.byteLength(body, 'utf8')} ${Buffer.byteLength(input, 'utf8')}\n`;
+  return { key, argv: ['bash', '-c', EXEC_WRAPPER, shellPath, workdir, long ? '' : command], stdin: header + body + input };
+}

@@ -1,0 +1,89 @@
+import type { WorkdirProblem } from '../shell/workdir-check.js';
+import { statusOpening } from './container-exec-wrapper.js';
+
+/** `<field>:<value>` after the opening: `left:<digits>` or `workdir:<problem>`. */
+const BODY = /^(left|workdir):([a-z0-9]{1,9})$/;
+const LONGEST_BODY = 'workdir:'.length + 9;
+const MARK = 0x1f;
+
+/**
+ * Takes the exec wrapper's status records (see container-exec-wrapper.ts)
+ * out of the exec's stderr, wherever they land, and passes everything else
+ * through byte for byte. A record counts only with this exec's key, which
+ * the command cannot read: `$DSH_EXEC_TAG`, a record of another exec or one
+ * printed with a guessed key stays ordinary output.
+ */
+export class ExecStatusReader {
+  private readonly opening: Buffer;
+  private held: Buffer = Buffer.alloc(0);
+  private left = 0;
+  private workdir: WorkdirProblem | undefined;
+
+  constructor(key: string) {
+    this.opening = Buffer.from(statusOpening(key), 'latin1');
+  }
+
+  /** Processes the wrapper reported killing when the command ended (0 until its record arrives). */
+  get leftovers(): number {
+    return this.left;
+  }
+
+  /** Why the wrapper could not enter the workdir, when it said so. */
+  get workdirProblem(): WorkdirProblem | undefined {
+    return this.workdir;
+  }
+
+  /** The output bytes of `chunk` (and of earlier held ones); a possible record start is held back. */
+  push(chunk: Buffer): Buffer {
+    let data = this.held.length === 0 ? chunk : Buffer.concat([this.held, chunk]);
+    this.held = Buffer.alloc(0);
+    if (data.indexOf(MARK) < 0) return data;
+    for (let from = 0; ; ) {
+      const at = data.indexOf(this.opening, from);
+      if (at < 0) break;
+      const close = data.indexOf(MARK, at + this.opening.length);
+      if (close < 0) break;
+      const body = BODY.exec(data.toString('latin1', at + this.opening.length, close));
+      if (body === null || !this.take(body[1]!, body[2]!)) {
+        from = at + 1;
+        continue;
+      }
+      data = Buffer.concat([data.subarray(0, at), data.subarray(close + 1)]);
+      from = at;
+    }
+    const keep = this.partialStart(data);
+    this.held = data.subarray(keep);
+    return data.subarray(0, keep);
+  }
+
+  /** At the end of the stream: whatever was held back is output after all. */
+  end(): Buffer {
+    const rest = this.held;
+    this.held = Buffer.alloc(0);
+    return rest;
+  }
+
+  private take(field: string, value: string): boolean {
+    if (field === 'left' && /^\d+$/.test(value)) {
+      this.left = Number(value);
+      return true;
+    }
+    if (field === 'workdir' && (value === 'missing' || value === 'notdir' || value === 'denied')) {
+      this.workdir = value;
+      return true;
+    }
+    return false;
+  }
+
+  /** Where an unfinished record (a prefix of the opening, or the opening and a short body) starts; `data.length` when none. */
+  private partialStart(data: Buffer): number {
+    const longest = this.opening.length + LONGEST_BODY;
+    for (let at = data.lastIndexOf(MARK); at >= 0 && at >= data.length - longest; at = at === 0 ? -1 : data.lastIndexOf(MARK, at - 1)) {
+      const tail = data.subarray(at);
+      const head = tail.subarray(0, Math.min(tail.length, this.opening.length));
+      if (!head.equals(this.opening.subarray(0, head.length))) continue;
+      if (/^[a-z0-9:]*$/.test(tail.toString('latin1', head.length))) return at;
+    }
+    return data.length;
+  }
+}
