@@ -181,11 +181,14 @@ function findExec(args: Words): Inner {
 
 /** Builtins that take variable names: a subscript or expansion there is evaluated, and can run commands. */
 function builtinConcern(base: string, args: Words): string | undefined {
-  const namesVariables = ['declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'read', 'getopts', 'mapfile', 'readarray', 'wait', 'printf', 'test', '['];
+  const namesVariables = ['declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'read', 'getopts', 'mapfile', 'readarray', 'wait', 'printf', 'test', '[', 'complete', 'compgen'];
   if (!namesVariables.includes(base)) return undefined;
   if (base === 'printf' && !args.some((word) => word.literal === '-v')) return undefined;
   if ((base === 'test' || base === '[') && !args.some((word) => word.literal === '-v' || word.literal === '-R')) return undefined;
   if ((base === 'mapfile' || base === 'readarray') && args.some((word) => /^-[a-zA-Z]*C/.test(word.literal ?? ''))) return `\`${base} -C\` runs shell code`;
+  if (base === 'complete' || base === 'compgen') {
+    return args.some((word) => /^-[a-zA-Z]*[CF]/.test(word.literal ?? word.source)) ? `\`${base} -C\`/\`-F\` runs a command or function` : undefined;
+  }
   for (const word of args) {
     if (word.assigns !== undefined) {
       if (word.assigns.includes('[')) return `\`${base}\` assigns a subscripted name \`${word.assigns}\` (its index can run commands)`;
