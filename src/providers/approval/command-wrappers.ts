@@ -104,7 +104,7 @@ function visit(words: Words, commands: Words[], unknown: string[]): void {
   if (MISREAD_NAMES.has(name.literal)) return void unknown.push(`\`${name.literal}\` where a command name should be (the line is not valid bash)`);
   const base = baseName(name.literal);
   const args = words.slice(1);
-  const opaque = SHELLS.has(base) ? 'runs commands the checker cannot see (a script, -c text or its input)' : OPAQUE[base];
+  const opaque = SHELLS.has(base) ? 'runs commands the checker cannot see (a script, -c text or its input)' : own(OPAQUE, base);
   if (opaque !== undefined) {
     // Still judged, so a deny rule that names it applies.
     commands.push(words);
@@ -112,8 +112,8 @@ function visit(words: Words, commands: Words[], unknown: string[]): void {
   }
   const concern = builtinConcern(base, args);
   if (concern !== undefined) unknown.push(concern);
-  const transparent = TRANSPARENT[base] as ((args: Words) => Inner) | undefined;
-  const wrapper = transparent ?? (JUDGED_WRAPPERS[base] as ((args: Words) => Inner) | undefined);
+  const transparent = own(TRANSPARENT, base);
+  const wrapper = transparent ?? own(JUDGED_WRAPPERS, base);
   if (!wrapper) return void commands.push(words);
   if (!transparent) commands.push(words);
   const inner = wrapper(args);
@@ -123,6 +123,11 @@ function visit(words: Words, commands: Words[], unknown: string[]): void {
   }
   if (inner.commands.length === 0 && transparent) commands.push(words);
   for (const command of inner.commands) visit(command, commands, unknown);
+}
+
+/** A table entry by command name; a name like `constructor` must not find Object's prototype. */
+function own<T>(table: Record<string, T>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
 }
 
 /** The command after `wrapper`'s options; none when `runsNothing(flags)` (e.g. `command -v`). */
