@@ -28,6 +28,9 @@ const line: fc.Arbitrary<string> = fc.letrec<{ line: string }>((tie) => ({
     tie('line').map((a) => `! ${a}`),
     tie('line').map((a) => `for i in 1; do ${a}; done`),
     fc.tuple(fc.constantFrom("#'", '#"', '# `', "# $'"), tie('line')).map(([c, a]) => `echo x ${c}\n${a}`),
+    // The two row 10 shapes: a quote opened in a comment or by an escaped ANSI-C quote, closed after the payload.
+    fc.tuple(fc.constantFrom("'", '"', '`'), tie('line')).map(([q, a]) => `echo x #${q}\n${a} #${q}`),
+    tie('line').map((a) => `echo $'\\'' ; ${a} # '`),
   ),
 })).line;
 

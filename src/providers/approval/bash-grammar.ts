@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TreeSitter from 'web-tree-sitter';
@@ -28,7 +29,8 @@ export const loadBashParser: () => Promise<BashParser> = lazy(async () => {
     locateFile: (file: string, directory: string) => ((runtimeDir = directory), `${directory}${file}`),
   });
   const resolver = typeof require === 'function' ? require : createRequire(path.join(runtimeDir ?? process.cwd(), 'package.json'));
-  const bash = await ts.Language.load(resolver.resolve(GRAMMAR));
+  // Bytes, not a path: given a path, web-tree-sitter import()s fs, which CommonJS jest cannot.
+  const bash = await ts.Language.load(await readFile(resolver.resolve(GRAMMAR)));
   const parser = new ts.Parser();
   parser.setLanguage(bash);
   return {

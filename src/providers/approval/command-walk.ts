@@ -54,6 +54,7 @@ function visit(node: SyntaxNode, walk: Walk, arithmetic: boolean): void {
   if (!CONTAINERS.has(type)) return void walk.unknown.add(`the parser's \`${type}\` node is not handled`);
   if (type === 'variable_assignment') checkAssignment(node, walk);
   if (type === 'expansion') checkExpansion(node, walk);
+  if (type === 'unary_expression') checkVariableTest(node, walk);
   if (arithmetic && type === 'simple_expansion') walk.unknown.add(arithmeticReads(node));
   const inner = arithmetic || startsArithmetic(node);
   for (const child of node.namedChildren) {
@@ -148,6 +149,14 @@ function commandWord(node: SyntaxNode): CommandWord {
 function checkAssignment(node: SyntaxNode, walk: Walk): void {
   const concern = assignmentConcern(node.childForFieldName('name')?.text ?? '');
   if (concern !== undefined) walk.unknown.add(concern);
+}
+
+/** `[[ -v name ]]` evaluates a subscript in the name: `[[ -v 'a[$(rm x)]' ]]` runs `rm`. */
+function checkVariableTest(node: SyntaxNode, walk: Walk): void {
+  const operator = node.childForFieldName('operator')?.text;
+  if (operator !== '-v' && operator !== '-R') return;
+  const operand = node.namedChildren.find((child) => child.type !== 'test_operator');
+  if (operand && /[[$`]/.test(operand.text)) walk.unknown.add(`\`${operator} ${excerpt(operand)}\` evaluates a subscript or expanded name`);
 }
 
 /** `${!name}` and `${name@P}` evaluate a variable's value; a substring offset is arithmetic. */

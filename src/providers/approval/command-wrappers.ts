@@ -1,4 +1,5 @@
 import { assignmentConcern, baseName, type CommandAnalysis, type CommandWord } from './command-words.js';
+import { skipOptions, type OptionSpec } from './wrapper-options.js';
 
 type Words = readonly CommandWord[];
 /** What a wrapper runs: the wrapped commands (none when it runs nothing), or why that cannot be told. */
@@ -33,16 +34,21 @@ const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'csh'
 const MISREAD_NAMES = new Set(['{', '}', '(', ')', '!', '[[', ']]', 'then', 'do', 'done', 'fi', 'esac', 'elif', 'else', 'in', 'function', 'if', 'while', 'until', 'for', 'case', 'select']);
 
 const TRANSPARENT: Record<string, (args: Words) => Inner> = {
-  time: (args) => after(args, options(args, '')),
+  time: (args) => unwrap('time', args, { flags: 'p' }),
   // `command -v name` only looks the name up.
-  command: (args) => (args.slice(0, options(args, '')).some((word) => /^-[a-zA-Z]*[vV]/.test(word.literal ?? '')) ? none() : after(args, options(args, ''))),
+  command: (args) => unwrap('command', args, { flags: 'pvV' }, (flags) => flags.some((flag) => /[vV]/.test(flag))),
   builtin: (args) => after(args, 0),
-  exec: (args) => after(args, options(args, 'a')),
-  nohup: (args) => after(args, options(args, '')),
-  nice: (args) => after(args, options(args, 'n', ['--adjustment'])),
-  timeout: (args) => after(args, options(args, 'sk', ['--signal', '--kill-after']) + 1),
-  stdbuf: (args) => after(args, options(args, 'ioe', ['--input', '--output', '--error'])),
-  setsid: (args) => after(args, options(args, '')),
+  exec: (args) => unwrap('exec', args, { flags: 'cl', values: 'a' }),
+  nohup: (args) => unwrap('nohup', args, {}),
+  nice: (args) => unwrap('nice', args, { values: 'n', longValues: ['--adjustment'], numeric: true }),
+  timeout: (args) => {
+    const spec = { flags: 'v', values: 'sk', longFlags: ['--foreground', '--preserve-status', '--verbose'], longValues: ['--signal', '--kill-after'] };
+    const options = skipOptions('timeout', args, spec);
+    // The duration comes before the command.
+    return 'unknown' in options ? options : after(args, options.start + 1);
+  },
+  stdbuf: (args) => unwrap('stdbuf', args, { values: 'ioe', longValues: ['--input', '--output', '--error'] }),
+  setsid: (args) => unwrap('setsid', args, { flags: 'cfw', longFlags: ['--ctty', '--fork', '--wait'] }),
   env: (args) => unwrapEnv(args),
   coproc: (args) =>
     args.some((word) => word.literal !== undefined && MISREAD_NAMES.has(word.literal))
@@ -50,14 +56,28 @@ const TRANSPARENT: Record<string, (args: Words) => Inner> = {
       : after(args, 0),
 };
 
+const SUDO: OptionSpec = {
+  flags: 'AbEeHiKklnPSsVv',
+  values: 'ugCDhprtTUR',
+  longFlags: ['--askpass', '--background', '--bell', '--edit', '--help', '--set-home', '--login', '--remove-timestamp', '--reset-timestamp', '--list', '--non-interactive', '--preserve-groups', '--shell', '--stdin', '--version', '--validate'],
+  longValues: ['--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user', '--chroot'],
+  longAttached: ['--preserve-env'],
+};
+
+const XARGS: OptionSpec = {
+  flags: '0prtx',
+  values: 'adEILnPs',
+  attached: 'eil',
+  longFlags: ['--null', '--interactive', '--no-run-if-empty', '--verbose', '--exit', '--open-tty', '--show-limits'],
+  longValues: ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
+  longAttached: ['--replace', '--eof', '--max-lines'],
+};
+
 const JUDGED_WRAPPERS: Record<string, (args: Words) => Inner> = {
-  sudo: (args) => privileged('sudo', args, 'ugCDhprtTU', ['--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user']),
-  doas: (args) => privileged('doas', args, 'uC', []),
-  xargs: (args) => {
-    const start = options(args, 'adEILnPs', ['--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
-    // With no command xargs runs echo.
-    return start >= args.length ? none() : after(args, start);
-  },
+  sudo: (args) => privileged('sudo', args, SUDO),
+  doas: (args) => privileged('doas', args, { flags: 'ns', values: 'uC' }),
+  // With no command xargs runs echo.
+  xargs: (args) => unwrap('xargs', args, XARGS),
   find: (args) => findExec(args),
 };
 
@@ -84,7 +104,7 @@ function visit(words: Words, commands: Words[], unknown: string[]): void {
   if (MISREAD_NAMES.has(name.literal)) return void unknown.push(`\`${name.literal}\` where a command name should be (the line is not valid bash)`);
   const base = baseName(name.literal);
   const args = words.slice(1);
-  const opaque = SHELLS.has(base) ? 'runs commands the checker cannot see (a script, -c text or its input)' : OPAQUE[base];
+  const opaque = SHELLS.has(base) ? 'runs commands the checker cannot see (a script, -c text or its input)' : own(OPAQUE, base);
   if (opaque !== undefined) {
     // Still judged, so a deny rule that names it applies.
     commands.push(words);
@@ -92,8 +112,8 @@ function visit(words: Words, commands: Words[], unknown: string[]): void {
   }
   const concern = builtinConcern(base, args);
   if (concern !== undefined) unknown.push(concern);
-  const transparent = TRANSPARENT[base] as ((args: Words) => Inner) | undefined;
-  const wrapper = transparent ?? (JUDGED_WRAPPERS[base] as ((args: Words) => Inner) | undefined);
+  const transparent = own(TRANSPARENT, base);
+  const wrapper = transparent ?? own(JUDGED_WRAPPERS, base);
   if (!wrapper) return void commands.push(words);
   if (!transparent) commands.push(words);
   const inner = wrapper(args);
@@ -105,17 +125,16 @@ function visit(words: Words, commands: Words[], unknown: string[]): void {
   for (const command of inner.commands) visit(command, commands, unknown);
 }
 
-/** The index of the first argument after the options; `withValue` lists short options that take the next word. */
-function options(args: Words, withValue: string, longWithValue: readonly string[] = []): number {
-  let i = 0;
-  while (i < args.length) {
-    const word = args[i]!.literal;
-    if (word === undefined || !word.startsWith('-') || word === '-') return i;
-    if (word === '--') return i + 1;
-    if (word.startsWith('--')) i += longWithValue.includes(word) ? 2 : 1;
-    else i += word.length === 2 && withValue.includes(word[1]!) ? 2 : 1;
-  }
-  return i;
+/** A table entry by command name; a name like `constructor` must not find Object's prototype. */
+function own<T>(table: Record<string, T>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
+/** The command after `wrapper`'s options; none when `runsNothing(flags)` (e.g. `command -v`). */
+function unwrap(wrapper: string, args: Words, spec: OptionSpec, runsNothing?: (flags: string[]) => boolean): Inner {
+  const options = skipOptions(wrapper, args, spec);
+  if ('unknown' in options) return options;
+  return runsNothing?.(options.flags) ? none() : after(args, options.start);
 }
 
 function after(args: Words, start: number): Inner {
@@ -126,31 +145,30 @@ function none(): Inner {
   return { commands: [] };
 }
 
+/** `env [options] [NAME=value]… [command]`; `-S` splits a string into a command, which is not followed. */
 function unwrapEnv(args: Words): Inner {
-  let i = 0;
-  while (i < args.length) {
-    const word = args[i]!;
-    const text = word.literal;
-    if (text === undefined) return { unknown: `\`env\` argument \`${word.source}\` is not a literal word` };
-    if (/^(-S|--split-string)/.test(text) || /^-[a-zA-Z]*S/.test(text)) return { unknown: '`env -S` splits text into a command' };
-    if (text === '--') return after(args, i + 1);
-    if (text.startsWith('-')) i += /^(-[uC]|--unset|--chdir)$/.test(text) ? 2 : 1;
-    else if (/^[^=]+=/.test(text)) {
-      const concern = assignmentConcern(text.slice(0, text.indexOf('=')));
-      if (concern !== undefined) return { unknown: concern };
-      i += 1;
-    } else return after(args, i);
+  const spec = { flags: 'i0v', values: 'uC', longFlags: ['--ignore-environment', '--null', '--debug'], longValues: ['--unset', '--chdir'] };
+  if (args.some((word) => /^(?:-[a-zA-Z0-9]*S|--split-string)/.test(word.literal ?? ''))) return { unknown: '`env -S` splits text into a command' };
+  const options = skipOptions('env', args, spec);
+  if ('unknown' in options) return options;
+  let i = options.start;
+  for (; i < args.length; i += 1) {
+    const text = args[i]!.literal;
+    if (text === undefined) return { unknown: `\`env\` argument \`${args[i]!.source}\` is not a literal word` };
+    if (!/^[^=]+=/.test(text)) break;
+    const concern = assignmentConcern(text.slice(0, text.indexOf('=')));
+    if (concern !== undefined) return { unknown: concern };
   }
-  return none();
+  return after(args, i);
 }
 
-function privileged(name: string, args: Words, withValue: string, longWithValue: readonly string[]): Inner {
-  const start = options(args, withValue, longWithValue);
-  const flags = args.slice(0, start).map((word) => word.literal ?? '');
-  if (flags.some((flag) => /^-[a-zA-Z]*[si]/.test(flag) || flag === '--shell' || flag === '--login')) {
+function privileged(name: string, args: Words, spec: OptionSpec): Inner {
+  const options = skipOptions(name, args, spec);
+  if ('unknown' in options) return options;
+  if (options.flags.some((flag) => /^-[a-zA-Z]*[si]/.test(flag) || flag === '--shell' || flag === '--login')) {
     return { unknown: `\`${name}\` with a shell option runs a shell or shell text` };
   }
-  return after(args, start);
+  return after(args, options.start);
 }
 
 /** `find … -exec cmd {} ;` (and -execdir, -ok, -okdir): each runs the words up to `;` or `+`. */
@@ -168,11 +186,14 @@ function findExec(args: Words): Inner {
 
 /** Builtins that take variable names: a subscript or expansion there is evaluated, and can run commands. */
 function builtinConcern(base: string, args: Words): string | undefined {
-  const namesVariables = ['declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'read', 'getopts', 'mapfile', 'readarray', 'wait', 'printf', 'test', '['];
+  const namesVariables = ['declare', 'typeset', 'local', 'export', 'readonly', 'unset', 'read', 'getopts', 'mapfile', 'readarray', 'wait', 'printf', 'test', '[', 'complete', 'compgen'];
   if (!namesVariables.includes(base)) return undefined;
   if (base === 'printf' && !args.some((word) => word.literal === '-v')) return undefined;
   if ((base === 'test' || base === '[') && !args.some((word) => word.literal === '-v' || word.literal === '-R')) return undefined;
   if ((base === 'mapfile' || base === 'readarray') && args.some((word) => /^-[a-zA-Z]*C/.test(word.literal ?? ''))) return `\`${base} -C\` runs shell code`;
+  if (base === 'complete' || base === 'compgen') {
+    return args.some((word) => /^-[a-zA-Z]*[CF]/.test(word.literal ?? word.source)) ? `\`${base} -C\`/\`-F\` runs a command or function` : undefined;
+  }
   for (const word of args) {
     if (word.assigns !== undefined) {
       if (word.assigns.includes('[')) return `\`${base}\` assigns a subscripted name \`${word.assigns}\` (its index can run commands)`;
