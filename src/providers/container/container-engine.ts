@@ -103,7 +103,7 @@ export interface EngineInfo {
 /**
  * The container operations the container executor and terminal backend use;
  * one provider per engine (Docker/Podman here; Kubernetes maps onto the same
- * calls, see src/providers/container/README.md). Every method rejects with a
+ * calls, see docs/container-engine.md). Every method rejects with a
  * message that names the cause (unreachable engine, missing image, …).
  */
 export interface ContainerEngine {
