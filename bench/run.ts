@@ -8,6 +8,7 @@ import { benchExecutorPrestarted, benchOneShot, benchPrestarted } from './onesho
 import { benchOutput } from './output.bench.js';
 import { benchPersistentRoundTrip, benchShells } from './persistent.bench.js';
 import { benchRedaction } from './redaction.bench.js';
+import { benchSandbox } from './sandbox.bench.js';
 import { printFigures, type Figure } from './stats.js';
 
 const suites: Record<string, () => Promise<Figure[]>> = {
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   tasks: () => benchBackgroundTasks(),
   shells: () => benchShells(),
   mcp: async () => [...(await benchMcpRoundTrip(100)), ...(await benchMcpPrestarted(100))],
+  sandbox: () => benchSandbox(100),
   cli: () => benchStartup(15),
   container: () => benchContainers(),
 };
