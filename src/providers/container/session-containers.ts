@@ -67,6 +67,8 @@ export class SessionContainers {
   /** The session's running container, created (or replaced) as needed. Rejects with the cause. */
   async acquire(session: SessionContext | undefined): Promise<LiveContainer> {
     if (this.disposing) throw new Error('the container provider is disposed');
+    // A retry after the session ended (an exec that found its container gone) must not start one nobody releases.
+    if (session?.disposed) throw new Error(`session ${session.id} is disposed`);
     const key = session?.id ?? '';
     let entry = this.entries.get(key);
     if (!entry) {
@@ -79,8 +81,11 @@ export class SessionContainers {
     if (previous && !previous.stopped) return previous;
     const current = entry;
     current.creating = this.create(session, previous).finally(() => (current.creating = undefined));
-    current.live = await current.creating;
-    return current.live;
+    const live = await current.creating;
+    current.live = live;
+    // Released while it was being created: `release` discarded what it awaited; say so rather than hand it out.
+    if (this.entries.get(key) !== current) throw new Error(`session ${session?.id ?? ''} is disposed`);
+    return live;
   }
 
   /**
