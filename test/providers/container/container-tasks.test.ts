@@ -61,4 +61,29 @@ describeWithEngine(`background tasks in a container${NEEDS_ENGINE}`, () => {
       await session.dispose();
     }
   });
+
+  it('task_kill of a command that ignores TERM leaves no survivor (issue 23 item 2)', async () => {
+    const session = host.openSession({ id: 'task-kill-trap', cwd: root });
+    try {
+      const started = await session.call('bash', {
+        command: "trap '' TERM; echo up; sleep 4848",
+        description: 'A sleeper that ignores TERM',
+        run_in_background: true,
+      });
+      const id = /bash-\d+/.exec(text(started))![0];
+      let seen = '';
+      while (!seen.includes('up') && !seen.includes('Error')) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        seen += text(await session.call('task_output', { task_id: id, wait: false }));
+      }
+      expect((await containerProcesses(session.id)).filter((l) => /^\s*\d+ sleep 4848$/.test(l))).toHaveLength(1);
+      await session.call('task_kill', { task_id: id });
+      const final = await session.call('task_output', { task_id: id, wait: true, timeout_ms: 20_000 });
+      expect(text(final)).toMatch(/\[status: killed, signal: SIG(TERM|KILL)\]$/);
+      // The kill is done when the task says so: nothing of it may still be running then.
+      expect((await containerProcesses(session.id)).filter((l) => /^\s*\d+ sleep 4848$/.test(l))).toEqual([]);
+    } finally {
+      await session.dispose();
+    }
+  });
 });
