@@ -88,17 +88,20 @@ export class ShellProcess {
     const reaped = options.reaperChannel === true;
     const argv = [config.shellPath, '-c', viaPipe ? READ_COMMAND_SCRIPT : spec.command];
     const keep = [...(viaPipe ? [COMMAND_FD] : []), ...(reaped ? REAPER_FDS : [])];
-    const wrapped = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
-    // An embedding host's inherited descriptors stay out of bwrap and the command (stray-descriptors.ts).
-    const [file, ...args] = withoutStrayDescriptors(wrapped, config.shellPath, keep);
     const input = spec.stdin === undefined ? {} : { input: spec.stdin };
     const stdio: Array<'ignore' | 'pipe' | Uint8Array | number> = viaPipe
       ? commandPipeStdio(spec.command, spec.stdin).stdio
       : [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'];
     if (reaped) for (const [fd, entry] of reaperStdio()) stdio[fd] = entry;
     for (let fd = 3; fd < stdio.length; fd++) stdio[fd] ??= 'ignore';
-    const spawnPlainly = () =>
-      options.execa(file!, args, {
+    // Wrapped only when spawned here: a call handed to a pre-started shell makes no confinement (cgroup, argv) of its own.
+    let file = config.shellPath;
+    const spawnPlainly = () => {
+      const wrapped = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
+      // An embedding host's inherited descriptors stay out of bwrap and the command (stray-descriptors.ts).
+      const [program, ...args] = withoutStrayDescriptors(wrapped, config.shellPath, keep);
+      file = program!;
+      return options.execa(file, args, {
         cwd: spec.workdir,
         env,
         // Typed as plain stdio; the extra entries are read through `reaperChannelOf`.
@@ -106,6 +109,7 @@ export class ShellProcess {
         ...input,
         ...BARE_SPAWN,
       });
+    };
     // A pre-started shell becomes this command in place (same pid and group); else spawn it now.
     const handedOutAfter = options.prestarted === undefined ? undefined : newestPid();
     const launched = options.prestarted?.launch({ command: spec.command, workdir: spec.workdir, env, stdin: spec.stdin });
@@ -131,7 +135,7 @@ export class ShellProcess {
     if (this.pid === undefined) {
       this.settled = true;
       this.exited = child.then((result) => {
-        throw new Error(describeSpawnFailure(file!, spec.workdir, result));
+        throw new Error(describeSpawnFailure(file, spec.workdir, result));
       });
       this.exited.catch(() => undefined);
       return;
