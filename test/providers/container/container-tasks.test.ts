@@ -2,11 +2,23 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHost, containerEnvironment, type DshHost } from '../../../src/index.js';
+import { createHost, containerEnvironment, type DshHost, type HostSession } from '../../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../support/container-engine.js';
 import { containerProcesses } from './container-kit.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
+
+/** The id of the task `started` names, once its output says `up` (or shows an error). */
+async function taskSaidUp(session: HostSession, started: string): Promise<string> {
+  const id = /bash-\d+/.exec(started)![0];
+  let seen = '';
+  // Poll on the timer queue: a loop of instantly settled calls would starve the I/O that brings the output.
+  while (!seen.includes('up') && !seen.includes('Error')) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    seen += text(await session.call('task_output', { task_id: id, wait: false }));
+  }
+  return id;
+}
 
 describeWithEngine(`background tasks in a container${NEEDS_ENGINE}`, () => {
   let host: DshHost;
@@ -44,13 +56,7 @@ describeWithEngine(`background tasks in a container${NEEDS_ENGINE}`, () => {
         description: 'Two sleepers',
         run_in_background: true,
       });
-      const id = /bash-\d+/.exec(text(started))![0];
-      let seen = '';
-      // Poll on the timer queue: a loop of instantly settled calls would starve the I/O that brings the output.
-      while (!seen.includes('up') && !seen.includes('Error')) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        seen += text(await session.call('task_output', { task_id: id, wait: false }));
-      }
+      const id = await taskSaidUp(session, text(started));
       expect((await containerProcesses(session.id)).filter((l) => /^\s*\d+ sleep (4646|4747)$/.test(l))).toHaveLength(2);
       const killed = await session.call('task_kill', { task_id: id });
       expect(text(killed)).toBe(`requested cancellation of task ${id}`);
@@ -70,12 +76,7 @@ describeWithEngine(`background tasks in a container${NEEDS_ENGINE}`, () => {
         description: 'A sleeper that ignores TERM',
         run_in_background: true,
       });
-      const id = /bash-\d+/.exec(text(started))![0];
-      let seen = '';
-      while (!seen.includes('up') && !seen.includes('Error')) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        seen += text(await session.call('task_output', { task_id: id, wait: false }));
-      }
+      const id = await taskSaidUp(session, text(started));
       expect((await containerProcesses(session.id)).filter((l) => /^\s*\d+ sleep 4848$/.test(l))).toHaveLength(1);
       await session.call('task_kill', { task_id: id });
       const final = await session.call('task_output', { task_id: id, wait: true, timeout_ms: 20_000 });
