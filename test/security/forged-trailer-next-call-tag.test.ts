@@ -20,7 +20,11 @@ function plantNextTags(ready: string): string {
     'i=${DSH_PROCESS_TAG%.*}; n=${DSH_PROCESS_TAG##*.}; ' +
     `: > ${ready}; ` +
     'for r in $(seq 40); do for k in 1 2 3 4; do DSH_PROCESS_TAG=$i.$((n+k)) sleep 3 & done; sleep 0.05; done';
-  return `DSH_PROCESS_TAG=${INSTANCE_ID}.planter setsid bash -c '${planter}' </dev/null >/dev/null 2>&1 &`;
+  // The call waits for the planter's mark: until then the fork still carries the call's tag and its end would kill it.
+  return (
+    `DSH_PROCESS_TAG=${INSTANCE_ID}.planter setsid bash -c '${planter}' </dev/null >/dev/null 2>&1 & ` +
+    `until [ -e ${ready} ]; do sleep 0.01; done`
+  );
 }
 
 describe("forging another call's leftover count on the local path (issue 18 row 8)", () => {
