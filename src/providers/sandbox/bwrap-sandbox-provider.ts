@@ -3,6 +3,7 @@ import { inject, injectable, optional } from 'inversify';
 import { kernelSurfaceFlags, namespaceFlags } from './bwrap-kernel-surface.js';
 import { socketMaskFlags, tempAndWorkspaceFlags } from './bwrap-mounts.js';
 import { probeConfinement } from './bwrap-probe.js';
+import { ProbeCache } from './probe-cache.js';
 import { sizeInBytes } from './resource-limits.js';
 import { preludeArgv, SECCOMP_FD } from './sandbox-prelude.js';
 import { seccompFilterFile } from './seccomp-file.js';
@@ -33,9 +34,9 @@ const MOUNT_REFUSED = /\bu?mount(\[\d+\])?: .*(permission denied|must be superus
  * `--new-session`: the executor already gave it a session without a
  * controlling terminal, and its group kill must reach every member); the PID
  * namespace takes every descendant down when the command's shell exits, and
- * `--die-with-parent` when bwrap itself dies. `unavailableReason` probes once
- * (a canary that proves the confinement, see `probeConfinement`) and caches
- * the answer.
+ * `--die-with-parent` when bwrap itself dies. `unavailableReason` probes with a
+ * canary that proves the confinement (see `probeConfinement`); `ProbeCache`
+ * keeps a success and asks a failure again.
  */
 @injectable()
 export class BwrapSandboxProvider implements SandboxProvider {
@@ -43,15 +44,14 @@ export class BwrapSandboxProvider implements SandboxProvider {
   readonly pidNamespace = true;
   readonly name = 'bwrap';
   readonly config: SandboxConfig;
-  private probed: { reason: string | null } | undefined;
+  private readonly probed = new ProbeCache(() => this.probe());
 
   constructor(@inject(SandboxConfig) @optional() config?: Partial<SandboxConfig>) {
     this.config = resolveSandboxConfig(config);
   }
 
   unavailableReason(): string | null {
-    this.probed ??= { reason: this.probe() };
-    return this.probed.reason;
+    return this.probed.reason();
   }
 
   wrap(argv: readonly string[], sandbox: ResolvedSandbox): string[] {

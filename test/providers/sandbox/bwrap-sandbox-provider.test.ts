@@ -126,7 +126,7 @@ describe('BwrapSandboxProvider.unavailableReason', () => {
     }
   });
 
-  it('gives the stderr of a failing trial run, and probes only once', () => {
+  it('gives the stderr of a failing trial run, asks a failure once more, then holds it', () => {
     const dir = tempWorkspace('dsh-fake-bwrap-');
     try {
       const count = path.join(dir.dir, 'count');
@@ -137,7 +137,27 @@ describe('BwrapSandboxProvider.unavailableReason', () => {
       const reason = provider.unavailableReason();
       expect(reason).toContain('bwrap: No permissions to create new namespace');
       expect(provider.unavailableReason()).toBe(reason);
-      expect(readFileSync(count, 'utf8')).toBe('probe\n');
+      expect(readFileSync(count, 'utf8')).toBe('probe\nprobe\n');
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it(`does not keep a probe failure that a second probe does not repeat (a mount changing mid-probe)${NEEDS_BWRAP}`, () => {
+    if (!bwrapUsable) return;
+    const dir = tempWorkspace('dsh-flaky-bwrap-');
+    try {
+      const count = path.join(dir.dir, 'count');
+      const fake = path.join(dir.dir, 'bwrap');
+      // Fails on its first run only, then hands over to the real bwrap.
+      writeFileSync(
+        fake,
+        `#!/bin/sh\nif [ ! -e ${count} ]; then echo once > ${count}; echo 'bwrap: remount: Invalid argument' >&2; exit 1; fi\nexec bwrap "$@"\n`,
+      );
+      chmodSync(fake, 0o755);
+      const provider = new BwrapSandboxProvider({ bwrapPath: fake });
+      expect(provider.unavailableReason()).toBeNull();
+      expect(readFileSync(count, 'utf8')).toBe('once\n');
     } finally {
       dir.remove();
     }
