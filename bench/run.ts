@@ -14,7 +14,7 @@ import { printFigures, type Figure } from './stats.js';
 const suites: Record<string, () => Promise<Figure[]>> = {
   oneshot: async () => [...(await benchOneShot(200)), ...(await benchExecutorPrestarted(100)), ...(await benchPrestarted(100))],
   persistent: () => benchPersistentRoundTrip(200),
-  output: () => benchOutput(3),
+  output: () => benchOutput(5),
   redaction: () => benchRedaction(3),
   concurrency: () => benchConcurrentCalls(5),
   tasks: () => benchBackgroundTasks(),
