@@ -62,7 +62,8 @@ export class JsonLinesAuditSink implements AuditSink {
         const handle = this.handle;
         this.handle = undefined;
         void handle?.then((h) => h.close()).catch(() => undefined);
-        for (const queued of batch) queued.failed(error);
+        const reason = auditFileError(this.file, error);
+        for (const queued of batch) queued.failed(reason);
       }
     }
     this.flushing = undefined;
@@ -79,4 +80,12 @@ async function openAuditFile(file: string): Promise<FileHandle> {
     await handle.close();
     throw error;
   }
+}
+
+/** A plain Error whose message names the file and the system's reason. */
+function auditFileError(file: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ELOOP') return new Error(`${file} is a symbolic link; the audit file is never opened through one`);
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return new Error(typeof message === 'string' ? message : String(error));
 }
