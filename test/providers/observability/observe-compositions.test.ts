@@ -61,6 +61,37 @@ describe('task tools on a local host', () => {
   });
 });
 
+describe('outcomes a local host reports', () => {
+  it('promoted at the default timeout, cancelled by the caller, denied by a rule', async () => {
+    const c = await compose((workspace, file) =>
+      localEnvironment({
+        workspace,
+        executor: { timeoutMs: 300 },
+        approval: { rules: [{ match: 'rm', action: 'deny' }] },
+        audit: { file },
+      }),
+    );
+    try {
+      const session = c.host.openSession({ cwd: c.workspace });
+      const promoted = await session.call('bash', { command: 'sleep 20', description: 'outlive the default timeout' });
+      expect(promoted.value).toMatchObject({ kind: 'background' });
+      const abort = new AbortController();
+      const cancelled = session.call('bash', { command: 'echo go; sleep 20', description: 'cancelled' }, { signal: abort.signal });
+      abort.abort();
+      await cancelled;
+      await session.call('bash', { command: 'rm -rf /tmp/nothing-here', description: 'denied' });
+      const records = auditLines(c.file);
+      expect(records.map((r) => r.outcome)).toEqual(['promoted', 'cancelled', 'denied']);
+      expect([records[0]!.policy, records[2]!.policy]).toEqual(['allow', 'deny']);
+      expect(sample(await metricsText(c.host), 'dsh_background_tasks_running')).toBe(1);
+      await session.dispose();
+      expect(sample(await metricsText(c.host), 'dsh_background_tasks_running')).toBe(0);
+    } finally {
+      await c.done();
+    }
+  });
+});
+
 describe('the persistent shell on a local host', () => {
   it('counts the open shell while its session lives, and audits each command', async () => {
     const c = await compose((workspace, file) => localEnvironment({ workspace, shell: 'persistent', audit: { file } }));

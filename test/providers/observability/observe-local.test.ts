@@ -62,4 +62,15 @@ describe.each(['oneshot', 'persistent'] as const)('a local host with an audit fi
     expect(sample(text, 'dsh_sessions_active')).toBe(0);
     expect(text).toContain('process_cpu_user_seconds_total');
   });
+
+  it('counts the leftover processes a command left behind', async () => {
+    if (shell === 'persistent') return expect(shell).toBe('persistent'); // leftovers of the persistent shell die with it
+    const before = sample(await metricsText(host), 'dsh_leftover_processes_killed_total');
+    const session = host.openSession({ cwd: tmp.dir });
+    await session.call('bash', { command: '(sleep 30 &); echo started', description: 'leave a process behind' });
+    await session.dispose();
+    const record = auditLines(file).at(-1)!;
+    expect(record.leftoversKilled).toBe(1);
+    expect(sample(await metricsText(host), 'dsh_leftover_processes_killed_total')).toBe(before + 1);
+  });
 });

@@ -5,7 +5,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { createHost, localEnvironment, type DshHost } from '../../../src/index.js';
 import { approvalAnswerersModule } from '../../../src/providers/approval/approval.module.js';
 import { ScriptedApprovalAnswerer } from '../../../src/testing/scripted-approval-answerer.js';
-import { auditLines, tempDir } from './observability-kit.js';
+import { auditLines, metricsText, sample, tempDir } from './observability-kit.js';
 
 const exporter = new InMemorySpanExporter();
 const SECRET = 'tok-9f8e7d6c5b4a';
@@ -71,6 +71,10 @@ describe('spans of a local host with command rules', () => {
       ['ask', 'rejected', 'operator', 'denied'],
       ['allow', null, null, 'exit_nonzero'],
     ]);
+    const text = await metricsText(host);
+    expect(sample(text, 'dsh_approvals_total{outcome="allowed-once"}')).toBe(1);
+    expect(sample(text, 'dsh_approvals_total{outcome="rejected"}')).toBe(1);
+    expect(sample(text, 'dsh_tool_calls_total{tool="bash",outcome="denied"}')).toBe(1);
     await session.dispose();
   });
 });
