@@ -62,10 +62,13 @@ async function ended(
   try {
     end = callEnd(source, start, ending);
   } catch (error) {
+    ending.scope.ended = true;
     loggerOf(source)?.error(`observability: cannot describe the end of call ${start.callId} (${start.tool}): ${messageOf(error)}`);
     return;
   }
+  // The end observers still find the call's scope (the tracing observer ends its span there); then it is closed.
   await notify(source, observers, 'end', (observer) => observer.onCallEnd?.(end));
+  ending.scope.ended = true;
 }
 
 /** Calls every observer (in binding order, without waiting for one before the next) and waits for all; failures are logged. */

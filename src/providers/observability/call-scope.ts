@@ -11,6 +11,11 @@ export interface CallStep {
  * the hook an observer sets to time the call's steps. One per observed call.
  */
 export interface CallScope {
+  /**
+   * Set once the call answered. Callbacks created during a call (a shell's
+   * listeners, a timer) keep its scope after it ended: they must not add to it.
+   */
+  ended?: boolean;
   policyVerdict?: PolicyVerdict;
   /** Set by a tracing observer at the call's start. */
   startStep?: (name: string) => CallStep;
@@ -25,14 +30,15 @@ export function runInCallScope<T>(scope: CallScope, run: () => T): T {
   return scopes.run(scope, run);
 }
 
-/** The observed call this code runs in, if any. */
+/** The observed call this code runs in, if any (and if it has not answered yet). */
 export function currentCallScope(): CallScope | undefined {
-  return scopes.getStore();
+  const scope = scopes.getStore();
+  return scope?.ended ? undefined : scope;
 }
 
 /** Records what the command policy said (outside an observed call: nothing). */
 export function noteCommandVerdict(verdict: PolicyVerdict): void {
-  const scope = scopes.getStore();
+  const scope = currentCallScope();
   if (scope) scope.policyVerdict = verdict;
 }
 
@@ -40,7 +46,7 @@ export function noteCommandVerdict(verdict: PolicyVerdict): void {
 export async function callStep<T>(name: string, run: () => Promise<T>): Promise<T> {
   let step: CallStep | undefined;
   try {
-    step = scopes.getStore()?.startStep?.(name);
+    step = currentCallScope()?.startStep?.(name);
   } catch {
     // An observer's failure never fails the step.
   }
