@@ -2,6 +2,7 @@
 import { createHost, localEnvironment, type DshHost } from '../../src/index.js';
 import { resolveHttpToken } from '../../src/mcp/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
+import { startMetricsListener } from '../../src/mcp/metrics-endpoint.js';
 import { initializeBody, rawRequest } from '../mcp/http-test-kit.js';
 import { tempDir } from '../providers/observability/observability-kit.js';
 
@@ -57,5 +58,24 @@ describe.each([false, true])('GET /metrics with metricsPublic %s', (metricsPubli
   it('refuses other methods', async () => {
     const reply = await rawRequest(metricsUrl, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{}' });
     expect(reply.status).toBe(405);
+  });
+});
+
+describe('the --metrics-port listener', () => {
+  it('listens on loopback only, serves /metrics alone, and refuses a forged Host', async () => {
+    const tmp = tempDir('observe-metrics-port-');
+    const host = await createHost(...localEnvironment({ workspace: tmp.dir }));
+    const listener = await startMetricsListener(host, 0);
+    try {
+      const url = new URL(listener.url);
+      expect(url.hostname).toBe('127.0.0.1');
+      expect((await rawRequest(url, { method: 'GET' })).status).toBe(200);
+      expect((await rawRequest(url, { method: 'GET', headers: { host: 'rebound.example:80' } })).status).toBe(403);
+      expect((await rawRequest(new URL('/mcp', url), { body: initializeBody() })).status).toBe(404);
+    } finally {
+      await listener.close();
+      await host.dispose();
+      tmp.remove();
+    }
   });
 });

@@ -3,6 +3,9 @@ import { TaskRuntime } from '../tasks/task-runtime.js';
 import { HostMetrics } from './host-metrics.js';
 import type { ToolCallEnd, ToolCallObserver } from './tool-call-observer.js';
 
+/** A custom approval service may return anything: only these decisions become label values. */
+const DECISIONS: ReadonlySet<string> = new Set(['allowed-once', 'rejected', 'cancelled', 'unavailable', 'timed-out', 'failed', 'undecided']);
+
 /** The label of calls to a name no bound tool has: one series, however many names the caller makes up. */
 export const UNKNOWN_TOOL_LABEL = '(unknown)';
 
@@ -26,7 +29,7 @@ export class MetricsObserver implements ToolCallObserver {
     this.metrics.update((m) => {
       m.toolCalls.inc({ tool, outcome: end.outcome });
       m.toolCallDuration.observe({ tool }, end.durationMs / 1000);
-      for (const approval of end.approvals) m.approvals.inc({ outcome: approval.decision });
+      for (const approval of end.approvals) m.approvals.inc({ outcome: DECISIONS.has(approval.decision) ? approval.decision : 'other' });
       for (const [stream, bytes] of Object.entries(end.outputBytes)) if (bytes > 0) m.outputBytes.inc({ stream }, bytes);
       if (end.leftoversKilled > 0) m.leftoversKilled.inc(end.leftoversKilled);
     });
