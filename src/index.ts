@@ -28,6 +28,10 @@ export { Redactor, RedactionConfig } from './providers/output-filter/redactor.js
 export { ApprovalConfig } from './providers/approval/approval-config.js';
 export { CommandPolicy } from './providers/approval/command-policy.js';
 export { Logger, Clock } from './providers/logging/logger.js';
+export { ToolCallObserver, bindToolCallObserver, CALL_OUTCOMES } from './providers/observability/tool-call-observer.js';
+export { AuditSink, auditRecordOf } from './providers/observability/audit-sink.js';
+export { TelemetryConfig, DEFAULT_TELEMETRY_CONFIG } from './providers/observability/observability-config.js';
+export { HostMetrics } from './providers/observability/host-metrics.js';
 export type * from './providers/shell/shell-executor.js';
 export type * from './providers/env/env-registry.js';
 export type * from './providers/tasks/task-runtime.js';
@@ -37,6 +41,9 @@ export type * from './providers/approval/command-policy.js';
 export type * from './providers/sandbox/sandbox-policy.js';
 export type * from './providers/sandbox/confinement.js';
 export type * from './providers/logging/logger.js';
+export type * from './providers/observability/tool-call-observer.js';
+export type * from './providers/observability/audit-sink.js';
+export type { AuditConfig, ObservabilityOptions } from './providers/observability/observability-config.js';
 export { buildChildEnv, MODEL_FRIENDLY_ENV } from './providers/shell/child-env.js';
 
 // Default providers and their plugins.
@@ -53,6 +60,9 @@ export { resolveRedactionConfig } from './providers/output-filter/redaction-conf
 export { DEFAULT_REDACTION_CONFIG, MIN_SECRET_CHARS, type RedactionStream } from './providers/output-filter/redactor.js';
 export { LineCollapser, collapseTerminalText } from './providers/output-filter/line-collapse.js';
 export { coreModule } from './plugins/core.module.js';
+export { JsonLinesAuditSink } from './providers/observability/json-lines-audit-sink.js';
+export { bindObservability } from './providers/observability/observability.module.js';
+export { callStep, noteCommandVerdict, type CallStep } from './providers/observability/call-scope.js';
 export { DEFAULT_SANDBOX_CONFIG, SANDBOX_MODES, isSandboxMode, resolveSandboxConfig } from './providers/sandbox/sandbox-config.js';
 export { LocalSandboxPolicy } from './providers/sandbox/local-sandbox-policy.js';
 export { BwrapSandboxProvider } from './providers/sandbox/bwrap-sandbox-provider.js';

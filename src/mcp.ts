@@ -9,4 +9,5 @@ export { McpConnection, type McpConnectionOptions } from './mcp/mcp-connection.j
 export { serveStdio, type RunningServer, type StdioServeOptions } from './mcp/stdio-server.js';
 export { serveHttp, MCP_PATH, type HttpServeOptions, type RunningHttpServer } from './mcp/http-server.js';
 export { McpElicitationAnswerer, mcpApprovalModule } from './mcp/elicitation-answerer.js';
+export { serveMetrics, startMetricsListener, METRICS_PATH, type MetricsAccess, type MetricsListener } from './mcp/metrics-endpoint.js';
 export { toCallToolResult, toStructuredContent } from './mcp/call-result.js';

@@ -71,6 +71,8 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   },
   redact: { values: stringList, patterns: stringList, builtins: boolean, environment: boolean },
   container: containerChecks,
+  audit: { file: string },
+  telemetry: { includeCommand: boolean },
 };
 
 /**
@@ -121,6 +123,8 @@ export function validateConfig(data: unknown, source: string): CliEnvironment {
     }
   }
   if (typeof config.workspace === 'string') config.workspace = path.resolve(path.dirname(source), config.workspace);
+  const audit = config.audit as { file?: string } | undefined;
+  if (audit?.file !== undefined) config.audit = { ...audit, file: path.resolve(path.dirname(source), audit.file) };
   return config as CliEnvironment;
 }
 

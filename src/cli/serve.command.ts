@@ -5,6 +5,7 @@ import type { GlobalOptions } from './cli-options.js';
 import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
+import { checkObserveFlags, parseAuditLog, parseMetricsPort, startMetricsPort, withObserveFlags, type ObserveFlags } from './observe-options.js';
 
 const HELP_AFTER = `
 Transports:
@@ -40,6 +41,8 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   container: { image, host, mounts, network, egress, memory, cpus, pidsLimit, user,
                readOnlyRootfs, env, capabilities, noNewPrivileges, seccomp }
                                        (every session in its own container)
+  audit: { file }            one JSON line per tool call (like --audit-log)
+  telemetry: { includeCommand }        the redacted command on each span
 Flags override the file. Every key and default: docs/configuration.md in the
 package; how to register this server with an MCP client: docs/mcp-server.md.
 
@@ -63,7 +66,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions {
+interface ServeOptions extends ObserveFlags {
   readonly http?: number;
   readonly tokenFile?: string;
   /** false with --no-auth. */
@@ -92,6 +95,9 @@ export function registerServeCommand(program: Command): void {
     .option('--no-auth', 'HTTP: accept requests without a bearer token (any local user can then run commands)')
     .option('--idle-timeout <seconds>', 'HTTP: dispose a session after this long without a request (0: never)', parseSeconds, 1800)
     .option('--max-sessions <n>', 'HTTP: open sessions at most', parseCount, 64)
+    .option('--audit-log <file>', 'append one JSON line per tool call to this file (created 0600)', parseAuditLog)
+    .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
+    .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -104,11 +110,13 @@ export function registerServeCommand(program: Command): void {
           import('../providers/logging/logger.js'),
           import('../providers/logging/stderr-logger.js'),
         ]);
-      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>());
+      checkObserveFlags(options, options.http !== undefined);
+      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), (env) => withObserveFlags(env, options));
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();
       const approvals = new McpElicitationAnswerer();
       let server: RunningServer;
       let token: { dispose(): void } | undefined;
+      let metrics: { close(): Promise<void> } | undefined;
       try {
         if (options.http === undefined && (options.tokenFile !== undefined || !options.auth)) {
           throw new Error('--token-file and --no-auth apply to --http only');
@@ -120,6 +128,8 @@ export function registerServeCommand(program: Command): void {
         }
         await reapLeftContainers(host, logger);
         await host.load(mcpApprovalModule(approvals));
+        // Before the transport: a port in use fails the start with nothing serving yet.
+        metrics = await startMetricsPort(host, options, logger);
         if (options.http === undefined) {
           const { serveStdio } = await import('../mcp/stdio-server.js');
           server = await serveStdio(host, { workspace, logger, approvals });
@@ -141,16 +151,19 @@ export function registerServeCommand(program: Command): void {
             auth,
             idleTimeoutMs: options.idleTimeout * 1000,
             maxSessions: options.maxSessions,
+            metricsPublic: options.metricsPublic === true,
           });
           process.stderr.write(`dsh-tools: MCP server listening on ${http.url} (workspace ${workspace})\n`);
           server = http;
         }
       } catch (error) {
         token?.dispose();
+        await metrics?.close();
         await host.dispose();
         throw error;
       }
       const code = await runUntilStopped(server, host, logger);
+      await metrics?.close();
       token?.dispose();
       process.exit(code);
     });

@@ -19,6 +19,7 @@ import { dependsOn, missingTokens } from './tool-readiness.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
 import { Redactor } from '../providers/output-filter/redactor.js';
 import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
+import { observeCall, observeSession } from '../providers/observability/call-hook.js';
 import type { ToolArgs, ToolValue } from '../tools/builtin-tool-values.js';
 
 export interface PendingTool {
@@ -162,7 +163,7 @@ export class DshHost {
       },
       (notice) => this.activeRedactor()?.redact(notice) ?? notice,
     );
-    this.sessions.set(id, session);
+    this.sessions.set(id, observeSession(this.container, session));
     return session;
   }
 
@@ -183,8 +184,8 @@ export class DshHost {
   /** The one invocation pipeline: lookup, validation, run, failure normalization. */
   async invoke<V = unknown>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {
     const redactor = this.activeRedactor();
-    if (!redactor) return this.invokeTool<V>(name, rawArgs, ctx);
-    return redactResult(await this.invokeTool<V>(name, rawArgs, redactProgress(ctx, redactor)), redactor);
+    const call = observeCall(this.container, name, rawArgs, redactor ? redactProgress(ctx, redactor) : ctx, (c) => this.invokeTool<V>(name, rawArgs, c));
+    return redactor ? redactResult(await call, redactor) : call;
   }
 
   /** Model-visible text of this host (results, progress, notices) passes through this, when one is bound. */

@@ -11,6 +11,7 @@ import type { RunningServer } from './stdio-server.js';
 import { messageOf } from '../core/describe-value.js';
 import { authorizationOf, type HttpToken } from './http-auth.js';
 import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
+import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -33,6 +34,8 @@ export interface HttpServeOptions {
    * expiry, client close/DELETE, shutdown) and the host session's own id.
    */
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
+  /** `GET /metrics` answers without the token (`--metrics-public`). */
+  readonly metricsPublic?: boolean;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -120,6 +123,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === METRICS_PATH) return serveMetrics(host, req, res, { public: options.metricsPublic === true, refusal: checkLocalOrigin(req), authorized: () => auth === 'none' || auth.matches(authorizationOf(req)) });
     if (url.pathname !== MCP_PATH) return reply(res, 404, 'not found: the MCP endpoint is ' + MCP_PATH);
     const refusal = checkLocalOrigin(req);
     if (refusal) return reply(res, 403, refusal);

@@ -9,6 +9,7 @@ import { LABELS, type ContainerEngine, type ContainerMount, type ContainerState 
 import type { ResolvedContainerConfig } from './container-config.js';
 import { sessionSeccompProfile } from './container-seccomp.js';
 import { describeEngineError } from './engine-errors.js';
+import { callStep } from '../observability/call-scope.js';
 
 /** A session's running container and the host directory it shares at the same path. */
 export interface LiveContainer {
@@ -80,7 +81,8 @@ export class SessionContainers {
     const previous = entry.live;
     if (previous && !previous.stopped) return previous;
     const current = entry;
-    current.creating = this.create(session, previous).finally(() => (current.creating = undefined));
+    // A step of the call that needed it: its span shows how much of the call was the container's start.
+    current.creating = callStep('container.start', () => this.create(session, previous)).finally(() => (current.creating = undefined));
     const live = await current.creating;
     current.live = live;
     // Released while it was being created: `release` discarded what it awaited; say so rather than hand it out.

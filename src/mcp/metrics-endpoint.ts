@@ -1,0 +1,98 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DshHost } from '../container/dsh-host.js';
+import { messageOf } from '../core/describe-value.js';
+import type { Logger } from '../providers/logging/logger.js';
+import { HostMetrics } from '../providers/observability/host-metrics.js';
+
+/** Where the host's metrics are served, in the Prometheus text format. */
+export const METRICS_PATH = '/metrics';
+
+export interface MetricsAccess {
+  /** `--metrics-public`: no token needed. */
+  readonly public: boolean;
+  /** Why the request's Host or Origin is refused, if it is (the MCP endpoint's own check). */
+  readonly refusal?: string;
+  /** Whether the request carries a token the server accepts. */
+  readonly authorized: () => boolean;
+}
+
+/**
+ * Answers `GET /metrics` (and HEAD) with the host's registry. Behind the
+ * same Host/Origin check as the MCP endpoint, and behind the token unless
+ * `public`. Reveals counts only: no command, session id or output.
+ */
+export async function serveMetrics(host: DshHost, req: IncomingMessage, res: ServerResponse, access: MetricsAccess): Promise<void> {
+  if (access.refusal !== undefined) return reply(res, 403, access.refusal);
+  if (!access.public && !access.authorized()) {
+    res.setHeader('www-authenticate', 'Bearer realm="dsh-tools"');
+    return reply(res, 401, 'unauthorized: send "Authorization: Bearer <token>", or start the server with --metrics-public');
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    return reply(res, 405, `method not allowed: ${METRICS_PATH} answers GET`);
+  }
+  if (!host.isBound(HostMetrics)) return reply(res, 404, 'not found: this composition records no metrics');
+  let exposition: { readonly contentType: string; readonly text: string };
+  try {
+    exposition = await host.get(HostMetrics).exposition();
+  } catch (error) {
+    return reply(res, 503, `metrics unavailable: ${messageOf(error)}`);
+  }
+  res.writeHead(200, { 'content-type': exposition.contentType, 'cache-control': 'no-store' });
+  res.end(req.method === 'HEAD' ? undefined : exposition.text);
+}
+
+export interface MetricsListener {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * `serve --metrics-port`: a listener on 127.0.0.1 that serves only
+ * `/metrics`, without a token (nothing but this machine can reach it; the
+ * Host check keeps web pages out through DNS rebinding).
+ */
+export async function startMetricsListener(host: DshHost, port: number, logger?: Logger): Promise<MetricsListener> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== METRICS_PATH) return reply(res, 404, `not found: the metrics are at ${METRICS_PATH}`);
+    const hostname = hostnameOf(req.headers.host);
+    const refusal = LOOPBACK_HOSTS.has(hostname) ? undefined : `forbidden: Host "${req.headers.host ?? ''}" is not a loopback address`;
+    serveMetrics(host, req, res, { public: true, refusal, authorized: () => true }).catch((error: unknown) => {
+      logger?.error(`metrics: ${messageOf(error)}`);
+      if (!res.headersSent) reply(res, 500, 'internal server error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}${METRICS_PATH}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function hostnameOf(header: string | undefined): string {
+  try {
+    return new URL(`http://${header ?? ''}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
+function reply(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+}

@@ -1,0 +1,71 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { ApprovalDecision } from '../approval/approval-service.js';
+import type { SandboxMode } from '../shell/shell-executor.js';
+import type { CallMode, CallOutcome, OutputBytes, PolicyVerdict, ToolCallEnd } from './tool-call-observer.js';
+
+/** One audit record: one finished tool call. Plain JSON data; never the command's output. */
+export interface AuditRecord {
+  /** ISO 8601 time the call started. */
+  readonly time: string;
+  readonly callId: string;
+  /** The token name the session was opened with; null without one. */
+  readonly caller: string | null;
+  readonly session: string | null;
+  readonly tool: string;
+  /** Redacted; null for tools without a command. */
+  readonly command: string | null;
+  readonly workdir: string | null;
+  readonly mode: CallMode;
+  readonly sandboxMode: SandboxMode | null;
+  /** Null when no command rule was consulted. */
+  readonly policy: PolicyVerdict | null;
+  /** Null when nobody was asked. */
+  readonly approval: ApprovalDecision | null;
+  readonly answeredBy: string | null;
+  readonly outcome: CallOutcome;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number;
+  readonly outputBytes: OutputBytes;
+  readonly leftoversKilled: number;
+  readonly taskId: string | null;
+}
+
+/** The audit record of a finished call. */
+export function auditRecordOf(end: ToolCallEnd): AuditRecord {
+  return {
+    time: new Date(end.time).toISOString(),
+    callId: end.callId,
+    caller: end.caller ?? null,
+    session: end.sessionId ?? null,
+    tool: end.tool,
+    command: end.command ?? null,
+    workdir: end.workdir ?? null,
+    mode: end.mode,
+    sandboxMode: end.sandboxMode ?? null,
+    policy: end.policyVerdict ?? null,
+    approval: end.approval?.decision ?? null,
+    answeredBy: end.approval?.answeredBy ?? null,
+    outcome: end.outcome,
+    exitCode: end.exitCode,
+    signal: end.signal ?? null,
+    durationMs: end.durationMs,
+    outputBytes: end.outputBytes,
+    leftoversKilled: end.leftoversKilled,
+    taskId: end.taskId ?? null,
+  };
+}
+
+/**
+ * Where audit records go. Multi-bound: every sink gets every record. `write`
+ * resolves once the record is stored as durably as the sink promises; a
+ * rejection is logged and counted (`dsh_audit_failures_total`) and never
+ * fails the call.
+ */
+export interface AuditSink {
+  /** Named in the log when it fails. */
+  readonly name: string;
+  write(record: AuditRecord): Promise<void>;
+}
+
+export const AuditSink: ServiceIdentifier<AuditSink> = Symbol.for('dsh.AuditSink');

@@ -1,0 +1,150 @@
+import type { ServiceIdentifier } from 'inversify';
+import { readContributions, type ContributionSource } from '../../core/contribution-collector.js';
+import { ToolClass } from '../../core/contributions.js';
+import { HostConfig } from '../../core/host-config.js';
+import { getToolMeta } from '../../core/tool.decorator.js';
+import type { CallContext, ToolResult } from '../../core/tool-contract.js';
+import { ApprovalService, type ApprovalRecord } from '../approval/approval-service.js';
+import { ContainerEngine } from '../container/container-engine.js';
+import { Redactor } from '../output-filter/redactor.js';
+import { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import { ShellExecutor, type SandboxMode } from '../shell/shell-executor.js';
+import type { CallScope } from './call-scope.js';
+import type { CallApproval, CallOutcome, OutputBytes, ToolCallEnd, ToolCallStart } from './tool-call-observer.js';
+
+/** What the call hook reads from the host's container. */
+export interface ObservationSource extends ContributionSource {
+  isBound(token: ServiceIdentifier): boolean;
+  get<T>(token: ServiceIdentifier<T>): T;
+}
+
+/** Longer commands are cut in events and records (a command may be megabytes). */
+export const MAX_RECORDED_COMMAND_CHARS = 8192;
+const MAX_TOOL_NAME_CHARS = 200;
+
+/** The start event of a call; reads only facts that are already there (never throws on a provider's failure). */
+export function callStart(source: ObservationSource, tool: string, rawArgs: unknown, ctx: CallContext): ToolCallStart {
+  const args = isRecord(rawArgs) ? rawArgs : {};
+  const command = typeof args.command === 'string' ? recordedCommand(source, args.command) : undefined;
+  const workdir = typeof args.workdir === 'string' ? args.workdir : (ctx.session?.cwd ?? quietly(() => source.get(HostConfig).workspace));
+  const caller = (ctx.session as { readonly caller?: unknown } | undefined)?.caller;
+  const sandboxMode = startingSandboxMode(source, ctx);
+  const known = String(tool).slice(0, MAX_TOOL_NAME_CHARS);
+  return {
+    time: Date.now(),
+    callId: ctx.callId,
+    tool: known,
+    knownTool: toolNames(source).has(tool),
+    ...(typeof caller === 'string' ? { caller } : {}),
+    ...(ctx.session ? { sessionId: ctx.session.id } : {}),
+    ...(command !== undefined ? { command } : {}),
+    ...(workdir !== undefined ? { workdir } : {}),
+    mode: source.isBound(ContainerEngine) ? 'container' : sandboxMode !== undefined ? 'sandbox' : 'local',
+    ...(sandboxMode !== undefined ? { sandboxMode } : {}),
+  };
+}
+
+export interface CallEnding {
+  readonly rawArgs: unknown;
+  readonly result: ToolResult;
+  readonly scope: CallScope;
+  readonly ctx: CallContext;
+  readonly durationMs: number;
+}
+
+/** The end event: the start's fields plus what the result and the call's providers tell. */
+export function callEnd(source: ObservationSource, start: ToolCallStart, ending: CallEnding): ToolCallEnd {
+  const value = isRecord(ending.result.value) ? ending.result.value : {};
+  const approvals = approvalsOf(source, ending.ctx.callId);
+  const last = approvals.at(-1);
+  const verdict = approvals.some((approval) => approval.kind === 'command') ? 'ask' : ending.scope.policyVerdict;
+  const ranMode = typeof value.sandboxMode === 'string' ? (value.sandboxMode as SandboxMode) : start.sandboxMode;
+  const background = value.kind === 'background' && typeof value.taskId === 'string';
+  return {
+    ...start,
+    ...(ranMode !== undefined ? { sandboxMode: ranMode } : {}),
+    outcome: outcomeOf(ending, value, verdict === 'deny' || (last !== undefined && last.decision !== 'allowed-once')),
+    exitCode: typeof value.exitCode === 'number' ? value.exitCode : null,
+    ...(typeof value.signal === 'string' ? { signal: value.signal } : {}),
+    durationMs: Math.round(ending.durationMs * 1000) / 1000,
+    outputBytes: outputBytesOf(value),
+    leftoversKilled: typeof value.leftoversKilled === 'number' ? value.leftoversKilled : 0,
+    ...(verdict !== undefined ? { policyVerdict: verdict } : {}),
+    ...(last !== undefined ? { approval: { decision: last.decision, ...(last.answeredBy ? { answeredBy: last.answeredBy } : {}) } } : {}),
+    approvals,
+    ...(value.shell === 'persistent' ? { persistentShell: value.shellExited === true || value.shellReset === true ? 'closed' : 'open' } : {}),
+    ...(background ? { taskId: value.taskId as string } : {}),
+  };
+}
+
+function outcomeOf(ending: CallEnding, value: Record<string, unknown>, refused: boolean): CallOutcome {
+  if (ending.result.isError) {
+    if (ending.ctx.signal.aborted) return 'cancelled';
+    return refused ? 'denied' : 'error';
+  }
+  if (value.kind === 'background') {
+    return isRecord(ending.rawArgs) && ending.rawArgs.run_in_background === true ? 'ok' : 'promoted';
+  }
+  if (value.aborted === true) return 'cancelled';
+  if (value.timedOut === true) return 'timeout';
+  if ((typeof value.exitCode === 'number' && value.exitCode !== 0) || typeof value.signal === 'string') return 'exit_nonzero';
+  return 'ok';
+}
+
+function outputBytesOf(value: Record<string, unknown>): OutputBytes {
+  const bytes = (text: unknown): number => (typeof text === 'string' ? Buffer.byteLength(text) : 0);
+  return {
+    stdout: bytes(value.stdout),
+    stderr: bytes(value.stderr),
+    pty: value.shell === 'persistent' ? bytes(value.output) : 0,
+    task: value.kind === 'task_output' ? bytes(value.output) : 0,
+  };
+}
+
+/** The approvals this call asked (the approval service's audit ring, matched by call id), oldest first. */
+function approvalsOf(source: ObservationSource, callId: string): CallApproval[] {
+  if (!source.isBound(ApprovalService)) return [];
+  const records = quietly(() => source.get(ApprovalService).audit()) ?? [];
+  const mine: CallApproval[] = [];
+  for (const record of records as readonly ApprovalRecord[]) {
+    if (record.request.callId !== callId) continue;
+    mine.push({
+      kind: record.request.kind,
+      decision: record.decision,
+      ...(record.answeredBy !== undefined ? { answeredBy: record.answeredBy } : {}),
+      requestedAt: record.requestedAt ?? record.at,
+      decidedAt: record.at,
+    });
+  }
+  return mine;
+}
+
+function startingSandboxMode(source: ObservationSource, ctx: CallContext): SandboxMode | undefined {
+  if (source.isBound(SandboxPolicy)) return quietly(() => source.get(SandboxPolicy).resolve({ session: ctx.session }).mode);
+  if (source.isBound(ShellExecutor)) return quietly(() => source.get(ShellExecutor).sandboxMode);
+  return undefined;
+}
+
+/** Redacted whole, then cut: a cut first could split a secret so that the redactor no longer sees it. */
+function recordedCommand(source: ObservationSource, command: string): string {
+  const redactor = source.isBound(Redactor) ? quietly(() => source.get(Redactor)) : undefined;
+  const redacted = redactor?.active ? redactor.redact(command) : command;
+  if (redacted.length <= MAX_RECORDED_COMMAND_CHARS) return redacted;
+  return `${redacted.slice(0, MAX_RECORDED_COMMAND_CHARS)}…[${redacted.length - MAX_RECORDED_COMMAND_CHARS} more chars]`;
+}
+
+function toolNames(source: ObservationSource): Set<string | undefined> {
+  return new Set(readContributions(source, ToolClass).map((cls) => getToolMeta(cls)?.name));
+}
+
+function quietly<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

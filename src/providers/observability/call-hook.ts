@@ -1,0 +1,95 @@
+import { readContributions } from '../../core/contribution-collector.js';
+import { messageOf } from '../../core/describe-value.js';
+import { errorResult, type CallContext, type SessionContext, type ToolResult } from '../../core/tool-contract.js';
+import { Logger } from '../logging/logger.js';
+import { callEnd, callStart, type ObservationSource } from './call-events.js';
+import { runInCallScope, type CallScope } from './call-scope.js';
+import { HostMetrics } from './host-metrics.js';
+import { ToolCallObserver, type ToolCallEnd, type ToolCallStart } from './tool-call-observer.js';
+
+/**
+ * The host's one observation hook around a tool call: start and end events
+ * to every bound `ToolCallObserver`, the call run inside its `CallScope` so
+ * providers can add facts (the command rule's verdict) and observers can time
+ * its steps. With no observer bound it only runs the call. Never changes the
+ * result: an observer's failure is logged.
+ */
+export async function observeCall<V>(
+  source: ObservationSource,
+  tool: string,
+  rawArgs: unknown,
+  ctx: CallContext,
+  run: (ctx: CallContext) => Promise<ToolResult<V>>,
+): Promise<ToolResult<V>> {
+  const observers = readContributions(source, ToolCallObserver);
+  if (observers.length === 0) return run(ctx);
+  const scope: CallScope = {};
+  return runInCallScope(scope, async () => {
+    const started = performance.now();
+    let start: ToolCallStart;
+    try {
+      start = callStart(source, tool, rawArgs, ctx);
+    } catch (error) {
+      loggerOf(source)?.error(`observability: cannot describe the call of ${tool}: ${messageOf(error)}`);
+      return run(ctx);
+    }
+    await notify(source, observers, 'start', (observer) => observer.onCallStart?.(start));
+    let result: ToolResult<V>;
+    try {
+      result = await (scope.around ? scope.around(() => run(ctx)) : run(ctx));
+    } catch (error) {
+      await ended(source, observers, start, { rawArgs, result: errorResult(messageOf(error)), scope, ctx, durationMs: performance.now() - started });
+      throw error;
+    }
+    await ended(source, observers, start, { rawArgs, result, scope, ctx, durationMs: performance.now() - started });
+    return result;
+  });
+}
+
+/** Counts the session among the open ones until it is disposed (when the host has metrics). Returns it. */
+export function observeSession<S extends SessionContext>(source: ObservationSource, session: S): S {
+  if (source.isBound(HostMetrics)) source.get(HostMetrics).sessionOpened(session);
+  return session;
+}
+
+async function ended(
+  source: ObservationSource,
+  observers: readonly ToolCallObserver[],
+  start: ToolCallStart,
+  ending: Parameters<typeof callEnd>[2],
+): Promise<void> {
+  let end: ToolCallEnd;
+  try {
+    end = callEnd(source, start, ending);
+  } catch (error) {
+    ending.scope.ended = true;
+    loggerOf(source)?.error(`observability: cannot describe the end of call ${start.callId} (${start.tool}): ${messageOf(error)}`);
+    return;
+  }
+  // The end observers still find the call's scope (the tracing observer ends its span there); then it is closed.
+  await notify(source, observers, 'end', (observer) => observer.onCallEnd?.(end));
+  ending.scope.ended = true;
+}
+
+/** Calls every observer (in binding order, without waiting for one before the next) and waits for all; failures are logged. */
+async function notify(
+  source: ObservationSource,
+  observers: readonly ToolCallObserver[],
+  phase: 'start' | 'end',
+  call: (observer: ToolCallObserver) => void | Promise<void>,
+): Promise<void> {
+  const settled = await Promise.allSettled(observers.map(async (observer) => call(observer)));
+  settled.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') return;
+    const name = typeof observers[index]?.name === 'string' ? observers[index]!.name : 'unnamed observer';
+    loggerOf(source)?.error(`observability: observer "${name}" failed on call ${phase}: ${messageOf(outcome.reason)}`);
+  });
+}
+
+function loggerOf(source: ObservationSource): Logger | undefined {
+  try {
+    return source.isBound(Logger) ? source.get(Logger) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,70 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { PolicyVerdict } from './tool-call-observer.js';
+
+/** A step of a call that an observer times (a child span): `end` once it is over. */
+export interface CallStep {
+  end(error?: unknown): void;
+}
+
+/**
+ * What providers learn about a call while it runs, for its end event; and
+ * the hook an observer sets to time the call's steps. One per observed call.
+ */
+export interface CallScope {
+  /**
+   * Set once the call answered. Callbacks created during a call (a shell's
+   * listeners, a timer) keep its scope after it ended: they must not add to it.
+   */
+  ended?: boolean;
+  policyVerdict?: PolicyVerdict;
+  /** Set by a tracing observer at the call's start. */
+  startStep?: (name: string) => CallStep;
+  /** Set by a tracing observer at the call's start: runs the call inside its span's context. */
+  around?: <T>(run: () => Promise<T>) => Promise<T>;
+}
+
+const scopes = new AsyncLocalStorage<CallScope>();
+
+/** Runs `run` as the observed call `scope` (the host's call hook). */
+export function runInCallScope<T>(scope: CallScope, run: () => T): T {
+  return scopes.run(scope, run);
+}
+
+/** The observed call this code runs in, if any (and if it has not answered yet). */
+export function currentCallScope(): CallScope | undefined {
+  const scope = scopes.getStore();
+  return scope?.ended ? undefined : scope;
+}
+
+/** Records what the command policy said (outside an observed call: nothing). */
+export function noteCommandVerdict(verdict: PolicyVerdict): void {
+  const scope = currentCallScope();
+  if (scope) scope.policyVerdict = verdict;
+}
+
+/** Runs a step of the current call (e.g. a container start) so observers can time it; just runs it outside a call. */
+export async function callStep<T>(name: string, run: () => Promise<T>): Promise<T> {
+  let step: CallStep | undefined;
+  try {
+    step = currentCallScope()?.startStep?.(name);
+  } catch {
+    // An observer's failure never fails the step.
+  }
+  if (!step) return run();
+  try {
+    const value = await run();
+    endQuietly(step);
+    return value;
+  } catch (error) {
+    endQuietly(step, error);
+    throw error;
+  }
+}
+
+function endQuietly(step: CallStep, error?: unknown): void {
+  try {
+    step.end(error);
+  } catch {
+    // As above.
+  }
+}

@@ -1,0 +1,101 @@
+import { inject, injectable, optional, preDestroy } from 'inversify';
+import type * as PromClient from 'prom-client';
+import { messageOf } from '../../core/describe-value.js';
+import { lazyModule } from '../../core/lazy-module.js';
+import type { SessionContext } from '../../core/tool-contract.js';
+import { Logger } from '../logging/logger.js';
+import { createMetricSet, type MetricSet } from './metric-set.js';
+
+/** prom-client (about 100 ms of start-up): loaded with the first update or scrape, not when the host starts. */
+const promClient = lazyModule<typeof PromClient>(
+  () => require('prom-client'),
+  () => import('prom-client'),
+);
+
+/** Updates made before prom-client is loaded wait here; a few per call at most, for the length of one load. */
+type Update = (metrics: MetricSet) => void;
+
+/**
+ * The host's metrics: a prom-client registry of its own, loaded on first use,
+ * plus the counts behind the gauges (open sessions, running background
+ * tasks, open persistent shells), kept here as plain numbers.
+ */
+@injectable()
+export class HostMetrics {
+  private metrics?: MetricSet;
+  private loading?: Promise<MetricSet | undefined>;
+  private pending: Update[] = [];
+  private sessions = 0;
+  private readonly tasks = new Set<string>();
+  private readonly shells = new Set<string>();
+  private disposed = false;
+
+  constructor(@inject(Logger) @optional() private readonly logger?: Logger) {}
+
+  /** Applies `update` now, or once prom-client is loaded. */
+  update(update: Update): void {
+    if (this.metrics) return update(this.metrics);
+    if (this.disposed) return;
+    this.pending.push(update);
+    void this.load();
+  }
+
+  /** The registry (loads prom-client); undefined when it cannot be loaded. */
+  async registry(): Promise<PromClient.Registry | undefined> {
+    return (await this.load())?.registry;
+  }
+
+  /** The metrics in the Prometheus text format. */
+  async exposition(): Promise<{ readonly contentType: string; readonly text: string }> {
+    const registry = await this.registry();
+    if (!registry) throw new Error('metrics are unavailable: prom-client could not be loaded');
+    return { contentType: registry.contentType, text: await registry.metrics() };
+  }
+
+  sessionOpened(session: SessionContext): void {
+    this.sessions++;
+    session.onDispose(() => {
+      this.sessions--;
+      this.shells.delete(session.id);
+    });
+  }
+
+  taskStarted(taskId: string): void {
+    this.tasks.add(taskId);
+  }
+
+  taskEnded(taskId: string): void {
+    this.tasks.delete(taskId);
+  }
+
+  shellOpen(sessionId: string, open: boolean): void {
+    if (open) this.shells.add(sessionId);
+    else this.shells.delete(sessionId);
+  }
+
+  @preDestroy()
+  dispose(): void {
+    this.disposed = true;
+    this.pending = [];
+  }
+
+  private load(): Promise<MetricSet | undefined> {
+    this.loading ??= promClient().then(
+      (client) => {
+        this.metrics = createMetricSet(client, {
+          sessionsActive: () => this.sessions,
+          backgroundTasksRunning: () => this.tasks.size,
+          persistentShellsOpen: () => this.shells.size,
+        });
+        for (const update of this.pending.splice(0)) update(this.metrics);
+        return this.metrics;
+      },
+      (error: unknown) => {
+        this.pending = [];
+        this.logger?.error(`metrics: cannot load prom-client (${messageOf(error)}); no metrics are recorded`);
+        return undefined;
+      },
+    );
+    return this.loading;
+  }
+}

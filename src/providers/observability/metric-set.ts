@@ -1,0 +1,81 @@
+import type * as PromClient from 'prom-client';
+
+/** Gauges read at scrape time from the host's own counts. */
+export interface GaugeReadings {
+  sessionsActive(): number;
+  backgroundTasksRunning(): number;
+  persistentShellsOpen(): number;
+}
+
+/** The host's metrics, in a registry of its own (two hosts in one process never share one). */
+export interface MetricSet {
+  readonly registry: PromClient.Registry;
+  readonly toolCalls: PromClient.Counter<'tool' | 'outcome'>;
+  readonly toolCallDuration: PromClient.Histogram<'tool'>;
+  readonly approvals: PromClient.Counter<'outcome'>;
+  readonly outputBytes: PromClient.Counter<'stream'>;
+  readonly leftoversKilled: PromClient.Counter;
+  readonly auditFailures: PromClient.Counter;
+}
+
+/** Tool calls last from milliseconds (`true`) to the longest timeout (10 minutes by default). */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+export function createMetricSet(client: typeof PromClient, readings: GaugeReadings): MetricSet {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const gauge = (name: string, help: string, read: () => number): void => {
+    new client.Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
+  };
+  gauge('dsh_sessions_active', 'Agent sessions open on this host.', () => readings.sessionsActive());
+  gauge('dsh_background_tasks_running', 'Background tasks started through this host and not finished yet.', () =>
+    readings.backgroundTasksRunning(),
+  );
+  gauge('dsh_persistent_shells_open', 'Persistent shells open (one per session at most).', () => readings.persistentShellsOpen());
+  return {
+    registry,
+    toolCalls: new client.Counter({
+      name: 'dsh_tool_calls_total',
+      help: 'Tool calls by tool and outcome (ok, exit_nonzero, error, timeout, cancelled, denied, promoted).',
+      labelNames: ['tool', 'outcome'],
+      registers,
+    }),
+    toolCallDuration: new client.Histogram({
+      name: 'dsh_tool_call_duration_seconds',
+      help: 'Duration of tool calls, from the call to its answer.',
+      labelNames: ['tool'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    approvals: new client.Counter({
+      name: 'dsh_approvals_total',
+      help: 'Approvals asked during tool calls, by decision.',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    outputBytes: new client.Counter({
+      name: 'dsh_output_bytes_total',
+      help: 'Output bytes of tool call results, by stream (stdout, stderr, pty, task).',
+      labelNames: ['stream'],
+      registers,
+    }),
+    leftoversKilled: new client.Counter({
+      name: 'dsh_leftover_processes_killed_total',
+      help: 'Processes still alive when their command ended, killed then.',
+      registers,
+    }),
+    auditFailures: new client.Counter({
+      name: 'dsh_audit_failures_total',
+      help: 'Audit records an audit sink failed to store.',
+      registers,
+    }),
+  };
+}
