@@ -36,7 +36,8 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   workspace: string,
   dshHome: string,
   logLevel: oneOf('debug', 'info', 'warn', 'error'),
-  shell: oneOf('oneshot', 'persistent'),
+  shell: oneOf('oneshot', 'persistent', 'both'),
+  toolNames: { oneshot: string, persistent: string },
   executor: {
     timeoutMs: positiveInt,
     maxTimeoutMs: positiveInt,
