@@ -1,0 +1,42 @@
+// Issue 23 items 5 and 7 in dsh-tools/testing: disposeAfterEach disposes what
+// a test tracked (sessions before their host), and testingEnvironment mirrors
+// the compositions' shell choice (task tools only beside the one-shot shell).
+import { createHost, type DshHost, type HostSession } from '../../src/index.js';
+import { disposeAfterEach, testingEnvironment } from '../../src/testing.js';
+
+const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
+
+describe('disposeAfterEach', () => {
+  const track = disposeAfterEach(afterEach);
+  const order: string[] = [];
+  let host: DshHost;
+  let session: HostSession;
+
+  it('returns what it tracks', async () => {
+    host = track(await createHost(...testingEnvironment()));
+    session = track(host.openSession({ id: 'tracked' }));
+    const hostDispose = host.dispose.bind(host);
+    const sessionDispose = session.dispose.bind(session);
+    host.dispose = () => (order.push('host'), hostDispose());
+    session.dispose = () => (order.push('session'), sessionDispose());
+    expect(text(await session.call('bash', { command: 'true', description: 'Nothing' }))).toBe('(no output)');
+  });
+
+  it('disposed them after the previous test, the session before its host', () => {
+    expect(order).toEqual(['session', 'host']);
+    expect(() => host.prompt()).toThrow('the host is disposed');
+  });
+});
+
+describe('testingEnvironment shells', () => {
+  const track = disposeAfterEach(afterEach);
+  const names = (host: DshHost) => host.prompt().tools.map((tool) => tool.name);
+
+  it('persistent: no task tools; both: bash, bash_persistent and the task tools', async () => {
+    expect(names(track(await createHost(...testingEnvironment({ shell: 'persistent' }))))).toEqual(['bash']);
+    const both = track(await createHost(...testingEnvironment({ shell: 'both' })));
+    expect(names(both)).toEqual(['bash', 'bash_persistent', 'task_kill', 'task_list', 'task_output']);
+    const session = track(both.openSession({ cwd: '/repo' }));
+    expect(text(await session.call('bash_persistent', { command: 'cd sub' }))).toBe('(no output)');
+  });
+});
