@@ -2,7 +2,8 @@
 // a test tracked (sessions before their host), and testingEnvironment mirrors
 // the compositions' shell choice (task tools only beside the one-shot shell).
 import { createHost, type DshHost, type HostSession } from '../../src/index.js';
-import { disposeAfterEach, testingEnvironment } from '../../src/testing.js';
+import { approvalModule } from '../../src/index.js';
+import { disposeAfterEach, ScriptedApprovalAnswerer, testingEnvironment } from '../../src/testing.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -38,5 +39,25 @@ describe('testingEnvironment shells', () => {
     expect(names(both)).toEqual(['bash', 'bash_persistent', 'task_kill', 'task_list', 'task_output']);
     const session = track(both.openSession({ cwd: '/repo' }));
     expect(text(await session.call('bash_persistent', { command: 'cd sub' }))).toBe('(no output)');
+  });
+});
+
+describe('approvals in testingEnvironment (docs/embedding.md)', () => {
+  const track = disposeAfterEach(afterEach);
+
+  it('takes approval settings and answerers; the answerer sees the typed request', async () => {
+    const answerer = new ScriptedApprovalAnswerer(['rejected']);
+    const host = track(
+      await createHost(...testingEnvironment({ approval: { rules: [{ match: 'git push', action: 'ask' }] }, answerers: [answerer] })),
+    );
+    const result = await track(host.openSession({ cwd: '/repo' })).call('bash', { command: 'git push', description: 'Publish' });
+    expect(result.isError).toBe(true);
+    expect(answerer.requests[0]).toMatchObject({ kind: 'command', tool: 'bash', command: 'git push' });
+  });
+
+  it('refuses a second approvalModule with the single-provider error the guide quotes', async () => {
+    await expect(createHost(...testingEnvironment(), approvalModule({}))).rejects.toThrow(
+      'failed to load plugin "approval:local": plugin "approval:local" binds a second provider for ApprovalService, which takes exactly one',
+    );
   });
 });
