@@ -3,7 +3,7 @@
 // the compositions' shell choice (task tools only beside the one-shot shell).
 import { createHost, type DshHost, type HostSession } from '../../src/index.js';
 import { approvalModule } from '../../src/index.js';
-import { disposeAfterEach, ScriptedApprovalAnswerer, testingEnvironment } from '../../src/testing.js';
+import { disposeAfterEach, InMemoryTerminal, ScriptedApprovalAnswerer, testingEnvironment } from '../../src/testing.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -39,6 +39,15 @@ describe('testingEnvironment shells', () => {
     expect(names(both)).toEqual(['bash', 'bash_persistent', 'task_kill', 'task_list', 'task_output']);
     const session = track(both.openSession({ cwd: '/repo' }));
     expect(text(await session.call('bash_persistent', { command: 'cd sub' }))).toBe('(no output)');
+  });
+
+  it('both: the waiting-for-input notice names bash_persistent, the tool the input must go through', async () => {
+    const terminal = new InMemoryTerminal(() => ({ output: 'name? ', end: { kind: 'waiting-for-input' } }));
+    const both = track(await createHost(...testingEnvironment({ shell: 'both', terminal })));
+    const waiting = text(await track(both.openSession({ cwd: '/repo' })).call('bash_persistent', { command: 'read name' }));
+    expect(waiting).toBe(
+      "name? \n[waiting for input: the command is still running and reading the terminal; your next bash_persistent call's text is sent to it as one line of input (^C interrupts it, ^D sends end-of-file)]",
+    );
   });
 });
 

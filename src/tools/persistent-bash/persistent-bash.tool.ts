@@ -1,6 +1,6 @@
 import { inject, optional } from 'inversify';
 import { HostConfig } from '../../core/host-config.js';
-import { Tool } from '../../core/tool.decorator.js';
+import { Tool, getToolMeta } from '../../core/tool.decorator.js';
 import {
   ToolError,
   errorResult,
@@ -193,6 +193,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       ...(args.restart === true ? { restarted: true } : {}),
       ...(afterCancel ? { afterCancel: true } : {}),
       ...(idleClosedAfterMs !== undefined ? { idleClosedAfterMs } : {}),
+      toolName: getToolMeta(this.constructor)?.name ?? 'bash',
     });
   }
 
