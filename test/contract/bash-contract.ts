@@ -107,11 +107,13 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     expect(text(await call({ command: 'exit 143' }))).toBe('(no output)\n[exit code: 143]');
   });
 
-  signalCase('after a timeout: only the timeout line for a command that traps TERM and exits 0, SIGKILL for one that ignores TERM', async () => {
+  signalCase('after a timeout: only the timeout line for a command that traps TERM and exits 0, SIGKILL for one that ignores TERM or stopped itself', async () => {
     const trapped = await call({ command: "trap 'echo caught; exit 0' TERM; sleep 30 & wait", timeoutMs: 400 });
     expect(text(trapped)).toBe('caught\n[timed out after 400ms]');
     const ignored = await call({ command: "trap '' TERM; sleep 30", timeoutMs: 400 });
     expect(text(ignored)).toBe('(no output)\n[timed out after 400ms]\n[killed by signal: SIGKILL]');
+    const stopped = await call({ command: 'echo before; kill -STOP $$; echo never', timeoutMs: 400 });
+    expect(text(stopped)).toBe('before\n[timed out after 400ms]\n[killed by signal: SIGKILL]');
   });
 
   it('answers an abort with the abort error', async () => {

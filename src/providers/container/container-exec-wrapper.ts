@@ -50,8 +50,10 @@ export const EXEC_WRAPPER =
   // The job table's word for how the command ended, in the C locale, copied out at each child's end (no fork in the trap).
   'exec 7<> <(:); j() { local LC_ALL=C; jobs -l >&7; }; trap j CHLD; ' +
   '"$0" -c "$r" <&5 3<&6 2>&4 4>&- 5<&- 6<&- 7>&- & p=$!; exec 5<&- 6<&-; ' +
-  // A trap may end `wait` early: wait again while the command is still there.
-  'until wait $p; s=$?; ! kill -0 $p; do :; done; trap - CHLD; d=; ' +
+  // A trap may end `wait` early, and a stopped command ends it too: wait again while the command is
+  // still there (`wait -f` sleeps through a stop; before bash 5.1, a short read paces the loop).
+  '((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && f=-f || f=; ' +
+  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 9 _ 9<> <(:); done; trap - CHLD; d=; ' +
   'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; exec 7<&-; ' +
   `((s > 128)) && [[ $d != Done && $d != Exit ]] && printf '\\037dsh-status:%s:signal:%d\\037' "$K" $((s - 128)) >&4; ` +
   '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +

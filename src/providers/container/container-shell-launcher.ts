@@ -21,7 +21,8 @@ const LAUNCHER =
   'cd -- "$1" 2>/dev/null || { [ -e "$1" ] || exit 125; [ -d "$1" ] || exit 124; exit 123; }; ' +
   'exec 9>&2 2>/dev/null 7<> <(:); j() { local LC_ALL=C; jobs -l >&7; }; trap j CHLD; ' +
   '"$0" --noprofile --norc --noediting -i <&0 2>&9 7>&- 9>&- & p=$!; ' +
-  'until wait $p; s=$?; ! kill -0 $p; do :; done; trap - CHLD; d=; ' +
+  '((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && f=-f || f=; ' +
+  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 8 _ 8<> <(:); done; trap - CHLD; d=; ' +
   'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; n=0; ' +
   '((s > 128)) && [[ $d != Done && $d != Exit ]] && n=$((s - 128)); ' +
   `printf '\\036dsh-status:%s:signal:%d\\036' "$2" $n >&9; exit $s`;
