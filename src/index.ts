@@ -86,7 +86,7 @@ export { BashTool } from './tools/bash/bash.tool.js';
 export { bashToolModule } from './tools/bash/bash.module.js';
 export { BashToolConfig } from './tools/bash/bash-config.js';
 export { taskToolsModule } from './tools/tasks/task-tools.module.js';
-export { persistentBashModule } from './tools/persistent-bash/persistent-bash.module.js';
+export { persistentBashModule, type PersistentBashModuleOptions } from './tools/persistent-bash/persistent-bash.module.js';
 export type { BashResultValue } from './tools/bash/bash.tool.js';
 export type { PersistentBashValue } from './tools/persistent-bash/persistent-bash-render.js';
 export type { TaskOutputValue } from './tools/tasks/task-output.tool.js';
@@ -95,7 +95,8 @@ export type { TaskKillValue } from './tools/tasks/task-kill.tool.js';
 export type { BuiltinToolArgs, BuiltinToolValues, ToolArgs, ToolValue } from './tools/builtin-tool-values.js';
 
 // Environment modules.
-export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';
+export { localEnvironment, type EnvironmentOptions, type ShellChoice, type ShellToolNames } from './plugins/local.environment.js';
+export { renamedTool } from './core/renamed-tool.js';
 export { sandboxedEnvironment, type SandboxedEnvironmentOptions } from './plugins/sandboxed.environment.js';
 export { containerEnvironment, type ContainerEnvironmentOptions } from './plugins/container.environment.js';
 

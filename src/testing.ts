@@ -9,3 +9,4 @@ export { InMemoryTerminal, type InMemoryShellState, type InMemoryAnswer, type In
 export { ScriptedApprovalAnswerer, type ScriptedApproval } from './testing/scripted-approval-answerer.js';
 export { testingEnvironment, type TestingEnvironmentOptions } from './testing/testing.environment.js';
 export { replace, decorate } from './container/create-host.js';
+export { disposeAfterEach, type Disposable } from './testing/dispose-after-each.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ShellChoice } from '../plugins/local.environment.js';
+import { SHELL_CHOICES, type ShellChoice } from '../plugins/shell-choice.js';
 import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
 import type { ContainerConfig } from '../providers/container/container-config.js';
 import { isSandboxMode } from '../providers/sandbox/sandbox-config.js';
@@ -19,8 +19,6 @@ export interface GlobalOptions {
 /** What a command composes: the sandboxed options plus, in container mode, the `container:` section. */
 export type CliEnvironment = SandboxedEnvironmentOptions & { readonly container?: Partial<ContainerConfig> };
 
-const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
-
 /**
  * The composition a command runs: the config file (if any), then command-line
  * flags over it. A sandbox setting (`--sandbox`, `--no-network` or the
@@ -28,8 +26,8 @@ const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
  */
 export async function resolveEnvironment(options: GlobalOptions): Promise<CliEnvironment> {
   const fromFile = options.config ? await loadConfigFile(options.config) : {};
-  if (options.shell !== undefined && !SHELLS.includes(options.shell as ShellChoice)) {
-    throw new Error(`invalid --shell "${options.shell}": expected oneshot or persistent`);
+  if (options.shell !== undefined && !SHELL_CHOICES.includes(options.shell as ShellChoice)) {
+    throw new Error(`invalid --shell "${options.shell}": expected oneshot, persistent or both`);
   }
   if (options.sandbox !== undefined && !isSandboxMode(options.sandbox)) {
     throw new Error(`invalid --sandbox "${options.sandbox}": expected read-only, workspace-write or danger-full-access`);

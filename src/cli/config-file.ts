@@ -7,6 +7,7 @@ import { containerChecks } from './config-container.js';
 type Check = (value: unknown) => string | undefined;
 
 const positiveInt: Check = (v) => (Number.isSafeInteger(v) && (v as number) > 0 ? undefined : 'expected a positive integer');
+const nonNegativeInt: Check = (v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : 'expected 0 or a positive integer');
 const string: Check = (v) => (typeof v === 'string' && v !== '' ? undefined : 'expected a non-empty string');
 const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : 'expected true or false');
 const oneOf =
@@ -36,7 +37,8 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   workspace: string,
   dshHome: string,
   logLevel: oneOf('debug', 'info', 'warn', 'error'),
-  shell: oneOf('oneshot', 'persistent'),
+  shell: oneOf('oneshot', 'persistent', 'both'),
+  toolNames: { oneshot: string, persistent: string },
   executor: {
     timeoutMs: positiveInt,
     maxTimeoutMs: positiveInt,
@@ -51,7 +53,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   },
   tasks: { maxConcurrentTasksPerOwner: positiveInt, maxFinishedTasksPerOwner: positiveInt },
   bash: { enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill') },
-  persistent: { backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string },
+  persistent: { backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string, idleCloseMs: nonNegativeInt },
   sandbox: {
     mode: oneOf('read-only', 'workspace-write', 'danger-full-access'),
     network: boolean,

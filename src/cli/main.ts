@@ -18,7 +18,7 @@ useArgSchemaCache(new URL(`../core/${ARG_SCHEMAS_FILE}`, import.meta.url));
 const program = new Command('dsh-tools')
   .description('Shell tools for AI agents: an MCP server, one-off tool calls, the assembled prompt, and a health check.')
   .option('--config <file>', 'composition file (YAML or JSON): shell, executor limits, task limits, env values')
-  .addOption(new Option('--shell <kind>', 'which tool is mounted as bash').choices(['oneshot', 'persistent']))
+  .addOption(new Option('--shell <kind>', 'which shell tools are mounted (both: bash and bash_persistent)').choices(['oneshot', 'persistent', 'both']))
   .addOption(
     new Option('--sandbox <mode>', 'sandbox mode for commands').choices(['read-only', 'workspace-write', 'danger-full-access']),
   )

@@ -24,7 +24,8 @@ SIGTERM or end of stdin dispose every session and leave no process behind.
 
 Composition file (--config, YAML or JSON; unknown keys are errors):
   workspace: .               session cwd (relative to the file)
-  shell: oneshot             or persistent (one PTY shell per session)
+  shell: oneshot             persistent (one PTY shell per session), or both
+  toolNames: { oneshot, persistent }  tool names (bash; bash_persistent beside bash)
   logLevel: warn             debug | info | warn | error (stderr)
   dshHome: ~/.dsh            exported to commands as DSH_HOME
   executor: { timeoutMs, maxTimeoutMs, maxOutputBytes, maxSpillBytes,

@@ -16,12 +16,17 @@ import { coreModule, type CoreOptions } from './core.module.js';
 
 import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 import { approvalModule } from '../providers/approval/approval.module.js';
-export type ShellChoice = 'oneshot' | 'persistent';
+import { resolveBashToolConfig } from '../tools/bash/bash-config.js';
+import { resolveShellTools, type ShellChoice, type ShellToolNames } from './shell-choice.js';
+
+export type { ShellChoice, ShellToolNames };
 
 /** Everything a deployment configures; every field optional, defaults documented in docs/configuration.md. */
 export interface EnvironmentOptions extends CoreOptions {
-  /** Which tool is mounted as `bash`. Default `oneshot`. */
+  /** Which shell tools are mounted: `oneshot`, `persistent`, or `both` (under distinct names). Default `oneshot`. */
   readonly shell?: ShellChoice;
+  /** Tool names of the shells (see `ShellToolNames`): `bash`, and `bash_persistent` for the persistent one beside the one-shot. */
+  readonly toolNames?: ShellToolNames;
   readonly executor?: Partial<ExecutorConfig>;
   readonly tasks?: Partial<TaskRuntimeConfig>;
   readonly bash?: Partial<BashToolConfig>;
@@ -36,10 +41,14 @@ export interface EnvironmentOptions extends CoreOptions {
 
 /**
  * The default composition on this machine: local executor, env registry,
- * task runtime and tools, and either the one-shot or the persistent `bash`.
+ * task runtime, and the one-shot `bash`, the persistent `bash`, or both
+ * under distinct names. The task tools and their prompt section come only
+ * with a shell that can start a task (the one-shot shell with background
+ * runs or timeout promotion): the persistent shell starts none.
  */
 export function localEnvironment(options: EnvironmentOptions = {}): PluginModule[] {
-  const { shell = 'oneshot', executor, tasks, bash, persistent, env = {}, redact, approval, ...core } = options;
+  const { shell, toolNames, executor, tasks, bash, persistent, env = {}, redact, approval, ...core } = options;
+  const tools = resolveShellTools(shell, toolNames);
   const modules = [
     coreModule(core),
     outputFilterModule(redact),
@@ -47,10 +56,15 @@ export function localEnvironment(options: EnvironmentOptions = {}): PluginModule
     ...Object.entries(env).map(([name, values]) => staticEnvModule(name, values)),
     shellModule({ cwd: core.workspace, ...executor }),
     taskRuntimeModule(tasks),
-    taskToolsModule(),
   ];
+  if (tools.oneshot !== undefined) {
+    const config = resolveBashToolConfig(bash);
+    if (config.enableRunInBackground || config.onTimeout === 'promote') modules.push(taskToolsModule());
+  }
   if (approval !== undefined) modules.push(approvalModule(approval));
-  if (shell === 'persistent') modules.push(terminalModule(), persistentBashModule(persistent));
-  else modules.push(bashToolModule(bash));
+  if (tools.persistent !== undefined) {
+    modules.push(terminalModule(), persistentBashModule(persistent, { name: tools.persistent, besideOneShot: tools.oneshot !== undefined }));
+  }
+  if (tools.oneshot !== undefined) modules.push(bashToolModule(bash, tools.oneshot));
   return modules;
 }

@@ -9,6 +9,7 @@ import { ScriptedExecutor } from './scripted-executor.js';
 import { InMemoryTerminal } from './in-memory-terminal.js';
 import { bindTerminalService } from '../providers/terminal/terminal.module.js';
 import { TerminalBackend } from '../providers/terminal/terminal-service.js';
+import { PERSISTENT_BESIDE_ONESHOT } from '../plugins/shell-choice.js';
 import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.module.js';
 import { bashToolModule } from '../tools/bash/bash.module.js';
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
@@ -16,8 +17,8 @@ import { coreModule, type CoreOptions } from '../plugins/core.module.js';
 
 import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 export interface TestingEnvironmentOptions extends CoreOptions {
-  /** `persistent` mounts the persistent bash over the in-memory terminal. Default `oneshot`. */
-  readonly shell?: 'oneshot' | 'persistent';
+  /** `persistent` mounts the persistent bash over the in-memory terminal; `both` mounts it as `bash_persistent` beside the one-shot `bash`. Default `oneshot`. */
+  readonly shell?: 'oneshot' | 'persistent' | 'both';
   /** The terminal backend for `shell: 'persistent'`; a fresh `InMemoryTerminal` by default. */
   readonly terminal?: TerminalBackend;
   /** The executor every call goes to; a fresh `ScriptedExecutor` answering a clean exit by default. */
@@ -35,16 +36,18 @@ export interface TestingEnvironmentOptions extends CoreOptions {
  */
 export function testingEnvironment(options: TestingEnvironmentOptions = {}): PluginModule[] {
   const { executor = new ScriptedExecutor(), answerers = [], shell = 'oneshot', terminal, approval, ...core } = options;
-  const bashModules =
-    shell === 'persistent'
-      ? [
+  const persistent =
+    shell === 'oneshot'
+      ? []
+      : [
           new PluginModule('terminal:in-memory', (load) => {
             load.bind(TerminalBackend).toConstantValue(terminal ?? new InMemoryTerminal());
             bindTerminalService(load);
           }),
-          persistentBashModule(),
-        ]
-      : [bashToolModule()];
+          persistentBashModule({}, shell === 'both' ? { name: PERSISTENT_BESIDE_ONESHOT, besideOneShot: true } : {}),
+        ];
+  // As in the production compositions: the task tools only beside the shell that can start a task.
+  const oneShot = shell === 'persistent' ? [] : [taskToolsModule(), bashToolModule()];
   return [
     coreModule(core),
     envModule(),
@@ -54,7 +57,7 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
     approvalModule(approval),
     approvalAnswerersModule(answerers),
     taskRuntimeModule(),
-    taskToolsModule(),
-    ...bashModules,
+    ...persistent,
+    ...oneShot,
   ];
 }

@@ -15,6 +15,8 @@ import type { TaskKillArgs, TaskListArgs, TaskOutputArgs } from './tasks/task-ar
  */
 export interface BuiltinToolValues {
   bash: BashResultValue | PersistentBashValue;
+  /** The persistent shell beside the one-shot `bash` (`shell: 'both'`, default name). */
+  bash_persistent: PersistentBashValue;
   task_output: TaskOutputValue;
   task_list: TaskListValue;
   task_kill: TaskKillValue;
@@ -33,6 +35,7 @@ type ArgsOf<T> = { readonly [K in keyof T as T[K] extends (...args: never[]) => 
  */
 export interface BuiltinToolArgs {
   bash: ArgsOf<BashArgs> | ArgsOf<PersistentBashArgs>;
+  bash_persistent: ArgsOf<PersistentBashArgs>;
   task_output: ArgsOf<TaskOutputArgs>;
   task_list: ArgsOf<TaskListArgs>;
   task_kill: ArgsOf<TaskKillArgs>;

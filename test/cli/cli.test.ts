@@ -76,6 +76,13 @@ describe('dsh-tools CLI', () => {
     expect(run).toMatchObject({ code: 0, stdout: '/tmp\n' });
   });
 
+  it('--shell both mounts bash and bash_persistent; prompt lists both and the task tools', async () => {
+    const run = await dsh(['--shell', 'both', 'call', 'bash_persistent', '{"command":"cd /tmp && pwd"}']);
+    expect(run).toMatchObject({ code: 0, stdout: '/tmp\n' });
+    const prompt = JSON.parse((await dsh(['--shell', 'both', 'prompt', '--json'])).stdout) as { tools: { name: string }[] };
+    expect(prompt.tools.map((t) => t.name)).toEqual(['bash', 'bash_persistent', 'task_kill', 'task_list', 'task_output']);
+  });
+
   it('prompt --json prints sections and tool schemas', async () => {
     const run = await dsh(['prompt', '--json']);
     expect(run.code).toBe(0);

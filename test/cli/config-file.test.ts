@@ -18,8 +18,15 @@ describe('composition files', () => {
     });
   });
 
+  it('reads shell: both with the shells\' tool names', async () => {
+    const file = path.join(dir, 'both.yaml');
+    writeFileSync(file, 'shell: both\ntoolNames:\n  persistent: shell\n');
+    expect(await loadConfigFile(file)).toEqual({ shell: 'both', toolNames: { persistent: 'shell' } });
+  });
+
   it.each([
     [{ shel: 'oneshot' }, 'shel: unknown key'],
+    [{ toolNames: { oneshot: 3 } }, 'toolNames.oneshot: expected a non-empty string'],
     [{ shell: 'zsh' }, 'shell: expected one of oneshot, persistent'],
     [{ executor: { maxOutputByte: 1 } }, 'executor.maxOutputByte: unknown key'],
     [{ executor: { timeoutMs: '5' } }, 'executor.timeoutMs: expected a positive integer'],

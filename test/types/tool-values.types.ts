@@ -30,6 +30,12 @@ export async function typedResults(session: HostSession, host: DshHost, someName
   await session.call('task_kill', { reason: 'no id' });
   // @ts-expect-error no such argument of task_output
   await session.call('task_output', { task_id: 'bash-1', tail: 5 });
+  // The persistent shell beside the one-shot one (`shell: 'both'`) is typed as the persistent tool.
+  const persistent = await session.call('bash_persistent', { command: 'cd /tmp', restart: true });
+  const shellReset: boolean | undefined = persistent.value?.shellReset;
+  void shellReset;
+  // @ts-expect-error the persistent shell has no run_in_background
+  await session.call('bash_persistent', { command: 'ls', run_in_background: true });
   // A name typed as string takes any arguments (they are validated at run time).
   await session.call<string>('bash', { command: 'ls', env: { PATH: '/x' } });
 

@@ -1,19 +1,19 @@
 import type { Redactor } from '../output-filter/redactor.js';
 import { randomBytes } from 'node:crypto';
-import { constants as osConstants } from 'node:os';
 import { OutputCapture } from '../shell/output-capture.js';
 import type { ExecSpec, ExecutorConfig, ProcessOutcome } from '../shell/shell-executor.js';
 import type { ShellExit, StopReason } from '../shell/shell-process.js';
 import type { SpillDirectory } from '../shell/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
 import { workdirMessage } from '../shell/workdir-check.js';
-import { WORKDIR_STATUS, wrapperInput, type WrapperInput } from './container-exec-wrapper.js';
-import { ExecStatusReader } from './exec-status.js';
+import { WORKDIR_STATUS, WRAPPER_TAG_SUFFIX, wrapperInput, type WrapperInput } from './container-exec-wrapper.js';
+import { ExecStatusReader, signalName } from './exec-status.js';
 
 /** How often a stopped exec that has not ended is killed again. */
 const KILL_RETRY_MS = 500;
+/** KILL retries that spare the wrapper before it is killed too. */
+const WRAPPER_SPARED_RETRIES = 2;
 
-const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals).map(([name, n]) => [n, name]));
 
 export interface ContainerCommandOptions {
   readonly engine: ContainerEngine;
@@ -76,7 +76,7 @@ export class ContainerCommand {
       if (held.length > 0) this.stderr.write(held);
       this.stdout.close();
       this.stderr.close();
-      return classify(exitCode, this.reason);
+      return classify(exitCode, this.reason, this.status);
     });
     if (options.timeoutMs !== undefined) this.timers.push(setTimeout(() => this.stop('timeout'), options.timeoutMs));
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -89,7 +89,8 @@ export class ContainerCommand {
     const input = wrapperInput(options.config.shellPath, spec.command, spec.workdir, spec.stdin);
     const channel = await options.engine.exec(options.containerId, {
       argv: input.argv,
-      env: { ...options.env, [EXEC_TAG_VAR]: tag },
+      // The wrapper hands the bare tag to the command; its own stays out of reach of the command's stop.
+      env: { ...options.env, [EXEC_TAG_VAR]: tag + WRAPPER_TAG_SUFFIX },
       workdir: '/',
       tty: false,
       // The wrapper's key and any long command arrive on stdin, before the command's own stdin bytes.
@@ -115,9 +116,13 @@ export class ContainerCommand {
     });
   }
 
-  /** Processes still alive when the command ended, killed then (known once it exited). */
+  /**
+   * Processes still alive when the command ended, killed then (known once it
+   * exited). After a stop of ours the tree was being killed already: as the
+   * local executor, that is no leftover to report.
+   */
   get leftoversKilled(): number {
-    return this.status.leftovers;
+    return this.reason === undefined ? this.status.leftovers : 0;
   }
 
   get stopReason(): StopReason | undefined {
@@ -129,35 +134,47 @@ export class ContainerCommand {
   }
 
   /**
-   * TERM to the whole tree, KILL after the grace, and KILL again until the
-   * exec has ended: on a loaded engine the exec's processes may not have
-   * started when the first signals went out. The first reason wins.
+   * TERM to the command's whole tree, KILL after the grace, and KILL again
+   * until the exec has ended: on a loaded engine the exec's processes may not
+   * have started when the first signals went out. The wrapper is spared so it
+   * can say how the command ended, unless it is still there at the second
+   * retry (stopped by the command, say). The first reason wins.
    */
   stop(reason: StopReason): void {
     if (this.done || this.reason !== undefined) return;
     this.reason = reason;
-    void this.signalTree('TERM');
+    void this.signalTree(this.tag, 'TERM');
+    let retries = 0;
     const kill = (): void => {
       if (this.done) return;
-      void this.signalTree('KILL');
+      void this.signalTree(this.tag, 'KILL');
+      if (retries++ >= WRAPPER_SPARED_RETRIES) void this.signalTree(this.tag + WRAPPER_TAG_SUFFIX, 'KILL');
       this.timers.push(setTimeout(kill, KILL_RETRY_MS));
     };
     this.timers.push(setTimeout(kill, this.options.config.graceMs));
   }
 
-  private async signalTree(signal: 'TERM' | 'KILL'): Promise<void> {
+  private async signalTree(tag: string, signal: 'TERM' | 'KILL'): Promise<void> {
     try {
-      await this.options.engine.killTagged(this.options.containerId, this.tag, signal);
+      await this.options.engine.killTagged(this.options.containerId, tag, signal);
     } catch {
       // The container is gone: so is the tree.
     }
   }
 }
 
-/** Exec statuses are `128 + n` for a signal; only a stop of ours is reported as that signal. */
-function classify(exitCode: number | null, reason: StopReason | undefined): ShellExit {
+/**
+ * The wrapper's records say how the command ended. Without them (the wrapper
+ * itself was killed), an exec status of `128 + n` is that signal only when
+ * a stop of ours explains it.
+ */
+function classify(exitCode: number | null, reason: StopReason | undefined, status: ExecStatusReader): ShellExit {
+  if (status.complete) {
+    const name = status.signal === undefined ? undefined : signalName(status.signal);
+    return name === undefined ? { exitCode, signal: null, reason } : { exitCode: null, signal: name, reason };
+  }
   if (reason !== undefined && exitCode !== null && exitCode > 128) {
-    const name = SIGNAL_NAMES.get(exitCode - 128);
+    const name = signalName(exitCode - 128);
     if (name) return { exitCode: null, signal: name, reason };
   }
   return { exitCode, signal: null, reason };

@@ -9,8 +9,11 @@ import { EXEC_TAG_VAR } from './container-engine.js';
 /** The wrapper's status when it could not enter the workdir (the command never ran). */
 export const WORKDIR_STATUS = 125;
 
-/** `\x1fdsh-status:<key>:` opens every status record the wrapper writes on stderr. */
-export const statusOpening = (key: string): string => `\x1fdsh-status:${key}:`;
+/** Appended to the tag the exec starts with: the wrapper's own tag, which stopping the command does not reach. */
+export const WRAPPER_TAG_SUFFIX = 'w';
+
+/** `\x1fdsh-status:<key>:` opens every status record the wrapper writes on stderr (`mark`: another byte around the record). */
+export const statusOpening = (key: string, mark = '\x1f'): string => `${mark}dsh-status:${key}:`;
 
 /**
  * Reads `<key> <command bytes> <stdin bytes>\n` from the exec's stdin, then
@@ -26,23 +29,40 @@ export const statusOpening = (key: string): string => `\x1fdsh-status:${key}:`;
  * process carrying this exec's tag (`setsid` escapes), counted — and writes
  * the count last, keyed. Its own stderr is /dev/null (job reports); the
  * command's goes to the exec's stderr through fd 4.
+ *
+ * The exec starts with the tag plus `w` (`WRAPPER_TAG_SUFFIX`) and the
+ * wrapper exports the bare tag to the command: stopping the command by its
+ * tag leaves the wrapper alive to report how it ended. `wait` gives 128+n
+ * both for `exit 128+n` and for a death by signal n; the job table tells
+ * them apart (`Exit 143` / `Terminated`), so a CHLD trap copies it into a
+ * pipe and the wrapper writes a keyed `signal:<n>` record when the command
+ * was killed by a signal.
  */
 export const EXEC_WRAPPER =
   'IFS=" " read -r K c i || exit 124; C=$2; ((c)) && { LC_ALL=C IFS= read -r -N "$c" C || exit 124; }; ' +
   'cd -- "$1" 2>/dev/null || { if [[ ! -e $1 ]]; then w=missing; elif [[ ! -d $1 ]]; then w=notdir; else w=denied; fi; ' +
   `printf '\\037dsh-status:%s:workdir:%s\\037' "$K" "$w" >&2; exit ${WORKDIR_STATUS}; }; ` +
+  `T=\${${EXEC_TAG_VAR}%${WRAPPER_TAG_SUFFIX}}; export ${EXEC_TAG_VAR}=$T; ` +
   'set -m; exec 4>&2 2>/dev/null; h=(); ' +
   // Helpers drop the tag: they are the wrapper's, never counted as the command's leftovers.
   `if ((i)); then exec 5< <(${EXEC_TAG_VAR}= exec head -c "$i"); h+=($!); else exec 5</dev/null; fi; ` +
   `if ((c)); then exec 6< <(printf %s "$C"); h+=($!); r='eval "$(cat <&3)" 3<&-'; else exec 6</dev/null; r=$C; fi; unset C; ` +
-  '"$0" -c "$r" <&5 3<&6 2>&4 4>&- 5<&- 6<&- & p=$!; exec 5<&- 6<&-; wait $p; s=$?; ' +
+  // The job table's word for how the command ended, in the C locale, copied out at each child's end (no fork in the trap).
+  'exec 7<> <(:); j() { local LC_ALL=C; jobs -l >&7; }; trap j CHLD; ' +
+  '"$0" -c "$r" <&5 3<&6 2>&4 4>&- 5<&- 6<&- 7>&- & p=$!; exec 5<&- 6<&-; ' +
+  // A trap may end `wait` early, and a stopped command ends it too: wait again while the command is
+  // still there (`wait -f` sleeps through a stop; before bash 5.1, a short read paces the loop).
+  '((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && f=-f || f=; ' +
+  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 9 _ 9<> <(:); done; trap - CHLD; d=; ' +
+  'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; exec 7<&-; ' +
+  `((s > 128)) && [[ $d != Done && $d != Exit ]] && printf '\\037dsh-status:%s:signal:%d\\037' "$K" $((s - 128)) >&4; ` +
   '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +
   'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; ' +
   // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
   'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z ]] && continue; ' +
   '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
   'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
-  `[[ $x == "${EXEC_TAG_VAR}=$${EXEC_TAG_VAR}" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
+  `[[ $x == "${EXEC_TAG_VAR}=$T" || $x == "${EXEC_TAG_VAR}=$T${WRAPPER_TAG_SUFFIX}" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
   // Stopped first, as in killTagged: none of them can start another process while the others are killed.
   '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
   `printf '\\037dsh-status:%s:left:%d\\037' "$K" $n >&4; exit $s`;

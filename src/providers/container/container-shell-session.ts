@@ -6,6 +6,8 @@ import { MarkerShell } from '../terminal/marker-shell.js';
 import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine, ExecChannel } from './container-engine.js';
 import { workdirMessage, type WorkdirProblem } from '../shell/workdir-check.js';
+import { ExecStatusReader, signalName } from './exec-status.js';
+import { LAUNCHER_MARK } from './container-shell-launcher.js';
 
 export interface ContainerShellSpawn {
   readonly engine: ContainerEngine;
@@ -13,6 +15,8 @@ export interface ContainerShellSpawn {
   readonly channel: ExecChannel;
   /** The tag every process of this shell carries (to kill its tree). */
   readonly tag: string;
+  /** The key of the launcher's end record (`containerShellLaunch`). */
+  readonly key: string;
   /** The shell's pid on this machine when the engine is local; undefined turns stdin-wait detection off. */
   readonly hostPid: number | undefined;
   /** Where the shell starts (see `containerShellArgv`). */
@@ -24,7 +28,7 @@ export interface ContainerShellSpawn {
 
 /**
  * The persistent shell inside a session's container: one long-lived
- * `bash -i` exec on a TTY, driven by the same `MarkerShell` as the local
+ * `bash -i` on a TTY exec (under its launcher), driven by the same `MarkerShell` as the local
  * PTY. Stdin-wait detection reads the shell's process tree through the
  * host's /proc, so it works only when the engine runs on this machine;
  * elsewhere a command waiting for input runs until its timeout.
@@ -42,17 +46,7 @@ export function startContainerShell(spawn: ContainerShellSpawn, config: BashPtyC
   });
 }
 
-/**
- * argv of the persistent shell: it enters `cwd` itself and says why it could
- * not by its status (the runtime's own chdir failure is an opaque "OCI
- * runtime exec failed"), then becomes the interactive bash.
- */
-export function containerShellArgv(shellPath: string, cwd: string): string[] {
-  const enter = 'cd -- "$1" 2>/dev/null || { [ -e "$1" ] || exit 125; [ -d "$1" ] || exit 124; exit 123; }';
-  return [shellPath, '-c', `${enter}; exec "$0" --noprofile --norc --noediting -i`, shellPath, cwd];
-}
-
-/** The statuses of `containerShellArgv`'s `cd` failure. */
+/** The statuses of the launcher's `cd` failure (container-shell-launcher.ts). */
 const CWD_EXITS: Readonly<Record<number, WorkdirProblem>> = { 125: 'missing', 124: 'notdir', 123: 'denied' };
 
 /** In the local PTY backend's words (`checkWorkdir`). */
@@ -61,11 +55,17 @@ function cwdFailure(exitCode: number | null, cwd: string): string | undefined {
   return problem === undefined ? undefined : workdirMessage(problem, cwd, 'working directory');
 }
 
-/** A TTY exec: bytes over the engine's attach stream, processes killed by their tag inside the container. */
+/**
+ * A TTY exec: bytes over the engine's attach stream (the launcher's end
+ * record taken out), processes killed by their tag inside the container.
+ */
 class ExecShellChannel implements ShellChannel {
   private readonly decoder = new StringDecoder('utf8');
+  private readonly status: ExecStatusReader;
 
-  constructor(private readonly spawn: ContainerShellSpawn) {}
+  constructor(private readonly spawn: ContainerShellSpawn) {
+    this.status = new ExecStatusReader(spawn.key, LAUNCHER_MARK);
+  }
 
   get hostPid(): number | undefined {
     return this.spawn.hostPid;
@@ -76,9 +76,17 @@ class ExecShellChannel implements ShellChannel {
   }
 
   listen(onData: (text: string) => void, onExit: (exit: PtyExit) => void): void {
-    this.spawn.channel.stdout.on('data', (chunk: Buffer) => onData(this.decoder.write(chunk)));
-    // Exec statuses carry a signal as 128 + n; the shell's own `exit N` is the common case, so report the code.
-    void this.spawn.channel.exited.then(({ exitCode }) => onExit({ exitCode, signal: null }));
+    const pass = (bytes: Buffer): void => {
+      const text = this.decoder.write(bytes);
+      if (text !== '') onData(text);
+    };
+    this.spawn.channel.stdout.on('data', (chunk: Buffer) => pass(this.status.push(chunk)));
+    void this.spawn.channel.exited.then(({ exitCode }) => {
+      pass(this.status.end());
+      // Without the launcher's record (it was killed too) the exec status is all there is.
+      const signal = this.status.signal === undefined ? undefined : signalName(this.status.signal);
+      onExit(signal === undefined ? { exitCode, signal: null } : { exitCode: null, signal });
+    });
   }
 
   async kill(): Promise<void> {

@@ -5,7 +5,8 @@ import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from '../terminal/terminal-service.js';
 import { EXEC_TAG_VAR } from './container-engine.js';
 import { containerExecEnv } from './container-env.js';
-import { containerShellArgv, startContainerShell } from './container-shell-session.js';
+import { startContainerShell } from './container-shell-session.js';
+import { containerShellLaunch } from './container-shell-launcher.js';
 import { ShellStartRefused } from '../terminal/shell-channel.js';
 import type { SessionContainers } from './session-containers.js';
 
@@ -37,9 +38,10 @@ export class ContainerTerminalBackend implements TerminalBackend {
     for (let attempt = 0; ; attempt++) {
       const container = await this.containers.acquire(session);
       const tag = randomBytes(8).toString('hex');
+      const launch = containerShellLaunch(this.config.shellPath, options.cwd);
       try {
         const channel = await this.containers.engine.exec(container.id, {
-          argv: containerShellArgv(this.config.shellPath, options.cwd),
+          argv: launch.argv,
           env: {
             ...containerExecEnv(this.config.allowEnv, this.containers.config.env, { dshEnv: options.dshEnv }, SHELL_ENV),
             [EXEC_TAG_VAR]: tag,
@@ -58,6 +60,7 @@ export class ContainerTerminalBackend implements TerminalBackend {
             containerId: container.id,
             channel,
             tag,
+            key: launch.key,
             hostPid,
             cwd: options.cwd,
             scrollbackChars: options.scrollbackChars ?? this.config.scrollbackChars,

@@ -12,6 +12,12 @@ export interface PersistentBashConfig {
   readonly maxOutputChars: number;
   /** The tool description the model sees. */
   readonly description: string;
+  /**
+   * A shell with no call for this long is closed (its process gone, so a
+   * host nobody disposed lets node exit); the next call says so and starts
+   * a fresh one. 0: never.
+   */
+  readonly idleCloseMs: number;
 }
 
 export const PersistentBashConfig: ServiceIdentifier<Partial<PersistentBashConfig>> =
@@ -26,7 +32,7 @@ export function defaultPersistentBashDescription(maxOutputChars: number): string
   );
 }
 
-const DEFAULTS = Object.freeze({ backendType: 'shell', timeoutMs: 300_000, maxOutputChars: 16_000, description: undefined });
+const DEFAULTS = Object.freeze({ backendType: 'shell', timeoutMs: 300_000, maxOutputChars: 16_000, description: undefined, idleCloseMs: 600_000 });
 
 /**
  * Fills defaults (through the shared merge: an unknown key fails; the
@@ -45,9 +51,15 @@ export function resolvePersistentBashConfig(config: Partial<PersistentBashConfig
       `invalid persistent bash config timeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${timeoutMs}`,
     );
   }
+  const { idleCloseMs } = merged as PersistentBashConfig;
+  if (typeof idleCloseMs !== 'number' || !Number.isInteger(idleCloseMs) || idleCloseMs < 0 || idleCloseMs > MAX_TIMER_MS) {
+    throw new Error(
+      `invalid persistent bash config idleCloseMs: expected 0 (never) or milliseconds up to ${MAX_TIMER_MS}, got ${String(idleCloseMs)}`,
+    );
+  }
   if (typeof backendType !== 'string' || backendType === '') {
     throw new Error('invalid persistent bash config backendType: expected a non-empty string');
   }
   const description = merged.description ?? defaultPersistentBashDescription(maxOutputChars);
-  return Object.freeze({ backendType, timeoutMs, maxOutputChars: Math.floor(maxOutputChars), description });
+  return Object.freeze({ backendType, timeoutMs, maxOutputChars: Math.floor(maxOutputChars), description, idleCloseMs });
 }

@@ -6,11 +6,15 @@ import { resourceLimitNotice, type ResourceLimitHit } from '../../providers/shel
 /** Model-visible notices of the persistent tool (stable text). */
 export const RESET_NOTICE = '[shell reset: the next call starts a fresh shell in the workspace]';
 export const FRESH_SHELL_NOTICE = '[the previous shell had exited; this call ran in a fresh shell in the workspace]';
-export const WAITING_NOTICE =
-  "[waiting for input: the command is still running and reading the terminal; your next bash call's text is sent to it as one line of input (^C interrupts it, ^D sends end-of-file)]";
+/** The waiting notice names the tool the input goes through (`bash`, or its name beside the one-shot shell). */
+export const waitingNotice = (toolName: string): string =>
+  `[waiting for input: the command is still running and reading the terminal; your next ${toolName} call's text is sent to it as one line of input (^C interrupts it, ^D sends end-of-file)]`;
+export const WAITING_NOTICE = waitingNotice('bash');
 export const NOT_DELIVERED_NOTICE =
   '[input not delivered: the waiting command had already finished (its remaining output is above); your text was not run]';
 export const RESTARTED_NOTICE = '[shell restarted: this call ran in a fresh shell in the workspace]';
+export const idleClosedNotice = (idleMs: number): string =>
+  `[shell reset: the previous shell was closed after ${idleMs}ms without a call; this call ran in a fresh shell in the workspace]`;
 export const CANCELLED_NOTICE = '[shell reset: the previous call was cancelled; this call ran in a fresh shell in the workspace]';
 export const FRAME_LOST_NOTICE =
   "[shell unusable: it went back to its prompt without running this call's frame (e.g. a DEBUG trap under extdebug, a disabled builtin); the command may not have run]";
@@ -55,6 +59,10 @@ export interface RenderContext {
   readonly freshShell: boolean;
   /** The previous call was cancelled, which reset the shell; this call opened a fresh one. */
   readonly afterCancel?: boolean;
+  /** The previous shell was closed after this long without a call (`idleCloseMs`); this call opened a fresh one. */
+  readonly idleClosedAfterMs?: number;
+  /** The tool's name when it is not `bash` (mounted beside the one-shot shell): the waiting notice names it. */
+  readonly toolName?: string;
   /** The call asked for `restart`: it ran in a fresh shell. */
   readonly restarted?: boolean;
   /** Set when the session's sandbox mode changed, so this call ran in a fresh shell under that mode. */
@@ -111,6 +119,7 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   const blocks: string[] = [];
   if (ctx.restarted) blocks.push(RESTARTED_NOTICE);
   if (ctx.afterCancel) blocks.push(CANCELLED_NOTICE);
+  if (ctx.idleClosedAfterMs !== undefined) blocks.push(idleClosedNotice(ctx.idleClosedAfterMs));
   if (ctx.freshShell) blocks.push(FRESH_SHELL_NOTICE);
   if (ctx.sandboxChangedTo) blocks.push(sandboxChangedNotice(ctx.sandboxChangedTo));
   if (result.lostPrefix) blocks.push(LOST_PREFIX_NOTICE);
@@ -121,7 +130,7 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   if (clippedChars > 0) blocks.push(clipNotice(clippedChars));
   if (result.forgedEnd) blocks.push(FORGED_END_NOTICE);
   if (result.continuation?.inputDelivered === false) blocks.push(NOT_DELIVERED_NOTICE);
-  if (value.waitingForInput) blocks.push(WAITING_NOTICE);
+  if (value.waitingForInput) blocks.push(waitingNotice(ctx.toolName ?? 'bash'));
   if (ctx.deniedUnder) blocks.push(`[sandbox: file access denied under ${ctx.deniedUnder} mode]`);
   for (const hit of ctx.limitsReached ?? []) blocks.push(resourceLimitNotice(hit));
   blocks.push(...trailer(value));

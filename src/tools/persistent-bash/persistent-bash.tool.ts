@@ -1,6 +1,6 @@
 import { inject, optional } from 'inversify';
 import { HostConfig } from '../../core/host-config.js';
-import { Tool } from '../../core/tool.decorator.js';
+import { Tool, getToolMeta } from '../../core/tool.decorator.js';
 import {
   ToolError,
   errorResult,
@@ -33,6 +33,10 @@ interface ShellSlot {
   cancelled?: boolean;
   /** Settles when the session's previous call has; calls run one at a time, in order. */
   queue: Promise<unknown>;
+  /** Closes the shell once it had no call for `idleCloseMs` (unreferenced: it never holds the process). */
+  idleTimer?: NodeJS.Timeout;
+  /** The shell was closed for idleness: the next result says so. */
+  idleClosedAfterMs?: number;
 }
 
 /**
@@ -79,8 +83,12 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     // No workdir: the command runs wherever an earlier `cd` left the shell, so the session's cwd would mislead the approver.
     const admitted = enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, sandboxMode: mode }, ctx);
     admitted.catch(() => undefined); // observed by `turn` once the queue reaches it
+    clearTimeout(slot.idleTimer);
     const turn = slot.queue.then(() => admitted).then(() => this.runInShell(slot, args, ctx));
-    slot.queue = turn.catch(() => undefined);
+    const queued = turn.catch(() => undefined);
+    slot.queue = queued;
+    // Only the session's last queued call starts the idle clock.
+    void queued.then(() => slot.queue === queued && this.armIdleClose(slot));
     return turn;
   }
 
@@ -108,6 +116,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   async dispose(): Promise<void> {
     const slots = [...this.slots.values()];
     this.slots.clear();
+    for (const slot of slots) clearTimeout(slot.idleTimer);
     await Promise.all(slots.map((slot) => this.reset(slot)));
   }
 
@@ -116,7 +125,10 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     if (!slot) {
       slot = { session, overlay: {}, queue: Promise.resolve() };
       this.slots.set(session.id, slot);
-      session.onDispose(() => void this.slots.delete(session.id));
+      session.onDispose(() => {
+        clearTimeout(slot!.idleTimer);
+        this.slots.delete(session.id);
+      });
     }
     return slot;
   }
@@ -130,6 +142,8 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     let freshShell = false;
     const afterCancel = slot.cancelled === true;
     slot.cancelled = false;
+    const idleClosedAfterMs = slot.idleClosedAfterMs;
+    slot.idleClosedAfterMs = undefined;
     // Whatever state the old shell is in (even one that no longer runs our frame), restart discards it.
     if (args.restart === true) await this.reset(slot);
     if (slot.id !== undefined && !this.terminals.isAlive(session, slot.id)) {
@@ -178,7 +192,26 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       ...(result.limitsReached !== undefined ? { limitsReached: result.limitsReached } : {}),
       ...(args.restart === true ? { restarted: true } : {}),
       ...(afterCancel ? { afterCancel: true } : {}),
+      ...(idleClosedAfterMs !== undefined ? { idleClosedAfterMs } : {}),
+      toolName: getToolMeta(this.constructor)?.name ?? 'bash',
     });
+  }
+
+  /**
+   * After the session's last queued call settled: closes its shell
+   * once no call came for `idleCloseMs`. node-pty holds the process while a
+   * shell runs, so a host nobody disposed would otherwise never let it exit.
+   */
+  private armIdleClose(slot: ShellSlot): void {
+    const idleMs = this.config.idleCloseMs;
+    if (idleMs === 0 || slot.id === undefined || this.slots.get(slot.session.id) !== slot) return;
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.id === undefined) return;
+      slot.idleClosedAfterMs = idleMs;
+      void this.reset(slot);
+    }, idleMs);
+    slot.idleTimer.unref();
   }
 
   /** Forgets the slot's shell (closing it if it is still open); the next call opens a fresh one. */
