@@ -66,6 +66,7 @@ export { describeApproval, approvalFacts, type ApprovalFact } from './providers/
 export { refusalMessage } from './providers/approval/approval-refusals.js';
 export { escapeForDisplay, quoteForDisplay, escapeJsonForDisplay, lineCount } from './core/display-text.js';
 export * from './providers/container/index.js';
+export * from './providers/kubernetes/index.js';
 export { LocalCommandPolicy } from './providers/approval/local-command-policy.js';
 export { commandParts } from './providers/approval/command-parts.js';
 export type { CommandAnalysis, CommandWord } from './providers/approval/command-words.js';
@@ -88,5 +89,6 @@ export type { BuiltinToolArgs, BuiltinToolValues, ToolArgs, ToolValue } from './
 export { localEnvironment, type EnvironmentOptions, type ShellChoice } from './plugins/local.environment.js';
 export { sandboxedEnvironment, type SandboxedEnvironmentOptions } from './plugins/sandboxed.environment.js';
 export { containerEnvironment, type ContainerEnvironmentOptions } from './plugins/container.environment.js';
+export { kubernetesEnvironment, type KubernetesEnvironmentOptions } from './plugins/kubernetes.environment.js';
 
 // The MCP server lives in the `dsh-tools/mcp` subpath (src/mcp.ts), so these typings stay light.
