@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CliEnvironment } from './cli-options.js';
 import { resolveResourceLimits } from '../providers/sandbox/resource-limits.js';
 import { containerChecks } from './config-container.js';
+import { kubernetesChecks } from './config-kubernetes.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -71,6 +72,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   },
   redact: { values: stringList, patterns: stringList, builtins: boolean, environment: boolean },
   container: containerChecks,
+  kubernetes: kubernetesChecks,
 };
 
 /**
