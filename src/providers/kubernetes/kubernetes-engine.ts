@@ -192,6 +192,7 @@ export class KubernetesEngine implements ContainerEngine {
     this.isolation ??= ensureIsolationPolicy(client).catch((error: unknown) => {
       this.isolation = undefined;
       const cause = describeKubeError(error, client.server, 'create networkpolicies');
+      if (cause.startsWith('Kubernetes API server unreachable')) throw new Error(cause);
       throw new Error(`cannot create the NetworkPolicy that isolates session pods: ${cause} (or set kubernetes.networkPolicy: false)`);
     });
     return this.isolation;
