@@ -109,8 +109,8 @@ export class KubernetesEngine implements ContainerEngine {
     } catch (error) {
       const status = /Unexpected server response: (\d+)/.exec(String((error as Error).message))?.[1];
       if (status === '404') throw new Error(`the session's pod ${podName} is gone`);
-      if (status === '403') throw new Error(`forbidden by RBAC (create pods/exec): the account may not exec in pods of namespace ${client.namespace}`);
-      throw new Error(describeKubeError(error, client.server, 'create pods/exec'));
+      if (status === '403') throw new Error(`forbidden by RBAC (get/create pods/exec): the account may not exec in pods of namespace ${client.namespace}`);
+      throw new Error(describeKubeError(error, client.server, 'get/create pods/exec'));
     }
   }
 

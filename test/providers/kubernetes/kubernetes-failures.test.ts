@@ -115,17 +115,31 @@ describeWithCluster(`kubernetes failures on the cluster${NEEDS_CLUSTER}`, () => 
       await ns.remove();
     }
   });
+
+  it('RBAC that forbids exec in pods says so on the call, and the pod still goes with the session', async () => {
+    const ns = await scratchNamespace('k8s-rbac-exec');
+    try {
+      const kubeconfig = await weakAccount(ns.name, root, ['create', 'get', 'list', 'watch', 'delete']);
+      const said = await firstCall(kubernetesEnvironment({ workspace: root, kubernetes: { image: KIT_IMAGE, namespace: ns.name, kubeconfig } }));
+      expect(said).toBe(
+        `Error: cannot run the command in the session container: forbidden by RBAC (get/create pods/exec): the account may not exec in pods of namespace ${ns.name}`,
+      );
+      expect(await sessionPods('', ns.name)).toHaveLength(0);
+    } finally {
+      await ns.remove();
+    }
+  });
 });
 
-/** A service account that may do everything the engine needs except create pods; a kubeconfig with its token. */
-async function weakAccount(namespace: string, dir: string): Promise<string> {
+/** A service account that may do what the engine needs but create pods (by default) and exec in them; a kubeconfig with its token. */
+async function weakAccount(namespace: string, dir: string, podVerbs = ['get', 'list', 'watch', 'delete']): Promise<string> {
   await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'k8s-weak' } } });
   await rbac.createNamespacedRole({
     namespace,
     body: {
       metadata: { name: 'k8s-weak' },
       rules: [
-        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'delete'] },
+        { apiGroups: [''], resources: ['pods'], verbs: podVerbs },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'list', 'patch', 'delete'] },
         { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['create', 'get'] },
       ],
