@@ -3,6 +3,7 @@
 import { benchStartup } from './cli.bench.js';
 import { benchBackgroundTasks, benchConcurrentCalls } from './concurrency.bench.js';
 import { benchContainers } from './container.bench.js';
+import { benchKubernetes } from './kubernetes.bench.js';
 import { benchMcpPrestarted, benchMcpRoundTrip } from './mcp.bench.js';
 import { benchExecutorPrestarted, benchOneShot, benchPrestarted } from './oneshot.bench.js';
 import { benchOutput } from './output.bench.js';
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   sandbox: () => benchSandbox(100),
   cli: () => benchStartup(15),
   container: () => benchContainers(),
+  kubernetes: () => benchKubernetes(),
 };
 
 const wanted = process.argv.slice(2);

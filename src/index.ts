@@ -76,6 +76,7 @@ export { describeApproval, approvalFacts, type ApprovalFact } from './providers/
 export { refusalMessage } from './providers/approval/approval-refusals.js';
 export { escapeForDisplay, quoteForDisplay, escapeJsonForDisplay, lineCount } from './core/display-text.js';
 export * from './providers/container/index.js';
+export * from './providers/kubernetes/index.js';
 export { LocalCommandPolicy } from './providers/approval/local-command-policy.js';
 export { commandParts } from './providers/approval/command-parts.js';
 export type { CommandAnalysis, CommandWord } from './providers/approval/command-words.js';
@@ -99,5 +100,6 @@ export { localEnvironment, type EnvironmentOptions, type ShellChoice, type Shell
 export { renamedTool } from './core/renamed-tool.js';
 export { sandboxedEnvironment, type SandboxedEnvironmentOptions } from './plugins/sandboxed.environment.js';
 export { containerEnvironment, type ContainerEnvironmentOptions } from './plugins/container.environment.js';
+export { kubernetesEnvironment, type KubernetesEnvironmentOptions } from './plugins/kubernetes.environment.js';
 
 // The MCP server lives in the `dsh-tools/mcp` subpath (src/mcp.ts), so these typings stay light.

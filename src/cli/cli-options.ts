@@ -2,6 +2,8 @@ import path from 'node:path';
 import { SHELL_CHOICES, type ShellChoice } from '../plugins/shell-choice.js';
 import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
 import type { ContainerConfig } from '../providers/container/container-config.js';
+import type { KubernetesConfig } from '../providers/kubernetes/kubernetes-config.js';
+import { checkOneEngine } from './config-kubernetes.js';
 import { isSandboxMode } from '../providers/sandbox/sandbox-config.js';
 import { loadConfigFile } from './config-file.js';
 
@@ -14,10 +16,14 @@ export interface GlobalOptions {
   readonly network?: boolean;
   readonly workspace?: string;
   readonly container?: string;
+  readonly kubernetes?: string;
 }
 
 /** What a command composes: the sandboxed options plus, in container mode, the `container:` section. */
-export type CliEnvironment = SandboxedEnvironmentOptions & { readonly container?: Partial<ContainerConfig> };
+export type CliEnvironment = SandboxedEnvironmentOptions & {
+  readonly container?: Partial<ContainerConfig>;
+  readonly kubernetes?: Partial<KubernetesConfig>;
+};
 
 /**
  * The composition a command runs: the config file (if any), then command-line
@@ -33,7 +39,7 @@ export async function resolveEnvironment(options: GlobalOptions): Promise<CliEnv
     throw new Error(`invalid --sandbox "${options.sandbox}": expected read-only, workspace-write or danger-full-access`);
   }
   const workspace = path.resolve(options.workspace ?? fromFile.workspace ?? process.cwd());
-  return {
+  const environment: CliEnvironment = {
     ...fromFile,
     workspace,
     shell: (options.shell as ShellChoice | undefined) ?? fromFile.shell,
@@ -47,5 +53,8 @@ export async function resolveEnvironment(options: GlobalOptions): Promise<CliEnv
         }
       : {}),
     ...(options.container !== undefined ? { container: { ...fromFile.container, image: options.container } } : {}),
+    ...(options.kubernetes !== undefined ? { kubernetes: { ...fromFile.kubernetes, image: options.kubernetes } } : {}),
   };
+  checkOneEngine(environment);
+  return environment;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CliEnvironment } from './cli-options.js';
 import { resolveResourceLimits } from '../providers/sandbox/resource-limits.js';
 import { containerChecks } from './config-container.js';
+import { kubernetesChecks } from './config-kubernetes.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -75,6 +76,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   container: containerChecks,
   audit: { file: string },
   telemetry: { includeCommand: boolean },
+  kubernetes: kubernetesChecks,
 };
 
 /**

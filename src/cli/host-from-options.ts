@@ -3,6 +3,7 @@ import type { DshHost } from '../container/dsh-host.js';
 import { localEnvironment } from '../plugins/local.environment.js';
 import { sandboxedEnvironment } from '../plugins/sandboxed.environment.js';
 import { containerEnvironment } from '../plugins/container.environment.js';
+import { kubernetesEnvironment } from '../plugins/kubernetes.environment.js';
 import { resolveEnvironment, type CliEnvironment, type GlobalOptions } from './cli-options.js';
 
 /** Builds the host a command runs on, from the shared options. */
@@ -12,7 +13,9 @@ export async function hostFromOptions(
 ): Promise<{ host: DshHost; workspace: string }> {
   const environment = adjust(await resolveEnvironment(options));
   const modules =
-    environment.container !== undefined
+    environment.kubernetes !== undefined
+      ? kubernetesModules(environment)
+      : environment.container !== undefined
       ? containerModules(environment)
       : environment.sandbox !== undefined
         ? sandboxedEnvironment(environment)
@@ -32,6 +35,16 @@ function containerModules(environment: CliEnvironment): ReturnType<typeof contai
   return containerEnvironment({
     ...local,
     container: { ...network, ...container } as NonNullable<CliEnvironment['container']> & { image: string },
+    ...(sandbox?.mode === undefined ? {} : { sandboxMode: sandbox.mode }),
+  });
+}
+
+/** Kubernetes mode: as container mode, every session in its own pod; a read-only sandbox mode mounts the workspace read-only. */
+function kubernetesModules(environment: CliEnvironment): ReturnType<typeof kubernetesEnvironment> {
+  const { kubernetes, container: _container, sandbox, approval: _approval, answerers: _answerers, ...local } = environment;
+  return kubernetesEnvironment({
+    ...local,
+    kubernetes: kubernetes as NonNullable<CliEnvironment['kubernetes']> & { image: string },
     ...(sandbox?.mode === undefined ? {} : { sandboxMode: sandbox.mode }),
   });
 }

@@ -25,6 +25,7 @@ const program = new Command('dsh-tools')
   .option('--no-network', 'confined commands get no network and no host socket (selects the sandbox; read-only unless --sandbox)')
   .option('--workspace <dir>', 'working directory of the session (default: the current directory)')
   .option('--container <image>', "run every session's commands in its own container of this image (Docker engine API)")
+  .option('--kubernetes <image>', "run every session's commands in its own pod of this image (the cluster of $KUBECONFIG)")
   .showHelpAfterError('(add --help for details)')
   .enablePositionalOptions(false);
 

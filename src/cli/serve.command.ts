@@ -44,6 +44,10 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
                                        (every session in its own container)
   audit: { file }            one JSON line per tool call (like --audit-log)
   telemetry: { includeCommand }        the redacted command on each span
+  kubernetes: { image, namespace, kubeconfig, context, env, mounts, resources, nodeSelector,
+                tolerations, runtimeClassName, serviceAccountName, labels, annotations,
+                podStartTimeoutMs, workspace, user, leaseSeconds, networkPolicy }
+                                       (every session in its own pod: docs/kubernetes.md)
 Flags override the file. Every key and default: docs/configuration.md in the
 package; how to register this server with an MCP client: docs/mcp-server.md.
 
@@ -51,7 +55,8 @@ Examples:
   $ dsh-tools serve --workspace ~/project
   $ dsh-tools serve --shell persistent --config dsh.yaml
   $ dsh-tools serve --http 8765 --workspace .
-  $ dsh-tools serve --container my-image --workspace ~/project`;
+  $ dsh-tools serve --container my-image --workspace ~/project
+  $ dsh-tools serve --kubernetes my-image --workspace /srv/project   (cluster of $KUBECONFIG)`;
 
 function parseSeconds(value: string): number {
   const seconds = Number(value);

@@ -12,6 +12,8 @@ const TRACE = path.join(ROOT, 'test/e2e/support/trace-loads.mjs');
 const VALIDATION = [/\/class-validator\//, /class-validator-jsonschema\/build\/index\.js$/, /\/class-transformer\//];
 /** Loaded only by the compositions that use it (the Docker backend with --container). */
 const DOCKER = /\/dockerode\//;
+/** Loaded only by the Kubernetes backend (--kubernetes), at its first cluster call. */
+const KUBERNETES = /@kubernetes\/client-node/;
 
 let dir: string;
 beforeAll(() => {
@@ -39,7 +41,7 @@ describe('start-up loads only what the first response needs', () => {
     const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('## tool bash');
-    expect(matching(traced.loaded(), [...VALIDATION, DOCKER, /@modelcontextprotocol\/sdk/])).toEqual([]);
+    expect(matching(traced.loaded(), [...VALIDATION, DOCKER, KUBERNETES, /@modelcontextprotocol\/sdk/])).toEqual([]);
   });
 
   it('serve (stdio): initialize answered without validation, schema generator or HTTP transport; a call then validates', async () => {
@@ -71,7 +73,7 @@ describe('start-up loads only what the first response needs', () => {
       lines.push(await nextLine());
       expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'dsh-tools' } } });
       const beforeCall = traced.loaded();
-      expect(matching(beforeCall, [...VALIDATION, DOCKER, /@hono\//, /streamableHttp/])).toEqual([]);
+      expect(matching(beforeCall, [...VALIDATION, DOCKER, KUBERNETES, /@hono\//, /streamableHttp/])).toEqual([]);
 
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: 'true', description: 'x', timeoutMs: '5' } } });

@@ -133,6 +133,12 @@ export interface ContainerEngine {
   removeNetwork(networkId: string): Promise<void>;
   /** Networks carrying every given label (`key=value`). */
   listNetworks(labels: readonly string[]): Promise<Array<{ readonly id: string; readonly labels: Readonly<Record<string, string>> }>>;
+  /** `hostPid` answers for this machine's /proc whatever the endpoint (default: only a unix-socket engine's does). */
+  readonly localPids?: boolean;
+  /** Removes what dead servers left where labels and pids do not tell (Kubernetes: expired leases); resolves with how many went. */
+  reapAbandoned?(): Promise<number>;
+  /** Releases what the engine holds for this server once every session's container is gone. */
+  dispose?(): Promise<void>;
 }
 
 export const ContainerEngine: ServiceIdentifier<ContainerEngine> = Symbol.for('dsh.ContainerEngine');

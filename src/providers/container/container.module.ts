@@ -62,7 +62,7 @@ export function containerTerminalModule(config: Partial<BashPtyConfig> = {}): Pl
     options.bind(TerminalBackend)
       .toDynamicValue((ctx) => {
         const containers = ctx.get(SessionContainersToken);
-        const local = containers.engine.endpoint.startsWith('unix://');
+        const local = containers.engine.localPids ?? containers.engine.endpoint.startsWith('unix://');
         return new ContainerTerminalBackend(containers, resolved, local, optionalRedactor(ctx));
       })
       .inSingletonScope();

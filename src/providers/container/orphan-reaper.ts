@@ -18,7 +18,8 @@ export async function reapDeadInstances(engine: ContainerEngine, hostname: strin
   const deadNetworks = (await engine.listNetworks(ours)).filter((n) => !processAlive(Number(n.labels[LABELS.pid])));
   await Promise.all(deadNetworks.map((n) => engine.removeNetwork(n.id).catch(() => undefined)));
   removeDeadSharedDirs(os.tmpdir());
-  return dead.length;
+  const abandoned = (await engine.reapAbandoned?.()) ?? 0;
+  return dead.length + abandoned;
 }
 
 function removeDeadSharedDirs(tmp: string): void {

@@ -118,7 +118,7 @@ export class SessionContainers {
   }
 
   dispose(): Promise<void> {
-    this.disposing ??= Promise.all([...this.entries.keys()].map((key) => this.release(key))).then(() => undefined);
+    this.disposing ??= Promise.all([...this.entries.keys()].map((key) => this.release(key))).then(() => this.engine.dispose?.());
     return this.disposing;
   }
 

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { PluginModule } from '../core/plugin-module.js';
+import { DEFAULT_CAPABILITIES } from '../providers/container/container-hardening.js';
+import { KubernetesEngine } from '../providers/kubernetes/kubernetes-engine.js';
+import { resolveKubernetesConfig, type KubernetesConfig } from '../providers/kubernetes/kubernetes-config.js';
+import type { SandboxMode } from '../providers/shell/shell-executor.js';
+import { containerEnvironment } from './container.environment.js';
+import type { EnvironmentOptions } from './local.environment.js';
+
+/** The local options plus the `kubernetes:` section. */
+export interface KubernetesEnvironmentOptions extends EnvironmentOptions {
+  readonly kubernetes: Partial<KubernetesConfig> & { readonly image: string };
+  /** `read-only` mounts the workspace read-only; otherwise read-write. */
+  readonly sandboxMode?: SandboxMode;
+}
+
+/**
+ * The container composition with every session in its own pod on a
+ * Kubernetes cluster: the same executor, persistent shell and in-pod wrapper
+ * as session containers, on `KubernetesEngine`. Bad config fails here.
+ */
+export function kubernetesEnvironment(options: KubernetesEnvironmentOptions): PluginModule[] {
+  const { kubernetes, ...rest } = options;
+  const config = resolveKubernetesConfig(kubernetes);
+  const workspace = rest.workspace === undefined ? undefined : path.resolve(rest.workspace);
+  const engine = new KubernetesEngine(config, workspace);
+  return containerEnvironment({
+    ...rest,
+    ...(workspace === undefined ? {} : { workspace }),
+    engine,
+    // Limits, seccomp and placement are the pod's (the `kubernetes:` section); the rest is the container layer's.
+    container: {
+      image: config.image,
+      env: config.env,
+      mounts: config.mountSpecs,
+      memory: 'unlimited',
+      pidsLimit: 'unlimited',
+      seccomp: 'engine-default',
+      network: 'none',
+      capabilities: DEFAULT_CAPABILITIES,
+      ...(config.user === undefined ? {} : { user: config.user }),
+    },
+  });
+}
