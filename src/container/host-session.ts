@@ -8,6 +8,8 @@ export interface SessionOptions {
   readonly cwd?: string;
   /** Transcript path, exported to commands as `DSH_SESSION_JSONL`. */
   readonly jsonlPath?: string;
+  /** Who opened the session: the name of the token it was opened with (HTTP), else undefined. */
+  readonly caller?: string;
 }
 
 export interface CallOptions {
@@ -26,6 +28,7 @@ type Invoke = <V>(tool: string, args: unknown, ctx: CallContext) => Promise<Tool
 export class HostSession implements SessionContext {
   readonly cwd?: string;
   readonly jsonlPath?: string;
+  readonly caller?: string;
   private readonly hooks: Array<() => void | Promise<void>> = [];
   private readonly pendingNotices: Array<{ readonly text: string; readonly key?: string }> = [];
   private readonly noticeListeners = new Set<(notice: string) => void>();
@@ -44,6 +47,7 @@ export class HostSession implements SessionContext {
     // before `..`, which a lexical path.resolve would already have folded.
     this.cwd = options.cwd === undefined || path.isAbsolute(options.cwd) ? options.cwd : path.resolve(options.cwd);
     this.jsonlPath = options.jsonlPath === undefined ? undefined : path.resolve(options.jsonlPath);
+    this.caller = options.caller;
   }
 
   get disposed(): boolean {

@@ -35,6 +35,8 @@ export interface SessionContext {
   readonly id: string;
   readonly cwd?: string;
   readonly jsonlPath?: string;
+  /** Who opened the session: the name of the token it was opened with (HTTP), else undefined. */
+  readonly caller?: string;
   readonly disposed: boolean;
   /** Runs (and is awaited) when the session is disposed. Registering after disposal runs the hook at once. */
   onDispose(hook: () => void | Promise<void>): void;
