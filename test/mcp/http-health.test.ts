@@ -39,7 +39,8 @@ const get = (url: URL, pathname: string, headers: Record<string, string> = {}) =
 
 test('a local composition: /healthz "ok" and /readyz "ready" without a token, whatever the Host; nothing else in the body', async () => {
   const url = await serve(await createHost(...localEnvironment({ workspace: dir })));
-  for (const headers of [{}, { host: 'pod-10-1-2-3.example:8765' }, { authorization: 'Bearer wrong' }]) {
+  const variants: Array<Record<string, string>> = [{}, { host: 'pod-10-1-2-3.example:8765' }, { authorization: 'Bearer wrong' }];
+  for (const headers of variants) {
     const health = await get(url, '/healthz', headers);
     expect([health.status, health.body, health.headers['cache-control']]).toEqual([200, 'ok\n', 'no-store']);
     const ready = await get(url, '/readyz', headers);
