@@ -10,3 +10,6 @@ export { serveStdio, type RunningServer, type StdioServeOptions } from './mcp/st
 export { serveHttp, MCP_PATH, type HttpServeOptions, type RunningHttpServer } from './mcp/http-server.js';
 export { McpElicitationAnswerer, mcpApprovalModule } from './mcp/elicitation-answerer.js';
 export { toCallToolResult, toStructuredContent } from './mcp/call-result.js';
+export { resolveHttpToken, type HttpToken, type TokenOptions } from './mcp/http-auth.js';
+export { CallGate, type CallGateLimits } from './mcp/call-gate.js';
+export { runUntilStopped, type LifecycleOptions } from './mcp/serve-lifecycle.js';
