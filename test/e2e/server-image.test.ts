@@ -3,7 +3,7 @@
 // of this machine's node, bash and procps), run with `docker run -p`: the
 // health check turns healthy, an MCP client makes a call as the non-root
 // user, and `docker stop` drains it to exit code 0.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,7 +59,7 @@ describeWithEngine(`the documented server image${NEEDS_ENGINE}`, () => {
       }
       return false;
     })();
-    if (!up) throw new Error(`the server in the container never answered /healthz:\n${docker('logs', NAME)}`);
+    if (!up) throw new Error(`the server in the container never answered /healthz:\n${spawnSync('docker', ['logs', NAME], { encoding: 'utf8' }).stderr}`);
   }, 900_000);
 
   afterAll(() => {
@@ -84,7 +84,7 @@ describeWithEngine(`the documented server image${NEEDS_ENGINE}`, () => {
     const client = new Client({ name: 'dsh-image-test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const result = await callTool(client, 'bash', { command: 'id -un; pwd; ps -o comm= -p $$', description: 'Who and where' });
+      const result = await callTool(client, 'bash', { command: 'id -un; pwd; ps -o comm= -p $$; true', description: 'Who and where' });
       expect(textOf(result)).toBe('node\n/workspace\nbash');
     } finally {
       await transport.terminateSession();
@@ -98,6 +98,7 @@ describeWithEngine(`the documented server image${NEEDS_ENGINE}`, () => {
   it('docker stop drains the server: exit code 0', () => {
     docker('stop', '-t', '40', NAME);
     expect(docker('inspect', '--format', '{{.State.ExitCode}}', NAME)).toBe('0');
-    expect(docker('logs', NAME)).toContain('listening on http://0.0.0.0:8765/mcp');
+    // The server logs to stderr.
+    expect(spawnSync('docker', ['logs', NAME], { encoding: 'utf8' }).stderr).toContain('listening on http://0.0.0.0:8765/mcp');
   }, 120_000);
 });
