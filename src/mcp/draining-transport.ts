@@ -9,7 +9,8 @@ export const DRAINING_MESSAGE = 'the server is shutting down: it accepts no new 
  * shutdown can wait for their answers, and that answers new requests itself
  * with a JSON-RPC error once `drain()` was called (responses and
  * notifications from the client still pass: an approval answer or a cancel
- * belongs to a call already running). Requests are counted as they arrive
+ * belongs to a call already running). A request the client cancels counts
+ * as answered. Requests are counted as they arrive
  * from the wire, before the SDK schedules their handler, so a call read just
  * before stdin ended is never missed.
  */
@@ -36,6 +37,11 @@ export class DrainingTransport implements Transport {
           return;
         }
         this.pending.add(message.id);
+      }
+      // A request the client cancelled gets no answer (the protocol says so): stop waiting for one.
+      if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
+        const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+        if (requestId !== undefined && this.pending.delete(requestId)) this.settle();
       }
       this.onmessage?.(message, extra);
     };

@@ -15,8 +15,8 @@ import { checkListenAddress, DEFAULT_HTTP_HOST, HostAllowList } from './http-acc
 import { answerHealth, HEALTH_PATH, READY_PATH } from './http-health.js';
 import { carriesRequest, readJson, reply, replyJsonRpc, requestIdOf } from './http-replies.js';
 import type { CallGate } from './call-gate.js';
-import { drainWithin } from './drain.js';
-import { DRAINING_MESSAGE } from './draining-transport.js';
+import { drainWithin, settlesWithin } from './drain.js';
+import { DRAINING_MESSAGE, DrainingTransport } from './draining-transport.js';
 import { DEFAULT_CALLER } from './token-files.js';
 
 export interface HttpServeOptions {
@@ -54,6 +54,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 64;
 /** What a refused request during a drain is told to wait before retrying (another replica, or this one restarted). */
 const RETRY_AFTER_SECONDS = '5';
+/** After the last answer was handed over, how long its response stream may take to end. */
+const FLUSH_MS = 5000;
 
 export interface RunningHttpServer extends RunningServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
@@ -124,8 +126,9 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: (): void => sessions.add(id, transport, connection, caller),
+      onsessioninitialized: (): void => sessions.add(id, transport, connection, caller, answers),
     });
+    const answers = new DrainingTransport(transport);
     const previousOnClose = connection.server.onclose;
     connection.server.onclose = () => {
       previousOnClose?.();
@@ -133,7 +136,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       void connection.close().then(() => sessions.closed(id));
     };
     try {
-      await connection.connect(transport);
+      await connection.connect(answers);
       await transport.handleRequest(req, res, body);
     } finally {
       // An initialize that failed (validation or a throw) never registers: drop its session now.
@@ -197,7 +200,12 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     closed,
     drain: (timeoutMs) => {
       draining = true;
-      return drainWithin(timeoutMs, () => sessions.whenNoRequestOpen(), () => sessions.cancelCalls(), log);
+      // Answers first (a cancelled call never gets one, so its stream alone proves nothing), then their streams end.
+      const answered = async () => {
+        await sessions.drainAnswers();
+        await settlesWithin(sessions.whenNoRequestOpen(), FLUSH_MS);
+      };
+      return drainWithin(timeoutMs, answered, () => sessions.cancelCalls(), log);
     },
     close: () => {
       closing ??= (async () => {

@@ -1,6 +1,7 @@
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ServerResponse } from 'node:http';
 import type { McpConnection } from './mcp-connection.js';
+import type { DrainingTransport } from './draining-transport.js';
 
 /** Why an HTTP session ended. */
 export type SessionEndReason = 'idle' | 'closed' | 'shutdown';
@@ -21,6 +22,8 @@ interface Entry {
   readonly connection: McpConnection;
   /** The token name that opened it: only that token may use it. */
   readonly caller: string;
+  /** The connection's side of the transport: knows which requests still await an answer. */
+  readonly answers: DrainingTransport;
   inFlight: number;
   timer?: NodeJS.Timeout;
   reason?: SessionEndReason;
@@ -74,8 +77,8 @@ export class HttpSessionTable {
   }
 
   /** Registers an initialized session of `caller`; its idle clock starts now. */
-  add(id: string, transport: StreamableHTTPServerTransport, connection: McpConnection, caller: string): void {
-    const entry: Entry = { transport, connection, caller, inFlight: 0 };
+  add(id: string, transport: StreamableHTTPServerTransport, connection: McpConnection, caller: string, answers: DrainingTransport): void {
+    const entry: Entry = { transport, connection, caller, answers, inFlight: 0 };
     this.entries.set(id, entry);
     this.arm(id, entry);
   }
@@ -111,7 +114,12 @@ export class HttpSessionTable {
     return entry.transport;
   }
 
-  /** Resolves once no session's POST or DELETE is open: every call's answer has been written and its stream ended. */
+  /** Refuses new requests on every session; resolves once each request received before is answered (or cancelled by its client). */
+  drainAnswers(): Promise<void> {
+    return Promise.all([...this.entries.values()].map((entry) => entry.answers.drain())).then(() => undefined);
+  }
+
+  /** Resolves once no session's POST or DELETE is open: every answer has been written and its stream ended. */
   whenNoRequestOpen(): Promise<void> {
     if (this.requestsOpen === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
