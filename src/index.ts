@@ -13,6 +13,7 @@ export { tokenName } from './core/token-name.js';
 export { bindContributions, contributionsOf, readContributions, type Contributions } from './core/contribution-collector.js';
 export { HostConfig } from './core/host-config.js';
 export { PromptSection } from './core/prompt-section.js';
+export { ReadinessCheck, bindReadinessCheck } from './providers/health/readiness-check.js';
 export type { PromptSection as PromptSectionData } from './core/prompt-section.js';
 
 // Seams: each token lives beside its interface (same name, typed); exported only from here.

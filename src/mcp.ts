@@ -11,3 +11,6 @@ export { serveHttp, MCP_PATH, type HttpServeOptions, type RunningHttpServer } fr
 export { McpElicitationAnswerer, mcpApprovalModule } from './mcp/elicitation-answerer.js';
 export { serveMetrics, startMetricsListener, METRICS_PATH, type MetricsAccess, type MetricsListener } from './mcp/metrics-endpoint.js';
 export { toCallToolResult, toStructuredContent } from './mcp/call-result.js';
+export { resolveHttpToken, type HttpToken, type TokenOptions } from './mcp/http-auth.js';
+export { CallGate, type CallGateLimits } from './mcp/call-gate.js';
+export { runUntilStopped, type LifecycleOptions } from './mcp/serve-lifecycle.js';

@@ -6,21 +6,28 @@ import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
 import { checkObserveFlags, parseAuditLog, parseMetricsPort, startMetricsPort, withObserveFlags, type ObserveFlags } from './observe-options.js';
+import { addServeDeployOptions, checkServeDeployOptions, type ServeDeployOptions } from './serve-http-options.js';
 
 const HELP_AFTER = `
 Transports:
   stdio (default)     one MCP connection on stdin/stdout; stdout carries only
                       protocol, logs go to stderr. Closing stdin stops the server.
-  --http <port>       Streamable HTTP at http://127.0.0.1:<port>/mcp (loopback
-                      only; port 0 picks a free port, printed on stderr). Each
-                      MCP session is its own agent session. Every request needs
-                      "Authorization: Bearer <token>": the token comes from
-                      $DSH_HTTP_TOKEN or --token-file, else it is generated into
-                      a private 0600 file whose path is printed on stderr.
+  --http <port>       Streamable HTTP at http://<--host>:<port>/mcp (--host
+                      defaults to 127.0.0.1; port 0 picks a free port, printed
+                      on stderr). Each MCP session is its own agent session,
+                      usable only with the token that opened it. Every request
+                      needs "Authorization: Bearer <token>": the tokens come
+                      from --token-file (one token, "name:token" lines, or a
+                      directory of token files named after their callers),
+                      else $DSH_HTTP_TOKEN, else one generated into a private
+                      0600 file whose path is printed on stderr.
+                      GET /healthz and /readyz answer without a token.
 
 Each connection is one agent session: cwd = --workspace, its own background
 tasks and persistent shell, all disposed when the connection closes. SIGINT,
-SIGTERM or end of stdin dispose every session and leave no process behind.
+SIGTERM or end of stdin drain the server (no new sessions or calls; calls in
+flight answer within --drain-timeout, else they are cancelled), then dispose
+every session and leave no process behind; a second signal exits at once.
 
 Composition file (--config, YAML or JSON; unknown keys are errors):
   workspace: .               session cwd (relative to the file)
@@ -55,6 +62,7 @@ Examples:
   $ dsh-tools serve --workspace ~/project
   $ dsh-tools serve --shell persistent --config dsh.yaml
   $ dsh-tools serve --http 8765 --workspace .
+  $ dsh-tools serve --http 8765 --host 0.0.0.0 --token-file /run/secrets/dsh-tokens
   $ dsh-tools serve --container my-image --workspace ~/project
   $ dsh-tools serve --kubernetes my-image --workspace /srv/project   (cluster of $KUBECONFIG)`;
 
@@ -72,11 +80,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ObserveFlags {
-  readonly http?: number;
-  readonly tokenFile?: string;
-  /** false with --no-auth. */
-  readonly auth: boolean;
+interface ServeOptions extends ServeDeployOptions, ObserveFlags {
   readonly idleTimeout: number;
   readonly maxSessions: number;
 }
@@ -93,17 +97,18 @@ function parsePort(value: string): number {
  * disposed, then exits the process (the stdio transport keeps handles open).
  */
 export function registerServeCommand(program: Command): void {
-  program
+  const serve = program
     .command('serve')
-    .description('run the MCP server over the composed tools (stdio, or Streamable HTTP on 127.0.0.1 with --http)')
-    .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:<port> instead of stdio', parsePort)
-    .option('--token-file <path>', 'HTTP: read the bearer token from this file (default: $DSH_HTTP_TOKEN, else a generated one)')
+    .description('run the MCP server over the composed tools (stdio, or Streamable HTTP with --http)')
+    .option('--http <port>', 'serve Streamable HTTP on <--host>:<port> instead of stdio', parsePort)
+    .option('--token-file <path>', 'HTTP: the bearer token(s): one token, name:token lines, or a directory of token files (default: $DSH_HTTP_TOKEN, else generated)')
     .option('--no-auth', 'HTTP: accept requests without a bearer token (any local user can then run commands)')
     .option('--idle-timeout <seconds>', 'HTTP: dispose a session after this long without a request (0: never)', parseSeconds, 1800)
     .option('--max-sessions <n>', 'HTTP: open sessions at most', parseCount, 64)
     .option('--audit-log <file>', 'append one JSON line per tool call to this file (created 0600)', parseAuditLog)
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
-    .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
+    .option('--metrics-public', 'HTTP: /metrics answers without the bearer token');
+  addServeDeployOptions(serve)
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -124,10 +129,7 @@ export function registerServeCommand(program: Command): void {
       let token: { dispose(): void } | undefined;
       let metrics: { close(): Promise<void> } | undefined;
       try {
-        if (options.http === undefined && (options.tokenFile !== undefined || !options.auth)) {
-          throw new Error('--token-file and --no-auth apply to --http only');
-        }
-        if (!options.auth && options.tokenFile !== undefined) throw new Error('--no-auth and --token-file contradict each other');
+        checkServeDeployOptions(options);
         // Every call of every session would fail in a missing workspace: refuse to start instead.
         if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
           throw new Error(`the workspace ${workspace} is not a directory (check --workspace or the config file)`);
@@ -136,14 +138,21 @@ export function registerServeCommand(program: Command): void {
         await host.load(mcpApprovalModule(approvals));
         // Before the transport: a port in use fails the start with nothing serving yet.
         metrics = await startMetricsPort(host, options, logger);
+        const { CallGate } = await import('../mcp/call-gate.js');
+        const callGate =
+          options.maxConcurrentCalls === undefined
+            ? undefined
+            : new CallGate({ maxConcurrent: options.maxConcurrentCalls, queueTimeoutMs: options.callQueueTimeout * 1000 });
+        const limits = callGate ? { callGate } : {};
         if (options.http === undefined) {
           const { serveStdio } = await import('../mcp/stdio-server.js');
-          server = await serveStdio(host, { workspace, logger, approvals });
+          server = await serveStdio(host, { workspace, logger, approvals, ...limits });
         } else {
           const [{ serveHttp }, { resolveHttpToken }] = await Promise.all([import('../mcp/http-server.js'), import('../mcp/http-auth.js')]);
           const auth = options.auth ? resolveHttpToken({ tokenFile: options.tokenFile }) : 'none';
           token = auth === 'none' ? undefined : auth;
           if (auth !== 'none' && auth.warning !== undefined) logger.warn(auth.warning);
+          for (const note of auth === 'none' ? [] : (auth.notes ?? [])) logger.info(note);
           // Commands never see it (DSH_* is scrubbed from their environment); drop it here as well.
           delete process.env.DSH_HTTP_TOKEN;
           if (auth !== 'none' && auth.file !== undefined) {
@@ -152,6 +161,10 @@ export function registerServeCommand(program: Command): void {
           const http = await serveHttp(host, {
             workspace,
             port: options.http,
+            host: options.host ?? '127.0.0.1',
+            ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
+            ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
+            ...limits,
             logger,
             approvals,
             auth,
@@ -168,7 +181,7 @@ export function registerServeCommand(program: Command): void {
         await host.dispose();
         throw error;
       }
-      const code = await runUntilStopped(server, host, logger);
+      const code = await runUntilStopped(server, host, logger, { drainTimeoutMs: options.drainTimeout * 1000 });
       await metrics?.close();
       token?.dispose();
       process.exit(code);

@@ -1,20 +1,27 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
+import { DEFAULT_CALLER, readTokenFile, type NamedSecret } from './token-files.js';
 
-/** Where the bearer token came from; `generated` tokens live in a file the server removes at stop. */
+/** Where the bearer tokens came from; `generated` tokens live in a file the server removes at stop. */
 export type TokenSource = 'env' | 'file' | 'generated';
 
-/** The server's bearer token: checked per request, never compared as a string. */
+/** The server's bearer tokens, each naming a caller: checked per request, never compared as a string. */
 export interface HttpToken {
   readonly source: TokenSource;
   /** Set for a generated token: the 0600 file holding it (inside a private 0700 directory). */
   readonly file?: string;
-  /** Something the operator should fix, e.g. a `--token-file` other users can read. */
+  /** Something the operator should fix, e.g. a group-writable `--token-file` (several joined by `; `). */
   readonly warning?: string;
-  /** True when `header` (an `Authorization` value) carries this token with the Bearer scheme. */
+  /** Facts for the info log, e.g. a token file every local user can read. */
+  readonly notes?: readonly string[];
+  /** The caller names, in file order (`default` for a single token). */
+  readonly callers: readonly string[];
+  /** The caller whose token `header` (an `Authorization` value) carries with the Bearer scheme; undefined for none. */
+  callerOf(header: string | undefined): string | undefined;
+  /** True when `header` carries one of the tokens. */
   matches(header: string | undefined): boolean;
   /** Removes a generated token's file and directory; a no-op for the others. */
   dispose(): void;
@@ -27,7 +34,7 @@ const MIN_TOKEN_CHARS = 16;
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 export interface TokenOptions {
-  /** `--token-file`: read the token from this file (trimmed). */
+  /** `--token-file`: one token, `name:token` lines, or a directory of token files (see token-files.ts). */
   readonly tokenFile?: string;
   /** The process environment (default `process.env`); `DSH_HTTP_TOKEN` is read from it. */
   readonly env?: NodeJS.ProcessEnv;
@@ -36,34 +43,51 @@ export interface TokenOptions {
 }
 
 /**
- * The token the HTTP server requires: `--token-file`, else `DSH_HTTP_TOKEN`,
- * else a fresh random one written to `<tmp>/dsh-http-XXXXXX/token` (directory
- * 0700, file 0600, created exclusively). Throws a clear error for an
- * unreadable file or a token that is too short or holds whitespace.
+ * The tokens the HTTP server requires: `--token-file`, else `DSH_HTTP_TOKEN`
+ * (caller `default`), else a fresh random one written to
+ * `<tmp>/dsh-http-XXXXXX/token` (directory 0700, file 0600, created
+ * exclusively). Throws a clear error for an unreadable or world-writable
+ * file, a token that is too short or holds whitespace, or a token or caller
+ * name used twice.
  */
 export function resolveHttpToken(options: TokenOptions = {}): HttpToken {
   const env = options.env ?? process.env;
   if (options.tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(options.tokenFile, 'utf8');
-    } catch (error) {
-      throw new Error(`cannot read --token-file ${options.tokenFile} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    }
-    const token = tokenOf(checked(text.trim(), `--token-file ${options.tokenFile}`), 'file');
-    // Readable by others, the file hands the token to exactly the users it should keep out.
-    const exposed = (statSync(options.tokenFile).mode & 0o044) !== 0;
-    return exposed ? { ...token, warning: `--token-file ${options.tokenFile} is readable by group or others: chmod 600 it` } : token;
+    const read = readTokenFile(options.tokenFile);
+    const secrets = checkedAll(read.secrets, `--token-file ${options.tokenFile}`);
+    const token = tokensOf(secrets, 'file');
+    return {
+      ...token,
+      ...(read.warnings.length > 0 ? { warning: read.warnings.join('; ') } : {}),
+      ...(read.notes.length > 0 ? { notes: read.notes } : {}),
+    };
   }
   const fromEnv = env[TOKEN_ENV];
-  if (fromEnv !== undefined && fromEnv !== '') return tokenOf(checked(fromEnv.trim(), TOKEN_ENV), 'env');
+  if (fromEnv !== undefined && fromEnv !== '') {
+    return tokensOf([{ name: DEFAULT_CALLER, secret: checked(fromEnv.trim(), TOKEN_ENV) }], 'env');
+  }
 
   const secret = randomBytes(32).toString('base64url');
   // mkdtemp creates the directory 0700; the file is created exclusively, 0600, so nothing pre-placed is reused.
   const dir = mkdtempSync(path.join(options.tmpDir ?? os.tmpdir(), 'dsh-http-'));
   const file = path.join(dir, 'token');
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  return tokenOf(secret, 'generated', file, () => rmSync(dir, { recursive: true, force: true }));
+  return tokensOf([{ name: DEFAULT_CALLER, secret }], 'generated', file, () => rmSync(dir, { recursive: true, force: true }));
+}
+
+function checkedAll(secrets: readonly NamedSecret[], where: string): NamedSecret[] {
+  const names = new Set<string>();
+  const values = new Set<string>();
+  return secrets.map(({ name, secret }) => {
+    const label = secrets.length === 1 && name === DEFAULT_CALLER ? where : `${where} (caller ${name})`;
+    checked(secret, label);
+    if (names.has(name)) throw new Error(`${where}: the caller name "${name}" appears twice`);
+    // One token for two callers would make the name a guess.
+    if (values.has(secret)) throw new Error(`${where}: caller "${name}" has the same token as another caller`);
+    names.add(name);
+    values.add(secret);
+    return { name, secret };
+  });
 }
 
 function checked(token: string, where: string): string {
@@ -76,16 +100,24 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-function tokenOf(secret: string, source: TokenSource, file?: string, remove?: () => void): HttpToken {
-  const expected = digest(secret);
+function tokensOf(secrets: readonly NamedSecret[], source: TokenSource, file?: string, remove?: () => void): HttpToken {
+  const expected = secrets.map(({ name, secret }) => ({ name, digest: digest(secret) }));
+  const callerOf = (header: string | undefined): string | undefined => {
+    const presented = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    const sent = digest(presented ?? '');
+    let caller: string | undefined;
+    // Every digest is compared (no early exit), each in constant time: the time says nothing about which one matched.
+    for (const candidate of expected) {
+      if (timingSafeEqual(candidate.digest, sent) && presented !== undefined) caller = candidate.name;
+    }
+    return caller;
+  };
   return {
     source,
     ...(file !== undefined ? { file } : {}),
-    matches: (header) => {
-      const presented = header === undefined ? undefined : BEARER.exec(header)?.[1];
-      // Digests have equal length whatever was sent, so the compare takes the same time for every guess.
-      return timingSafeEqual(expected, digest(presented ?? '')) && presented !== undefined;
-    },
+    callers: expected.map(({ name }) => name),
+    callerOf,
+    matches: (header) => callerOf(header) !== undefined,
     dispose: () => remove?.(),
   };
 }

@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
@@ -12,23 +12,38 @@ import { messageOf } from '../core/describe-value.js';
 import { authorizationOf, type HttpToken } from './http-auth.js';
 import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
 import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
+import { checkListenAddress, DEFAULT_HTTP_HOST, HostAllowList } from './http-access.js';
+import { answerHealth, HEALTH_PATH, READY_PATH } from './http-health.js';
+import { carriesRequest, readJson, reply, replyJsonRpc, requestIdOf } from './http-replies.js';
+import type { CallGate } from './call-gate.js';
+import { drainWithin, settlesWithin } from './drain.js';
+import { DRAINING_MESSAGE, DrainingTransport } from './draining-transport.js';
+import { DEFAULT_CALLER } from './token-files.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
-  /** TCP port on 127.0.0.1; 0 picks a free one (read it from `url`). */
+  /** TCP port; 0 picks a free one (read it from `url`). */
   readonly port: number;
+  /** The address to listen on (default 127.0.0.1); a non-loopback one requires `auth`. */
+  readonly host?: string;
+  /** Host names the Host/Origin check accepts besides loopback and the listen address (`--allowed-host`). */
+  readonly allowedHosts?: readonly string[];
   readonly logger?: Logger;
   readonly approvals?: McpElicitationAnswerer;
   /**
-   * The bearer token every request must carry (`Authorization: Bearer …`);
-   * `'none'` serves without authentication (`--no-auth`), so any local user
-   * can run commands as this server's user.
+   * The bearer tokens (`Authorization: Bearer …`), each naming a caller;
+   * `'none'` serves without authentication (`--no-auth`, loopback only), so
+   * any local user can run commands as this server's user.
    */
   readonly auth: HttpToken | 'none';
   /** A session with no request for this long is disposed (default 30 min); 0 never expires one. */
   readonly idleTimeoutMs?: number;
   /** Open sessions at most (default 64); one more initialize gets a JSON-RPC error. */
   readonly maxSessions?: number;
+  /** Open sessions one caller may hold (`--max-sessions-per-caller`); default: only `maxSessions`. */
+  readonly maxSessionsPerCaller?: number;
+  /** The server-wide cap on concurrent tool calls (`--max-concurrent-calls`). */
+  readonly callGate?: CallGate;
   /**
    * Called after a session was disposed, with its `Mcp-Session-Id`, why (idle
    * expiry, client close/DELETE, shutdown) and the host session's own id.
@@ -40,72 +55,83 @@ export interface HttpServeOptions {
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 64;
+/** What a refused request during a drain is told to wait before retrying (another replica, or this one restarted). */
+const RETRY_AFTER_SECONDS = '5';
+/** After the last answer was handed over, how long its response stream may take to end. */
+const FLUSH_MS = 5000;
 
 export interface RunningHttpServer extends RunningServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
   readonly url: string;
 }
 
-/** The one endpoint path; everything else is 404. */
+/** The MCP endpoint path; besides it only `/healthz` and `/readyz` answer, everything else is 404. */
 export const MCP_PATH = '/mcp';
-const MAX_INIT_BODY_BYTES = 1024 * 1024;
-const LOCAL_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
- * Serves MCP over Streamable HTTP on 127.0.0.1 only. Each MCP session (an
- * initialize request without a session id) gets its own MCP server and host
- * session. The `Mcp-Session-Id` is a bearer credential of the transport, so
- * it is a random id of its own, never the host session's id (which commands
- * see as `DSH_SESSION_ID`) and never logged; a DELETE, idle expiry or
- * `close()` disposes it. Host and Origin headers must name the loopback
- * interface, which keeps web pages from reaching the server through DNS
- * rebinding; the bearer token keeps out other local users. A refused request
- * creates nothing.
+ * Serves MCP over Streamable HTTP (127.0.0.1 unless `host` says otherwise).
+ * Each MCP session (an initialize request without a session id) gets its own
+ * MCP server and host session, owned by the caller whose token opened it. The
+ * `Mcp-Session-Id` is a bearer credential of the transport, so it is a random
+ * id of its own, never the host session's id (which commands see as
+ * `DSH_SESSION_ID`) and never logged; a DELETE, idle expiry or `close()`
+ * disposes it. Host and Origin headers must name loopback, the listen address
+ * or an allowed host, which keeps web pages out (DNS rebinding); the token
+ * keeps out everyone else. A refused request creates nothing.
  */
 export async function serveHttp(host: DshHost, options: HttpServeOptions): Promise<RunningHttpServer> {
   const log = options.logger;
+  const listenHost = options.host ?? DEFAULT_HTTP_HOST;
+  const auth = options.auth;
+  checkListenAddress(listenHost, auth !== 'none');
+  const access = new HostAllowList(listenHost, options.allowedHosts);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const sessions = new HttpSessionTable({
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     maxSessions,
+    ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
     onSessionClosed: (id, reason, hostSessionId) => {
       log?.info(`mcp http: session ${hostSessionId} ended (${reason})`);
       options.onSessionClosed?.(id, reason, hostSessionId);
     },
   });
-  const auth = options.auth;
   if (auth === 'none') log?.warn('mcp http: authentication is off (--no-auth): any local user can run commands as this server');
+  let draining = false;
+  const refuseDraining = (res: ServerResponse, body: unknown = null) =>
+    replyJsonRpc(res, 503, -32000, DRAINING_MESSAGE, requestIdOf(body), { 'retry-after': RETRY_AFTER_SECONDS });
 
-  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    if (!sessions.reserve()) {
-      const id = Array.isArray(body) ? undefined : (body as { id?: unknown }).id;
-      return replyJsonRpc(
-        res,
-        503,
-        -32000,
-        `too many sessions: this server holds at most ${maxSessions} (--max-sessions); close one or wait for idle ones to expire`,
-        typeof id === 'string' || typeof id === 'number' ? id : null,
-      );
+  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: string): Promise<void> => {
+    const full = sessions.reserve(caller);
+    if (full) {
+      const message =
+        full === 'server'
+          ? `too many sessions: this server holds at most ${maxSessions} (--max-sessions); close one or wait for idle ones to expire`
+          : `too many sessions for caller "${caller}": at most ${options.maxSessionsPerCaller} each (--max-sessions-per-caller); close one or wait for idle ones to expire`;
+      return replyJsonRpc(res, 503, -32000, message, requestIdOf(body));
     }
     try {
-      await initialize(req, res, body);
+      await initialize(req, res, body, caller);
     } finally {
-      sessions.release();
+      sessions.release(caller);
     }
   };
 
-  const initialize = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+  const initialize = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: string): Promise<void> => {
     // The transport's id and the host session's (a random UUID of McpConnection's) are unrelated.
     const id = randomUUID();
     const connection = new McpConnection(host, {
       cwd: options.workspace,
       logger: log,
       approvals: options.approvals,
+      // Under --no-auth nobody is identified: the session has no caller.
+      ...(auth === 'none' ? {} : { caller }),
+      ...(options.callGate ? { callGate: options.callGate } : {}),
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: (): void => sessions.add(id, transport, connection),
+      onsessioninitialized: (): void => sessions.add(id, transport, connection, caller, answers),
     });
+    const answers = new DrainingTransport(transport);
     const previousOnClose = connection.server.onclose;
     connection.server.onclose = () => {
       previousOnClose?.();
@@ -113,7 +139,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       void connection.close().then(() => sessions.closed(id));
     };
     try {
-      await connection.connect(transport);
+      await connection.connect(answers);
       await transport.handleRequest(req, res, body);
     } finally {
       // An initialize that failed (validation or a throw) never registers: drop its session now.
@@ -123,27 +149,41 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === METRICS_PATH) return serveMetrics(host, req, res, { public: options.metricsPublic === true, refusal: checkLocalOrigin(req), authorized: () => auth === 'none' || auth.matches(authorizationOf(req)) });
+    if (url.pathname === HEALTH_PATH || url.pathname === READY_PATH) {
+      return answerHealth(url.pathname, req.method, res, { host, draining: () => draining, ...(log ? { logger: log } : {}) });
+    }
+    if (url.pathname === METRICS_PATH) {
+      return serveMetrics(host, req, res, {
+        public: options.metricsPublic === true,
+        refusal: access.refusal(req),
+        authorized: () => auth === 'none' || auth.callerOf(authorizationOf(req)) !== undefined,
+      });
+    }
     if (url.pathname !== MCP_PATH) return reply(res, 404, 'not found: the MCP endpoint is ' + MCP_PATH);
-    const refusal = checkLocalOrigin(req);
+    const refusal = access.refusal(req);
     if (refusal) return reply(res, 403, refusal);
-    // Before anything else about the request is looked at: no session is created or found without the token.
-    if (auth !== 'none' && !auth.matches(authorizationOf(req))) {
+    // Before anything else about the request is looked at: no session is created or found without a token.
+    const caller = auth === 'none' ? DEFAULT_CALLER : auth.callerOf(authorizationOf(req));
+    if (caller === undefined) {
       res.setHeader('www-authenticate', 'Bearer realm="dsh-tools"');
       return replyJsonRpc(res, 401, -32001, 'unauthorized: send "Authorization: Bearer <token>" (see the server\'s stderr for the token file)');
     }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const transport = sessions.begin(sessionId, req.method, res);
+      // While draining, answers and notifications still pass (an approval for a running call); new requests do not.
+      const body = draining && req.method === 'POST' ? await readJson(req) : undefined;
+      if (draining && req.method === 'POST' && (body === undefined || carriesRequest(body))) return refuseDraining(res, body);
+      const transport = sessions.begin(sessionId, req.method, res, caller);
       if (!transport) return replyJsonRpc(res, 404, -32001, 'session not found (expired or closed): initialize again');
-      return transport.handleRequest(req, res);
+      return body === undefined ? transport.handleRequest(req, res) : transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header');
     const body = await readJson(req);
     if (body === undefined) return replyJsonRpc(res, 400, -32700, 'request body is not valid JSON (or too large)');
     const initializing = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
     if (!initializing) return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header: send initialize first');
-    return openSession(req, res, body);
+    if (draining) return refuseDraining(res, body);
+    return openSession(req, res, body, caller);
   };
 
   const server = createServer((req, res) => {
@@ -155,7 +195,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => {
+    server.listen(options.port, listenHost, () => {
       server.off('error', reject);
       resolve();
     });
@@ -166,8 +206,17 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   let closing: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${port}${MCP_PATH}`,
+    url: `http://${isIP(listenHost) === 6 ? `[${listenHost}]` : listenHost}:${port}${MCP_PATH}`,
     closed,
+    drain: (timeoutMs) => {
+      draining = true;
+      // Answers first (a cancelled call never gets one, so its stream alone proves nothing), then their streams end.
+      const answered = async () => {
+        await sessions.drainAnswers();
+        await settlesWithin(sessions.whenNoRequestOpen(), FLUSH_MS);
+      };
+      return drainWithin(timeoutMs, answered, () => sessions.cancelCalls(), log);
+    },
     close: () => {
       closing ??= (async () => {
         const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -180,51 +229,4 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       return closing;
     },
   };
-}
-
-/** Refuses requests whose Host or Origin is not the loopback interface. */
-function checkLocalOrigin(req: IncomingMessage): string | undefined {
-  const hostHeader = req.headers.host;
-  if (!hostHeader || !LOCAL_HOSTNAMES.has(hostnameOf(`http://${hostHeader}`))) {
-    return `forbidden: Host "${hostHeader ?? ''}" is not a loopback address`;
-  }
-  const origin = req.headers.origin;
-  if (origin !== undefined && !LOCAL_HOSTNAMES.has(hostnameOf(origin))) {
-    return `forbidden: Origin "${origin}" is not a loopback address`;
-  }
-  return undefined;
-}
-
-function hostnameOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // Past the cap the rest is read and dropped (never kept), so the client gets the reply instead of a reset.
-    if (size <= MAX_INIT_BODY_BYTES) chunks.push(chunk);
-  }
-  if (size > MAX_INIT_BODY_BYTES) return undefined;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function reply(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
-}
-
-function replyJsonRpc(res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
-  res
-    .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }

@@ -1,6 +1,7 @@
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ServerResponse } from 'node:http';
 import type { McpConnection } from './mcp-connection.js';
+import type { DrainingTransport } from './draining-transport.js';
 
 /** Why an HTTP session ended. */
 export type SessionEndReason = 'idle' | 'closed' | 'shutdown';
@@ -10,6 +11,8 @@ export interface HttpSessionLimits {
   readonly idleTimeoutMs: number;
   /** Sessions (open or being initialized) the server holds at once. */
   readonly maxSessions: number;
+  /** Sessions one caller (token name) holds at once; default: no cap of its own. */
+  readonly maxSessionsPerCaller?: number;
   /** Called once per session after it was disposed: its transport id, the reason, its host session's id. */
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
 }
@@ -17,6 +20,10 @@ export interface HttpSessionLimits {
 interface Entry {
   readonly transport: StreamableHTTPServerTransport;
   readonly connection: McpConnection;
+  /** The token name that opened it: only that token may use it. */
+  readonly caller: string;
+  /** The connection's side of the transport: knows which requests still await an answer. */
+  readonly answers: DrainingTransport;
   inFlight: number;
   timer?: NodeJS.Timeout;
   reason?: SessionEndReason;
@@ -35,6 +42,9 @@ interface Entry {
 export class HttpSessionTable {
   private readonly entries = new Map<string, Entry>();
   private opening = 0;
+  private readonly openingBy = new Map<string, number>();
+  private requestsOpen = 0;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly limits: HttpSessionLimits) {}
 
@@ -42,21 +52,33 @@ export class HttpSessionTable {
     return this.entries.size;
   }
 
-  /** Claims a place for a new session; false when the server is full. Pair with `release()`. */
-  reserve(): boolean {
-    if (this.entries.size + this.opening >= this.limits.maxSessions) return false;
+  /**
+   * Claims a place for a new session of `caller`; `'server'` when the server
+   * is full, `'caller'` when that caller holds its share. Pair with `release()`.
+   */
+  reserve(caller: string): 'server' | 'caller' | undefined {
+    if (this.entries.size + this.opening >= this.limits.maxSessions) return 'server';
+    const perCaller = this.limits.maxSessionsPerCaller;
+    if (perCaller !== undefined) {
+      const held = [...this.entries.values()].filter((entry) => entry.caller === caller).length;
+      if (held + (this.openingBy.get(caller) ?? 0) >= perCaller) return 'caller';
+    }
     this.opening++;
-    return true;
+    this.openingBy.set(caller, (this.openingBy.get(caller) ?? 0) + 1);
+    return undefined;
   }
 
   /** Gives back a place claimed by `reserve()` (the session was added, or its initialize failed). */
-  release(): void {
+  release(caller: string): void {
     this.opening--;
+    const left = (this.openingBy.get(caller) ?? 1) - 1;
+    if (left > 0) this.openingBy.set(caller, left);
+    else this.openingBy.delete(caller);
   }
 
-  /** Registers an initialized session; its idle clock starts now. */
-  add(id: string, transport: StreamableHTTPServerTransport, connection: McpConnection): void {
-    const entry: Entry = { transport, connection, inFlight: 0 };
+  /** Registers an initialized session of `caller`; its idle clock starts now. */
+  add(id: string, transport: StreamableHTTPServerTransport, connection: McpConnection, caller: string, answers: DrainingTransport): void {
+    const entry: Entry = { transport, connection, caller, answers, inFlight: 0 };
     this.entries.set(id, entry);
     this.arm(id, entry);
   }
@@ -66,25 +88,46 @@ export class HttpSessionTable {
   }
 
   /**
-   * The session's transport for a request (undefined for an unknown id). The
-   * request restarts the idle clock; unless it is the event stream (`GET`),
-   * it counts as in flight until `res` closes.
+   * The session's transport for a request of `caller` (undefined for an
+   * unknown id, or a session another caller opened: the answer is the same,
+   * so a stolen id tells its holder nothing). The request restarts the idle
+   * clock; unless it is the event stream (`GET`), it counts as in flight
+   * until `res` closes.
    */
-  begin(id: string, method: string | undefined, res: ServerResponse): StreamableHTTPServerTransport | undefined {
+  begin(id: string, method: string | undefined, res: ServerResponse, caller: string): StreamableHTTPServerTransport | undefined {
     const entry = this.entries.get(id);
     // A session already being disposed is as gone as a closed one.
-    if (!entry || entry.reason !== undefined) return undefined;
+    if (!entry || entry.reason !== undefined || entry.caller !== caller) return undefined;
     if (method === 'GET') {
       this.arm(id, entry);
       return entry.transport;
     }
     entry.inFlight++;
+    this.requestsOpen++;
     clearTimeout(entry.timer);
     res.once('close', () => {
       entry.inFlight--;
+      this.requestsOpen--;
+      if (this.requestsOpen === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
       if (this.entries.get(id) === entry) this.arm(id, entry);
     });
     return entry.transport;
+  }
+
+  /** Refuses new requests on every session; resolves once each request received before is answered (or cancelled by its client). */
+  drainAnswers(): Promise<void> {
+    return Promise.all([...this.entries.values()].map((entry) => entry.answers.drain())).then(() => undefined);
+  }
+
+  /** Resolves once no session's POST or DELETE is open: every answer has been written and its stream ended. */
+  whenNoRequestOpen(): Promise<void> {
+    if (this.requestsOpen === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Aborts the calls of every session; their answers are still sent. */
+  cancelCalls(): void {
+    for (const entry of this.entries.values()) entry.connection.cancelCalls();
   }
 
   /** Forgets a session whose connection closed and reports why (`closed` unless the table ended it). */

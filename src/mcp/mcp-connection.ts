@@ -10,7 +10,9 @@ import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
 import type { ToolProgress } from '../core/tool-contract.js';
 import type { Logger } from '../providers/logging/logger.js';
+import { errorResult } from '../core/tool-contract.js';
 import { toCallToolResult, toMcpTool } from './call-result.js';
+import type { CallGate } from './call-gate.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 
@@ -26,6 +28,10 @@ export interface McpConnectionOptions {
   readonly logger?: Logger;
   /** When given, escalation approvals of this session are asked through MCP elicitation. */
   readonly approvals?: McpElicitationAnswerer;
+  /** Who opens the session (the HTTP token's caller name); recorded on the host session. */
+  readonly caller?: string;
+  /** The server-wide cap on concurrent calls (`--max-concurrent-calls`), shared by every connection. */
+  readonly callGate?: CallGate;
 }
 
 type SendNotification = (notification: ServerNotification) => Promise<void>;
@@ -42,12 +48,14 @@ export class McpConnection {
   readonly session: HostSession;
   private closing?: Promise<void>;
   private readonly unsubscribe: Array<() => void> = [];
+  /** Aborted by `cancelCalls()` (a drain that ran out of time): unlike the client's cancel, the answer is still sent. */
+  private readonly cancelled = new AbortController();
 
   constructor(
     private readonly host: DshHost,
     private readonly options: McpConnectionOptions,
   ) {
-    this.session = host.openSession({ id: options.sessionId, cwd: options.cwd });
+    this.session = host.openSession({ id: options.sessionId, cwd: options.cwd, caller: options.caller });
     const instructions = serverInstructions(host);
     this.server = new Server(SERVER_INFO, {
       capabilities: serverCapabilities(),
@@ -58,10 +66,18 @@ export class McpConnection {
       const { name, arguments: args, _meta } = request.params;
       const token = _meta?.progressToken;
       const started = performance.now();
-      const result = await this.session.call(name, args ?? {}, {
-        signal: extra.signal,
-        onProgress: token === undefined ? undefined : progressForwarder(token, extra.sendNotification),
-      });
+      const signal = AbortSignal.any([extra.signal, this.cancelled.signal]);
+      const admitted = options.callGate ? await options.callGate.acquire(signal) : undefined;
+      if (admitted !== undefined && typeof admitted !== 'function') return toCallToolResult(errorResult(admitted.refused), []);
+      let result;
+      try {
+        result = await this.session.call(name, args ?? {}, {
+          signal,
+          onProgress: token === undefined ? undefined : progressForwarder(token, extra.sendNotification),
+        });
+      } finally {
+        admitted?.();
+      }
       // A cancelled call's reply is never sent: keep the notices for the next one.
       const notices = extra.signal.aborted ? [] : this.session.takeNotices();
       const outcome = extra.signal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
@@ -82,6 +98,11 @@ export class McpConnection {
 
   connect(transport: Transport): Promise<void> {
     return this.server.connect(transport);
+  }
+
+  /** Aborts every call in flight (their answers, "tool call aborted" and the like, are still sent); later calls start aborted. */
+  cancelCalls(): void {
+    this.cancelled.abort(new Error('the server is shutting down'));
   }
 
   /** Closes the transport and disposes the session; idempotent, awaits both. */

@@ -2,30 +2,40 @@ import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { RunningServer } from './stdio-server.js';
 
-/** How long disposal may take before the process exits anyway. */
+/** How long disposal may take (after the drain) before the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
+/** `--drain-timeout` default: how long calls in flight may run on after a stop request. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+
+export interface LifecycleOptions {
+  /** How long calls in flight may take to answer after a stop request, before they are cancelled (default 30 s). */
+  readonly drainTimeoutMs?: number;
+}
 
 /**
  * Runs `server` until its clients are gone (stdio: stdin closed) or the
- * process gets SIGINT/SIGTERM, then closes every connection, disposes the
- * host (no child process survives) and resolves with the exit code.
+ * process gets SIGINT/SIGTERM, then drains it (no new sessions or calls;
+ * calls in flight answer, or are cancelled after the drain timeout and
+ * answer that), closes every connection, disposes the host (no child
+ * process survives) and resolves with the exit code.
  *
  * While it runs, an uncaught exception shuts down the same way (exit code 1)
  * and an unhandled rejection is logged instead of crashing the process:
  * a crash would orphan every child the sessions started. A second signal
  * exits at once.
  */
-export async function runUntilStopped(server: RunningServer, host: DshHost, logger: Logger): Promise<number> {
+export async function runUntilStopped(server: RunningServer, host: DshHost, logger: Logger, options: LifecycleOptions = {}): Promise<number> {
   let requestStop!: (reason: { why: string; code: number }) => void;
   const stopRequested = new Promise<{ why: string; code: number }>((resolve) => (requestStop = resolve));
   let signals = 0;
 
   const onSignal = (signal: NodeJS.Signals) => {
-    // A client that closed stdin may follow up with SIGTERM while cleanup
-    // runs (the SDK's stdio client does after 2 s): only a second signal
-    // means "stop waiting".
+    // A client that closed stdin may follow up with SIGTERM while the drain
+    // runs (the SDK's stdio client does after 2 s): that is the stop the drain
+    // is already doing. Only a second signal means "stop waiting"; the reaper
+    // watchdog and the containers' lifelines still end every command.
     if (++signals > 1) {
-      logger.warn(`${signal} again: exiting without waiting for cleanup`);
+      logger.warn(`${signal} again: exiting without waiting for calls or cleanup`);
       process.exit(1);
     }
     requestStop({ why: signal, code: 0 });
@@ -47,8 +57,10 @@ export async function runUntilStopped(server: RunningServer, host: DshHost, logg
       server.closed.then((failure) => (failure ? { why: failure.why, code: 1 } : { why: 'client disconnected', code: 0 })),
       stopRequested,
     ]);
-    if (code === 0) logger.info(`shutting down (${why})`);
-    else logger.error(`stopping: ${why}`);
+    if (code === 0) {
+      logger.info(`shutting down (${why})`);
+      await server.drain(options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+    } else logger.error(`stopping: ${why}`);
     const deadline = setTimeout(() => {
       logger.error(`cleanup did not finish within ${SHUTDOWN_DEADLINE_MS} ms; exiting`);
       process.exit(1);

@@ -4,6 +4,9 @@ import { lazy } from '../core/lazy.js';
 import type { Logger } from '../providers/logging/logger.js';
 import { answerInitializeEarly, ReplayingTransport } from './early-initialize.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
+import type { CallGate } from './call-gate.js';
+import { drainWithin } from './drain.js';
+import { DrainingTransport } from './draining-transport.js';
 
 /** The MCP SDK: loaded while the client's initialize is answered without it (see early-initialize.ts). */
 const sdk = lazy(() => Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./mcp-connection.js')]));
@@ -13,10 +16,17 @@ export interface ServerFailure {
   readonly why: string;
 }
 
-/** A running MCP server: `closed` settles when its clients are gone; `close()` ends it. */
+/** A running MCP server: `closed` settles when its clients are gone; `drain()` then `close()` ends it without losing answers. */
 export interface RunningServer {
   /** Settles when the server stops by itself (stdio: the client closed the pipe), with the failure if it broke. */
   readonly closed: Promise<ServerFailure | void>;
+  /**
+   * Stops taking new sessions and calls (HTTP: 503 with `Retry-After`; stdio:
+   * a JSON-RPC error), waits up to `timeoutMs` for the calls in flight to
+   * answer, then cancels the rest and waits (bounded) for those answers.
+   * Resolves when every answer is out; `close()` comes next.
+   */
+  drain(timeoutMs: number): Promise<void>;
   /** Closes every connection and disposes their sessions. Does not dispose the host. */
   close(): Promise<void>;
 }
@@ -27,6 +37,8 @@ export interface StdioServeOptions {
   readonly approvals?: McpElicitationAnswerer;
   readonly stdin?: Readable;
   readonly stdout?: Writable;
+  /** The cap on concurrent tool calls (`--max-concurrent-calls`). */
+  readonly callGate?: CallGate;
 }
 
 /**
@@ -47,7 +59,11 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   const onEnd = () => end('stdin ended');
   // EPIPE on stdout means the client is gone; unhandled, it would crash the
   // process and orphan every child the session started.
-  const onBrokenPipe = (error: Error) => end(`stdout failed: ${error.message}`);
+  let stdoutBroken = false;
+  const onBrokenPipe = (error: Error) => {
+    stdoutBroken = true;
+    end(`stdout failed: ${error.message}`);
+  };
   stdin.once('end', onEnd);
   stdin.once('close', onEnd);
   stdout.on('error', onBrokenPipe);
@@ -56,9 +72,14 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
     answerInitializeEarly(stdin, stdout, host),
     sdk(),
   ]);
-  const connection = new McpConnection(host, { cwd: options.workspace, logger: options.logger, approvals: options.approvals });
+  const connection = new McpConnection(host, {
+    cwd: options.workspace,
+    logger: options.logger,
+    approvals: options.approvals,
+    ...(options.callGate ? { callGate: options.callGate } : {}),
+  });
   const stdio = new StdioServerTransport(stdin, stdout);
-  const transport = answered === undefined ? stdio : new ReplayingTransport(stdio, answered);
+  const transport = new DrainingTransport(answered === undefined ? stdio : new ReplayingTransport(stdio, answered));
 
   // The transport reports a fatal read (an over-long message) as an error, then closes itself.
   let lastError: Error | undefined;
@@ -78,6 +99,8 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   await connection.connect(transport);
   return {
     closed,
+    // With stdout broken no answer can be delivered: cancel at once.
+    drain: (timeoutMs) => drainWithin(stdoutBroken ? 0 : timeoutMs, () => transport.drain(), () => connection.cancelCalls(), options.logger),
     close: async () => {
       closing = true;
       stdin.off('end', onEnd);

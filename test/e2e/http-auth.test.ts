@@ -159,7 +159,14 @@ test('--idle-timeout 2: a client gone without DELETE loses its session and its t
 }, 60_000);
 
 test.each([
-  [['serve', '--token-file', '/x'], '--token-file and --no-auth apply to --http only'],
+  [['serve', '--token-file', '/x'], '--token-file applies to --http only'],
+  [['serve', '--no-auth', '--host', '0.0.0.0'], '--no-auth and --host apply to --http only'],
+  [['serve', '--http', '0', '--no-auth', '--host', '0.0.0.0'], 'refusing to listen on 0.0.0.0 without a token'],
+  [['serve', '--http', '0', '--host', 'not a host'], "option '--host <addr>' argument 'not a host' is invalid"],
+  [['serve', '--drain-timeout', '-1'], "option '--drain-timeout <seconds>' argument '-1' is invalid"],
+  [['serve', '--max-sessions-per-caller', '2'], '--max-sessions-per-caller applies to --http only'],
+  [['serve', '--max-concurrent-calls', '0'], "option '--max-concurrent-calls <n>' argument '0' is invalid"],
+  [['serve', '--http', '0', '--allowed-host', 'a.example:443'], "option '--allowed-host <name>' argument 'a.example:443' is invalid"],
   [['serve', '--http', '0', '--no-auth', '--token-file', '/x'], '--no-auth and --token-file contradict each other'],
   [['serve', '--http', '0', '--token-file', '/nonexistent/token'], 'cannot read --token-file /nonexistent/token (ENOENT)'],
   [['serve', '--http', '0', '--idle-timeout', 'soon'], "option '--idle-timeout <seconds>' argument 'soon' is invalid"],

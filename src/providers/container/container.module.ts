@@ -13,6 +13,8 @@ import { ContainerShellExecutor } from './container-shell-executor.js';
 import { ContainerTerminalBackend } from './container-terminal-backend.js';
 import { DockerContainerEngine } from './docker-container-engine.js';
 import { SessionContainers, SessionContainersToken } from './session-containers.js';
+import { bindReadinessCheck } from '../health/readiness-check.js';
+import { engineReadinessCheck } from './engine-readiness.js';
 
 export interface ContainerShellModuleOptions {
   readonly container: unknown;
@@ -32,10 +34,12 @@ export interface ContainerShellModuleOptions {
 export function containerShellModule(options: ContainerShellModuleOptions): PluginModule {
   const config: ResolvedContainerConfig = resolveContainerConfig(options.container);
   const executor = resolveExecutorConfig({ cwd: options.workspace, ...options.executor });
-  return new PluginModule('shell:container', ({ bind }) => {
+  return new PluginModule('shell:container', (module) => {
+    const { bind } = module;
     bind(ContainerConfig).toConstantValue(config);
     bind(ExecutorConfig).toConstantValue(Object.freeze({ cwd: options.workspace, ...options.executor }));
     bind(ContainerEngine).toConstantValue(options.engine ?? new DockerContainerEngine(config.host));
+    bindReadinessCheck(module, (get) => engineReadinessCheck(get(ContainerEngine)));
     bind(SessionContainersToken)
       .toDynamicValue(
         (ctx) =>

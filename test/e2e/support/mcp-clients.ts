@@ -143,8 +143,9 @@ export async function startHttpServer(options: {
   const url = await new Promise<URL>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-      if (match) resolve(new URL(match[1]!));
+      const match = /listening on (http:\/\/\S+?:\d+\/mcp)/.exec(stderr);
+      // A server on every interface is reached through loopback.
+      if (match) resolve(new URL(match[1]!.replace('//0.0.0.0:', '//127.0.0.1:')));
     });
     void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${stderr}`)));
   });

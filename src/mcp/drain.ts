@@ -1,0 +1,32 @@
+import type { Logger } from '../providers/logging/logger.js';
+
+/** How long the answers of calls cancelled at the end of a drain may take to go out. */
+const CANCELLED_ANSWERS_MS = 10_000;
+
+/**
+ * A drain's timing: wait up to `timeoutMs` for the answers in flight
+ * (`answered`), then cancel what is left and wait (bounded) for those
+ * answers too. New work is refused by the caller before this starts.
+ */
+export async function drainWithin(
+  timeoutMs: number,
+  answered: () => Promise<void>,
+  cancel: () => void,
+  logger?: Logger,
+): Promise<void> {
+  if (await settlesWithin(answered(), timeoutMs)) return;
+  logger?.warn(`drain: calls still running after ${timeoutMs / 1000} s (--drain-timeout): cancelling them`);
+  cancel();
+  if (!(await settlesWithin(answered(), CANCELLED_ANSWERS_MS))) logger?.warn('drain: some cancelled calls did not answer; closing anyway');
+}
+
+/** True when `promise` settled within `ms`. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true as const, () => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,83 @@
+// The built server on stdio driven by hand, line by line, as `printf … |`
+// would: for what an SDK client cannot do (keep writing after a signal, read
+// answers after stdin closed).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { ensureBuilt, MAIN_JS } from './built-server.js';
+
+export interface RawStdioServer {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  /** Every JSON-RPC message the server wrote, parsed. */
+  readonly messages: Array<Record<string, unknown>>;
+  stderr(): string;
+  send(message: object): void;
+  /** Resolves with the message answering request `id`. */
+  answer(id: number, timeoutMs?: number): Promise<Record<string, unknown>>;
+}
+
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+export const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
+
+export function bashCall(id: number, command: string): object {
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bash', arguments: { command, description: 'Run a test command' } } };
+}
+
+export function startRawStdio(workspace: string, dshHome: string, args: string[] = []): RawStdioServer {
+  ensureBuilt();
+  const child = spawn(process.execPath, [MAIN_JS, 'serve', '--workspace', workspace, ...args], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DSH_HOME: dshHome },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const messages: Array<Record<string, unknown>> = [];
+  const listeners = new Set<() => void>();
+  let buffered = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line.trim() !== '') messages.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    for (const listener of listeners) listener();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return {
+    child,
+    exited,
+    messages,
+    stderr: () => stderr,
+    send: (message) => child.stdin!.write(`${JSON.stringify(message)}\n`),
+    answer: (id, timeoutMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const found = messages.find((message) => message.id === id);
+          if (!found) return;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`no answer to request ${id} within ${timeoutMs} ms; got ${JSON.stringify(messages)}; stderr:\n${stderr}`));
+        }, timeoutMs);
+        listeners.add(check);
+        void exited.then(() => setTimeout(check, 0));
+        check();
+      }),
+  };
+}
+
+/** The text of a tools/call answer's single text block. */
+export function resultText(message: Record<string, unknown>): string {
+  const result = message.result as { content?: Array<{ text?: string }> } | undefined;
+  return result?.content?.[0]?.text ?? JSON.stringify(message);
+}
