@@ -53,7 +53,9 @@ export const EXEC_WRAPPER =
   // A trap may end `wait` early, and a stopped command ends it too: wait again while the command is
   // still there (`wait -f` sleeps through a stop; before bash 5.1, a short read paces the loop).
   '((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && f=-f || f=; ' +
-  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 9 _ 9<> <(:); done; trap - CHLD; d=; ' +
+  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 9 _ 9<> <(:); done; ' +
+  // The command may have died between a `wait` that saw it stop and the check: ask once more for how it ended.
+  'wait $p; s=$?; trap - CHLD; d=; ' +
   'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; exec 7<&-; ' +
   `((s > 128)) && [[ $d != Done && $d != Exit ]] && printf '\\037dsh-status:%s:signal:%d\\037' "$K" $((s - 128)) >&4; ` +
   '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +
