@@ -17,8 +17,8 @@ import { messageOf } from '../core/describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from '../core/tool-contract.js';
 import { dependsOn, missingTokens } from './tool-readiness.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
-import { Redactor } from '../providers/output-filter/redactor.js';
-import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
+import { logDisposalFailure } from './disposal-log.js';
+import { ModelTextFilter } from '../core/model-text-filter.js';
 import type { ToolArgs, ToolValue } from '../tools/builtin-tool-values.js';
 
 export interface PendingTool {
@@ -160,7 +160,8 @@ export class DshHost {
       (closed) => {
         if (this.sessions.get(closed.id) === closed) this.sessions.delete(closed.id);
       },
-      (notice) => this.activeRedactor()?.redact(notice) ?? notice,
+      (notice) => this.activeFilter()?.filterNotice(notice) ?? notice,
+      (what, error) => logDisposalFailure(this.container, id, what, error),
     );
     this.sessions.set(id, session);
     return session;
@@ -182,16 +183,16 @@ export class DshHost {
 
   /** The one invocation pipeline: lookup, validation, run, failure normalization. */
   async invoke<V = unknown>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {
-    const redactor = this.activeRedactor();
-    if (!redactor) return this.invokeTool<V>(name, rawArgs, ctx);
-    return redactResult(await this.invokeTool<V>(name, rawArgs, redactProgress(ctx, redactor)), redactor);
+    const filter = this.activeFilter();
+    if (!filter) return this.invokeTool<V>(name, rawArgs, ctx);
+    return filter.filterResult(await this.invokeTool<V>(name, rawArgs, filter.filterProgress(ctx)));
   }
 
   /** Model-visible text of this host (results, progress, notices) passes through this, when one is bound. */
-  private activeRedactor(): Redactor | undefined {
-    if (!this.container.isBound(Redactor)) return undefined;
-    const redactor = this.container.get(Redactor);
-    return redactor.active ? redactor : undefined;
+  private activeFilter(): ModelTextFilter | undefined {
+    if (!this.container.isBound(ModelTextFilter)) return undefined;
+    const filter = this.container.get(ModelTextFilter);
+    return filter.active ? filter : undefined;
   }
 
   private async invokeTool<V>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {
