@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { ShellChoice } from '../plugins/local.environment.js';
-import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
-import type { ContainerConfig } from '../providers/container/container-config.js';
 import { isSandboxMode } from '../providers/sandbox/sandbox-config.js';
 import { loadConfigFile } from './config-file.js';
+import type { CliEnvironment } from './cli-environment.js';
 
 /** Options every command shares. */
 export interface GlobalOptions {
@@ -16,8 +15,7 @@ export interface GlobalOptions {
   readonly container?: string;
 }
 
-/** What a command composes: the sandboxed options plus, in container mode, the `container:` section. */
-export type CliEnvironment = SandboxedEnvironmentOptions & { readonly container?: Partial<ContainerConfig> };
+export type { CliEnvironment } from './cli-environment.js';
 
 const SHELLS: readonly ShellChoice[] = ['oneshot', 'persistent'];
 

@@ -3,7 +3,7 @@ import type { PluginModule } from '../core/plugin-module.js';
 import type { ContainerConfig } from '../providers/container/container-config.js';
 import type { ContainerEngine } from '../providers/container/container-engine.js';
 import { containerShellModule, containerTerminalModule } from '../providers/container/container.module.js';
-import type { SandboxMode } from '../providers/shell/shell-executor.js';
+import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
 
 /** The local options plus the container section. */

@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from './sandbox-mode.js';
 import type { LimitGroup } from './cgroup-limiter.js';
 
 /** What a call asks of the confinement; every field optional (the session's own mode and workspace otherwise). */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { inject, injectable, optional } from 'inversify';
 import { describeValue } from '../../core/describe-value.js';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from './sandbox-mode.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
 import type { ResolvedSandbox, SandboxPolicy } from './sandbox-policy.js';
 

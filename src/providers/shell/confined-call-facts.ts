@@ -1,7 +1,7 @@
 import type { LimitGroup } from '../sandbox/cgroup-limiter.js';
 import type { ConfinedCommand } from '../sandbox/confinement.js';
 import type { PrestartedShell } from './prestarted-shell.js';
-import type { SandboxMode } from './shell-executor.js';
+import type { SandboxMode } from '../sandbox/sandbox-mode.js';
 import type { ShellProcess } from './shell-process.js';
 
 // What a confined command's result reports about its confinement: the mode, a denial, and (below) the limits it reached.

@@ -1,7 +1,7 @@
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { LimitGroup } from '../sandbox/cgroup-limiter.js';
 import type { ConfinedCommand, Confinement } from '../sandbox/confinement.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from '../sandbox/sandbox-mode.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
 
 /**

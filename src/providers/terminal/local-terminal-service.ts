@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject, injectable, optional } from 'inversify';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from '../sandbox/sandbox-mode.js';
 import {
   TerminalBackend,
   type PtySession,

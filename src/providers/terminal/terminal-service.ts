@@ -1,6 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { ResourceLimitHit, SandboxMode } from '../shell/shell-executor.js';
+import type { ResourceLimitHit } from '../shell/shell-executor.js';
+import type { SandboxMode } from '../sandbox/sandbox-mode.js';
 
 /** Options for opening a PTY; backends read what they understand. */
 export interface TerminalOpenOptions {

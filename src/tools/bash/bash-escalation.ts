@@ -2,7 +2,8 @@ import type { ApprovalService } from '../../providers/approval/approval-service.
 import { askForApproval } from '../../providers/approval/approval-ask.js';
 import { refusalMessage } from '../../providers/approval/approval-refusals.js';
 import type { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
-import type { SandboxMode, ShellExecutor } from '../../providers/shell/shell-executor.js';
+import type { ShellExecutor } from '../../providers/shell/shell-executor.js';
+import type { SandboxMode } from '../../providers/sandbox/sandbox-mode.js';
 import { ToolError, type CallContext } from '../../core/tool-contract.js';
 import type { BashArgs } from './bash-args.js';
 
