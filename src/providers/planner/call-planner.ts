@@ -1,7 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { CallContext } from '../../core/tool-contract.js';
 import type { SandboxMode } from '../sandbox/sandbox-mode.js';
-import type { ExecSpec } from '../shell/shell-executor.js';
+import type { CommandConfinement, ExecSpec } from '../shell/shell-executor.js';
 
 /** One tool call as its tool hands it over, before anything about it is decided. */
 export interface CallRequest {
@@ -52,6 +52,13 @@ export class ExecutionPlan {
   }
 }
 
+/** A persistent shell's call, decided: the verdicts passed; the confinement its shell must run under. */
+export interface ShellPlan {
+  /** `null`: unconfined by decision; absent: no sandbox composed (the backend's own default applies). */
+  readonly confinement?: CommandConfinement | null;
+  readonly sandbox?: SandboxDecision;
+}
+
 /** What a composition offers a model that wants a wider sandbox (the tools' schema and texts adapt to it). */
 export interface EscalationFacts {
   /** The escalation fields exist: a sandbox is composed. */
@@ -71,6 +78,12 @@ export interface EscalationFacts {
 export interface CallPlanner {
   readonly escalation: EscalationFacts;
   plan(call: CallRequest, ctx: CallContext): Promise<ExecutionPlan>;
+  /**
+   * A call to a persistent shell: the command policy's verdict (no workdir:
+   * the shell is wherever an earlier `cd` left it) and the confinement the
+   * shell must have; a shell opened under another `confinement.key` is replaced.
+   */
+  planShell(call: Pick<CallRequest, 'tool' | 'command'>, ctx: CallContext): Promise<ShellPlan>;
 }
 
 export const CallPlanner: ServiceIdentifier<CallPlanner> = Symbol.for('dsh.CallPlanner');

@@ -8,7 +8,15 @@ import { EnvRegistry } from '../env/env-registry.js';
 import { Confinement } from '../sandbox/confinement.js';
 import { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { ShellExecutor } from '../shell/shell-executor.js';
-import { CallPlannerConfig, ExecutionPlan, type CallPlanner, type CallRequest, type EscalationFacts, type SandboxDecision } from './call-planner.js';
+import {
+  CallPlannerConfig,
+  ExecutionPlan,
+  type CallPlanner,
+  type CallRequest,
+  type EscalationFacts,
+  type SandboxDecision,
+  type ShellPlan,
+} from './call-planner.js';
 import { approvedEscalation, checkEscalationFields, noSandboxToEscalate } from './escalation-decision.js';
 
 /**
@@ -24,8 +32,9 @@ export class LocalCallPlanner implements CallPlanner {
   readonly escalation: EscalationFacts;
 
   constructor(
-    @inject(ShellExecutor) private readonly executor: ShellExecutor,
     @inject(EnvRegistry) private readonly env: EnvRegistry,
+    // A persistent-shell composition plans shells only; the one-shot tool that calls `plan` requires an executor.
+    @inject(ShellExecutor) @optional() private readonly executor?: ShellExecutor,
     @inject(Confinement) @optional() private readonly confinement?: Confinement,
     @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
     @inject(ApprovalService) @optional() private readonly approval?: ApprovalService,
@@ -52,6 +61,7 @@ export class LocalCallPlanner implements CallPlanner {
         ? current
         : { ...current, mode: await approvedEscalation(call, ctx, { current: current.mode, requested, workdir: shownWorkdir, approval: this.approval }) };
     // The checks of the arguments first (their errors come before the sandbox's), then the confinement decided from `sandbox`.
+    if (this.executor === undefined) throw new Error('no shell executor is composed to run a one-shot call');
     const checked = this.executor.resolve({
       command: call.command,
       workdir: workdirFor(call.workdir, session, sandbox?.workspaceRoot),
@@ -62,6 +72,13 @@ export class LocalCallPlanner implements CallPlanner {
     const confinement = sandbox === undefined ? null : (this.confinement!.forSession(session, sandbox) ?? null);
     const dshEnv = this.env.collect({ session, mode: call.background ? 'background' : 'foreground', workdir: checked.workdir });
     return ExecutionPlan.decided(checked.with({ confinement, dshEnv }), sandbox);
+  }
+
+  async planShell(call: Pick<CallRequest, 'tool' | 'command'>, ctx: CallContext): Promise<ShellPlan> {
+    const sandbox = this.sandboxOf(ctx.session);
+    await enforceCommandPolicy(this.commands, { tool: call.tool, command: call.command, sandboxMode: sandbox?.mode }, ctx);
+    if (sandbox === undefined) return {};
+    return { confinement: this.confinement!.forSession(ctx.session, sandbox) ?? null, sandbox };
   }
 
   /** The session's sandbox, resolved once for the whole call; undefined without one. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { inject, injectable, optional } from 'inversify';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../sandbox/sandbox-mode.js';
 import {
   TerminalBackend,
   type PtySession,
@@ -75,10 +74,6 @@ export class LocalTerminalService implements TerminalService {
   isAlive(owner: SessionContext, id: string): boolean {
     const entry = this.entries.get(id);
     return entry !== undefined && entry.ownerId === owner.id && entry.pty.alive;
-  }
-
-  confinementChange(owner: SessionContext, id: string): SandboxMode | undefined {
-    return this.lookup(owner, id).pty.confinementChange?.();
   }
 
   async close(owner: SessionContext, id: string): Promise<void> {
