@@ -53,6 +53,11 @@ export class DisposableScope implements SessionScope {
     return this.disposed ? undefined : (this.services.get(key) as T | undefined);
   }
 
+  /** What the scope will dispose, oldest first (diagnostics and tests). */
+  get pending(): string[] {
+    return this.disposers.map((disposer) => disposer.name);
+  }
+
   add(name: string, dispose: () => void | Promise<void>): void {
     if (!this.disposed) {
       this.disposers.push({ name, run: dispose });

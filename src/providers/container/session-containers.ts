@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { scopeOf } from '../../core/session-scope.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,7 +75,7 @@ export class SessionContainers {
     if (!entry) {
       entry = {};
       this.entries.set(key, entry);
-      session?.onDispose(() => this.release(key));
+      if (session !== undefined) scopeOf(session).add('the session container', () => this.release(key));
     }
     if (entry.creating) return entry.creating;
     const previous = entry.live;

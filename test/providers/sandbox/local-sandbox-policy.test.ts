@@ -55,11 +55,11 @@ describe('LocalSandboxPolicy', () => {
     const session = fakeSession('d1', { cwd: ws.dir });
     policy.setMode(session, 'workspace-write');
     policy.setMode(session, 'danger-full-access');
-    expect(policy.overrideOf('d1')).toBe('danger-full-access');
+    expect(policy.overrideOf(session)).toBe('danger-full-access');
     await session.dispose();
-    expect(policy.overrideOf('d1')).toBeUndefined();
+    expect(policy.overrideOf(session)).toBeUndefined();
     policy.setMode(session, 'workspace-write');
-    expect(policy.overrideOf('d1')).toBeUndefined();
+    expect(policy.overrideOf(session)).toBeUndefined();
   });
 
   it('rejects unknown modes', () => {
