@@ -17,7 +17,7 @@ describeWithBwrap(`a sandboxed session's scope${NEEDS_BWRAP}`, () => {
       expect(ran.content[0]!.text).toBe('hi');
       const started = await session.call('bash', { command: 'sleep 30', description: 'Wait', run_in_background: true });
       expect(started.content[0]!.text).toMatch(/^started background task /);
-      expect(host.get(SandboxPolicy).resolve({ session }).mode).toBe('read-only');
+      expect(host.get(SandboxPolicy).decide({ session }).mode).toBe('read-only');
       const scope = session.scope as DisposableScope;
       expect(scope.pending).toEqual(
         expect.arrayContaining(['the sandbox state (pinned workspace, private /tmp)', 'the background tasks']),

@@ -84,7 +84,7 @@ export class LocalCallPlanner implements CallPlanner {
   /** The session's sandbox, resolved once for the whole call; undefined without one. */
   private sandboxOf(session: SessionContext | undefined): SandboxDecision | undefined {
     if (this.confinement === undefined) return undefined;
-    const resolved = this.policy?.resolve({ ...(session ? { session } : {}) });
+    const resolved = this.policy?.decide({ ...(session ? { session } : {}) });
     if (resolved !== undefined) return { mode: resolved.mode, workspaceRoot: resolved.workspaceRoot };
     // A confinement without a policy: its default mode; it finds the workspace itself.
     return { mode: this.confinement.defaultMode };

@@ -16,7 +16,7 @@ import type { ResolvedSandbox, SandboxPolicy } from './sandbox-policy.js';
  *
  * Obligations: a session override lives only as long as its session (it is
  * held in the session's scope, and ignored for a disposed session);
- * `resolve` never widens on its own; bad modes throw instead of defaulting.
+ * `decide` never widens on its own; bad modes throw instead of defaulting.
  */
 @injectable()
 export class LocalSandboxPolicy implements SandboxPolicy {
@@ -28,7 +28,7 @@ export class LocalSandboxPolicy implements SandboxPolicy {
     this.config = resolveSandboxConfig(config);
   }
 
-  resolve(input: { readonly session?: SessionContext; readonly mode?: SandboxMode } = {}): ResolvedSandbox {
+  decide(input: { readonly session?: SessionContext; readonly mode?: SandboxMode } = {}): ResolvedSandbox {
     const { session, mode } = input;
     if (mode !== undefined) checkMode(mode);
     const override = session && !session.disposed ? scopeOf(session).peek(this.overrideKey)?.mode : undefined;

@@ -61,7 +61,7 @@ export class SandboxConfinement implements Confinement {
       throw new Error(`invalid workspaceRoot: expected an absolute path, got ${describeValue(given)}`);
     }
     const resolved =
-      asked !== undefined && given !== undefined ? undefined : this.policy.resolve({ ...(session ? { session } : {}), ...(asked ? { mode: asked } : {}) });
+      asked !== undefined && given !== undefined ? undefined : this.policy.decide({ ...(session ? { session } : {}), ...(asked ? { mode: asked } : {}) });
     const mode = asked ?? resolved!.mode;
     // Real already: the policy resolved it (the planner's root is the policy's too).
     const root = given ?? resolved!.workspaceRoot;

@@ -93,7 +93,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   }
 
   /** This call's defaults, filled (`resolvePersistentCall`). */
-  resolve(session: SessionContext): PersistentCallSpec {
+  callDefaults(session: SessionContext): PersistentCallSpec {
     return resolvePersistentCall(session, this.config, this.host);
   }
 
@@ -151,7 +151,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const key = plan.confinement === undefined ? undefined : (plan.confinement?.key ?? '');
     const sandboxChangedTo = slot.id !== undefined && key !== slot.confinementKey ? plan.sandbox?.mode : undefined;
     if (sandboxChangedTo !== undefined) await this.reset(slot);
-    const spec = this.resolve(session);
+    const spec = this.callDefaults(session);
     const { workdir } = spec;
     const overlay = this.env.collect({ session, mode: 'persistent', workdir });
     if (slot.id === undefined) {
