@@ -60,7 +60,8 @@ export class ExecSpec implements ExecRequest {
 
   /** `given` as an executor of `limits` may apply it: as is when it was checked against them, else checked now (a copy, a hand-made spec). */
   static of(given: ExecRequest, limits: ExecLimits): ExecSpec {
-    return given instanceof ExecSpec && given.#limits === limits ? given : ExecSpec.check(given, limits);
+    // `#limits in`: a look-alike made from the prototype has no private field, and is checked like any hand-made spec.
+    return typeof given === 'object' && given !== null && #limits in given && given.#limits === limits ? given : ExecSpec.check(given, limits);
   }
 
   /** This spec with other request fields (the managed `DSH_*` overlay, a confinement); the checked fields stay as they are. */
