@@ -19,7 +19,7 @@ import { dependsOn, missingTokens } from './tool-readiness.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
 import { logDisposalFailure } from './disposal-log.js';
 import { ModelTextFilter } from '../core/model-text-filter.js';
-import type { ToolArgs, ToolValue } from '../tools/builtin-tool-values.js';
+import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 
 export interface PendingTool {
   readonly name: string;

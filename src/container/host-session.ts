@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ToolArgs, ToolValue } from '../tools/builtin-tool-values.js';
+import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 import type { CallContext, SessionContext, ToolProgress, ToolResult } from '../core/tool-contract.js';
 import { DisposableScope, type DisposalFailure, type SessionScope } from '../core/session-scope.js';
 
