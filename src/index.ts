@@ -17,7 +17,9 @@ export { ReadinessCheck, bindReadinessCheck } from './providers/health/readiness
 export type { PromptSection as PromptSectionData } from './core/prompt-section.js';
 
 // Seams: each token lives beside its interface (same name, typed); exported only from here.
-export { ShellExecutor, ExecutorConfig } from './providers/shell/shell-executor.js';
+export { ShellExecutor, ExecutorConfig, ExecSpec } from './providers/shell/shell-executor.js';
+export { SessionConfinement } from './providers/shell/command-confinement.js';
+export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/planner/call-planner.js';
 export { EnvContributor, EnvRegistry } from './providers/env/env-registry.js';
 export { TaskRuntime, TaskRuntimeConfig } from './providers/tasks/task-runtime.js';
 export { TerminalService, TerminalBackend } from './providers/terminal/terminal-service.js';
@@ -41,6 +43,8 @@ export type * from './providers/approval/approval-service.js';
 export type * from './providers/approval/command-policy.js';
 export type * from './providers/sandbox/sandbox-policy.js';
 export type * from './providers/sandbox/confinement.js';
+export type * from './providers/planner/call-planner.js';
+export type { SandboxMode } from './providers/sandbox/sandbox-mode.js';
 export type * from './providers/logging/logger.js';
 export type * from './providers/observability/tool-call-observer.js';
 export type * from './providers/observability/audit-sink.js';
@@ -49,6 +53,8 @@ export { buildChildEnv, MODEL_FRIENDLY_ENV } from './providers/shell/child-env.j
 
 // Default providers and their plugins.
 export { LocalShellExecutor } from './providers/shell/local-shell-executor.js';
+export { LocalCallPlanner } from './providers/planner/local-call-planner.js';
+export { plannerModule } from './providers/planner/planner.module.js';
 export { shellModule } from './providers/shell/shell.module.js';
 export { LocalEnvRegistry } from './providers/env/local-env-registry.js';
 export { envModule, staticEnvModule } from './providers/env/env.module.js';
@@ -63,7 +69,7 @@ export { LineCollapser, collapseTerminalText } from './providers/output-filter/l
 export { coreModule } from './plugins/core.module.js';
 export { JsonLinesAuditSink } from './providers/observability/json-lines-audit-sink.js';
 export { bindObservability } from './providers/observability/observability.module.js';
-export { callStep, noteCommandVerdict, type CallStep } from './providers/observability/call-scope.js';
+export { callStep, noteCommandVerdict, type CallStep } from './core/call-scope.js';
 export { DEFAULT_SANDBOX_CONFIG, SANDBOX_MODES, isSandboxMode, resolveSandboxConfig } from './providers/sandbox/sandbox-config.js';
 export { LocalSandboxPolicy } from './providers/sandbox/local-sandbox-policy.js';
 export { BwrapSandboxProvider } from './providers/sandbox/bwrap-sandbox-provider.js';

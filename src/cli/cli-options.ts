@@ -1,11 +1,9 @@
 import path from 'node:path';
 import { SHELL_CHOICES, type ShellChoice } from '../plugins/shell-choice.js';
-import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
-import type { ContainerConfig } from '../providers/container/container-config.js';
-import type { KubernetesConfig } from '../providers/kubernetes/kubernetes-config.js';
 import { checkOneEngine } from './config-kubernetes.js';
 import { isSandboxMode } from '../providers/sandbox/sandbox-config.js';
 import { loadConfigFile } from './config-file.js';
+import type { CliEnvironment } from './cli-environment.js';
 
 /** Options every command shares. */
 export interface GlobalOptions {
@@ -19,11 +17,7 @@ export interface GlobalOptions {
   readonly kubernetes?: string;
 }
 
-/** What a command composes: the sandboxed options plus, in container mode, the `container:` section. */
-export type CliEnvironment = SandboxedEnvironmentOptions & {
-  readonly container?: Partial<ContainerConfig>;
-  readonly kubernetes?: Partial<KubernetesConfig>;
-};
+export type { CliEnvironment } from './cli-environment.js';
 
 /**
  * The composition a command runs: the config file (if any), then command-line

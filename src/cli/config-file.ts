@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CliEnvironment } from './cli-options.js';
+import type { CliEnvironment } from './cli-environment.js';
 import { resolveResourceLimits } from '../providers/sandbox/resource-limits.js';
 import { containerChecks } from './config-container.js';
 import { kubernetesChecks } from './config-kubernetes.js';

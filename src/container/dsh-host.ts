@@ -17,10 +17,10 @@ import { messageOf } from '../core/describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from '../core/tool-contract.js';
 import { dependsOn, missingTokens } from './tool-readiness.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
-import { Redactor } from '../providers/output-filter/redactor.js';
-import { redactProgress, redactResult } from '../providers/output-filter/redact-result.js';
 import { observeCall, observeSession } from '../providers/observability/call-hook.js';
-import type { ToolArgs, ToolValue } from '../tools/builtin-tool-values.js';
+import { logDisposalFailure } from './disposal-log.js';
+import { ModelTextFilter } from '../core/model-text-filter.js';
+import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 
 export interface PendingTool {
   readonly name: string;
@@ -158,10 +158,9 @@ export class DshHost {
       id,
       options,
       (tool, args, ctx) => this.invoke(tool, args, ctx),
-      (closed) => {
-        if (this.sessions.get(closed.id) === closed) this.sessions.delete(closed.id);
-      },
-      (notice) => this.activeRedactor()?.redact(notice) ?? notice,
+      (closed) => void (this.sessions.get(closed.id) === closed && this.sessions.delete(closed.id)),
+      (notice) => this.activeFilter()?.filterNotice(notice) ?? notice,
+      (what, error) => logDisposalFailure(this.container, id, what, error),
     );
     this.sessions.set(id, observeSession(this.container, session));
     return session;
@@ -183,16 +182,16 @@ export class DshHost {
 
   /** The one invocation pipeline: lookup, validation, run, failure normalization. */
   async invoke<V = unknown>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {
-    const redactor = this.activeRedactor();
-    const call = observeCall(this.container, name, rawArgs, redactor ? redactProgress(ctx, redactor) : ctx, (c) => this.invokeTool<V>(name, rawArgs, c));
-    return redactor ? redactResult(await call, redactor) : call;
+    const filter = this.activeFilter();
+    const call = observeCall(this.container, name, rawArgs, filter ? filter.filterProgress(ctx) : ctx, (c) => this.invokeTool<V>(name, rawArgs, c));
+    return filter ? filter.filterResult(await call) : call;
   }
 
   /** Model-visible text of this host (results, progress, notices) passes through this, when one is bound. */
-  private activeRedactor(): Redactor | undefined {
-    if (!this.container.isBound(Redactor)) return undefined;
-    const redactor = this.container.get(Redactor);
-    return redactor.active ? redactor : undefined;
+  private activeFilter(): ModelTextFilter | undefined {
+    if (!this.container.isBound(ModelTextFilter)) return undefined;
+    const filter = this.container.get(ModelTextFilter);
+    return filter.active ? filter : undefined;
   }
 
   private async invokeTool<V>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {

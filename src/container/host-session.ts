@@ -1,6 +1,7 @@
 import path from 'node:path';
-import type { ToolArgs, ToolValue } from '../tools/builtin-tool-values.js';
+import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 import type { CallContext, SessionContext, ToolProgress, ToolResult } from '../core/tool-contract.js';
+import { DisposableScope, type DisposalFailure, type SessionScope } from '../core/session-scope.js';
 
 export interface SessionOptions {
   readonly id?: string;
@@ -22,14 +23,16 @@ type Invoke = <V>(tool: string, args: unknown, ctx: CallContext) => Promise<Tool
 
 /**
  * One agent session: the owner of its background tasks and persistent shell.
- * Providers register cleanup through `onDispose`; `dispose()` aborts the
- * session's in-flight calls and awaits every hook.
+ * Its services live in its `scope` (made on first use); `onDispose` hooks
+ * join the same scope. `dispose()` aborts the session's in-flight calls,
+ * then disposes the scope newest first, one at a time: a failing disposer
+ * is reported and the rest still run.
  */
 export class HostSession implements SessionContext {
   readonly cwd?: string;
   readonly jsonlPath?: string;
   readonly caller?: string;
-  private readonly hooks: Array<() => void | Promise<void>> = [];
+  private readonly ownScope: DisposableScope;
   private readonly pendingNotices: Array<{ readonly text: string; readonly key?: string }> = [];
   private readonly noticeListeners = new Set<(notice: string) => void>();
   private readonly lifetime = new AbortController();
@@ -42,12 +45,19 @@ export class HostSession implements SessionContext {
     private readonly onClosed: (session: HostSession) => void,
     /** Applied to every notice before anyone sees it (secret redaction). */
     private readonly filterNotice: (notice: string) => string = (notice) => notice,
+    /** Told about a disposer that failed while the session closed. */
+    onDisposalFailure: DisposalFailure = () => undefined,
   ) {
+    this.ownScope = new DisposableScope(onDisposalFailure);
     // An absolute cwd is kept as given: the sandbox policy resolves symlinks
     // before `..`, which a lexical path.resolve would already have folded.
     this.cwd = options.cwd === undefined || path.isAbsolute(options.cwd) ? options.cwd : path.resolve(options.cwd);
     this.jsonlPath = options.jsonlPath === undefined ? undefined : path.resolve(options.jsonlPath);
     this.caller = options.caller;
+  }
+
+  get scope(): SessionScope {
+    return this.ownScope;
   }
 
   get disposed(): boolean {
@@ -73,7 +83,7 @@ export class HostSession implements SessionContext {
       void Promise.resolve().then(hook).catch(() => undefined);
       return;
     }
-    this.hooks.push(hook);
+    this.ownScope.add('an onDispose hook', hook);
   }
 
   notify(notice: string, key?: string): void {
@@ -114,8 +124,7 @@ export class HostSession implements SessionContext {
   private async runDisposal(): Promise<void> {
     this.lifetime.abort(new Error('session disposed'));
     this.noticeListeners.clear();
-    const hooks = this.hooks.splice(0).reverse();
-    await Promise.allSettled(hooks.map(async (hook) => hook()));
+    await this.ownScope.dispose();
     this.pendingNotices.length = 0;
     this.onClosed(this);
   }

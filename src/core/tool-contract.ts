@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { SessionScope } from './session-scope.js';
 
 /** One block of model-visible text. */
 export interface TextContent {
@@ -47,6 +48,8 @@ export interface SessionContext {
   notify(notice: string, key?: string): void;
   /** Drops queued (not yet taken) notices with this key: the model already learned it another way. */
   withdraw(key: string): void;
+  /** The session's own services (see `scopeOf`, which gives one to a session without it). */
+  readonly scope?: SessionScope;
 }
 
 /** Per-call context handed to `ToolInstance.run`. */

@@ -3,8 +3,10 @@ import type { PluginModule } from '../core/plugin-module.js';
 import type { ContainerConfig } from '../providers/container/container-config.js';
 import type { ContainerEngine } from '../providers/container/container-engine.js';
 import { containerShellModule, containerTerminalModule } from '../providers/container/container.module.js';
-import type { SandboxMode } from '../providers/shell/shell-executor.js';
+import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
+import { plannerModule } from '../providers/planner/planner.module.js';
+import { CONTAINER_ESCALATION_REFUSAL } from '../providers/container/container-shell-executor.js';
 
 /** The local options plus the container section. */
 export interface ContainerEnvironmentOptions extends EnvironmentOptions {
@@ -38,6 +40,8 @@ export function containerEnvironment(options: ContainerEnvironmentOptions): Plug
   return localEnvironment(local).map((module) => {
     if (module.name === 'shell:local') return shell;
     if (module.name === 'terminal:local') return containerTerminalModule();
+    // The session container is the sandbox: its mounts are fixed when it starts, so escalation is refused.
+    if (module.name === 'planner:local') return plannerModule({ escalationRefusal: CONTAINER_ESCALATION_REFUSAL });
     return module;
   });
 }

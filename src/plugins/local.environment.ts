@@ -13,6 +13,7 @@ import type { PersistentBashConfig } from '../tools/persistent-bash/persistent-b
 import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.module.js';
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
 import { coreModule, type CoreOptions } from './core.module.js';
+import { plannerModule } from '../providers/planner/planner.module.js';
 
 import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 import { approvalModule } from '../providers/approval/approval.module.js';
@@ -55,6 +56,7 @@ export function localEnvironment(options: EnvironmentOptions = {}): PluginModule
     envModule(),
     ...Object.entries(env).map(([name, values]) => staticEnvModule(name, values)),
     shellModule({ cwd: core.workspace, ...executor }),
+    plannerModule(),
     taskRuntimeModule(tasks),
   ];
   if (tools.oneshot !== undefined) {

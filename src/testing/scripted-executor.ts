@@ -1,8 +1,9 @@
+import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
 import {
+  ExecSpec,
   joinStreams,
   type BackgroundProcess,
   type ExecRequest,
-  type ExecSpec,
   type RunOptions,
   type RunResult,
   type ShellExecutor,
@@ -24,7 +25,8 @@ export class ScriptedExecutor implements ShellExecutor {
   constructor(
     script: Record<string, ScriptedAnswer> = {},
     private readonly fallback: ScriptedAnswer = {},
-    readonly sandboxMode?: ExecSpec['sandboxMode'],
+    /** Pretend to run in a sandbox of this default mode: `testingEnvironment({ executor })` then composes a scripted sandbox. */
+    readonly sandboxMode?: SandboxMode,
   ) {
     for (const [command, answer] of Object.entries(script)) this.answers.set(command, answer);
   }
@@ -36,10 +38,7 @@ export class ScriptedExecutor implements ShellExecutor {
   }
 
   resolve(request: ExecRequest): ExecSpec {
-    if (typeof request.command !== 'string' || request.command.trim() === '') {
-      throw new Error('invalid command: expected a non-empty string');
-    }
-    return { ...request, workdir: request.workdir ?? '/scripted', timeoutMs: request.timeoutMs ?? 120_000 };
+    return ExecSpec.check(request, SCRIPTED_LIMITS);
   }
 
   async run(spec: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
@@ -71,6 +70,9 @@ export class ScriptedExecutor implements ShellExecutor {
     return runResult({ timeoutMs: spec.timeoutMs, ...partial });
   }
 }
+
+/** A scripted run's defaults: `/scripted`, two minutes, no cap. */
+const SCRIPTED_LIMITS = Object.freeze({ cwd: '/scripted', timeoutMs: 120_000, maxTimeoutMs: Number.MAX_SAFE_INTEGER });
 
 /** A complete `RunResult`: a clean, instant exit with no output, overridden by `partial`. */
 export function runResult(partial: Partial<RunResult> = {}): RunResult {

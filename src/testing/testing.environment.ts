@@ -6,6 +6,13 @@ import { approvalAnswerersModule, approvalModule } from '../providers/approval/a
 import { ShellExecutor } from '../providers/shell/shell-executor.js';
 import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
 import { ScriptedExecutor } from './scripted-executor.js';
+import { ScriptedConfinement } from './scripted-confinement.js';
+import { plannerModule } from '../providers/planner/planner.module.js';
+import { Confinement } from '../providers/sandbox/confinement.js';
+import { LocalSandboxPolicy } from '../providers/sandbox/local-sandbox-policy.js';
+import { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
+import { SandboxPolicy } from '../providers/sandbox/sandbox-policy.js';
+import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
 import { InMemoryTerminal } from './in-memory-terminal.js';
 import { bindTerminalService } from '../providers/terminal/terminal.module.js';
 import { TerminalBackend } from '../providers/terminal/terminal-service.js';
@@ -48,16 +55,28 @@ export function testingEnvironment(options: TestingEnvironmentOptions = {}): Plu
         ];
   // As in the production compositions: the task tools only beside the shell that can start a task.
   const oneShot = shell === 'persistent' ? [] : [taskToolsModule(), bashToolModule()];
+  const sandboxMode = (executor as { readonly sandboxMode?: SandboxMode }).sandboxMode;
   return [
     coreModule(core),
     envModule(),
     new PluginModule('shell:scripted', ({ bind }) => {
       bindSeam(bind, ShellExecutor).toConstantValue(executor);
     }),
+    ...(sandboxMode === undefined ? [] : [scriptedSandboxModule(sandboxMode)]),
+    plannerModule(),
     approvalModule(approval),
     approvalAnswerersModule(answerers),
     taskRuntimeModule(),
     ...persistent,
     ...oneShot,
   ];
+}
+
+/** A sandbox that confines nothing but decides like the real one (a `ScriptedExecutor` given a mode). */
+function scriptedSandboxModule(mode: SandboxMode): PluginModule {
+  return new PluginModule('sandbox:scripted', ({ bind }) => {
+    bind(SandboxConfig).toConstantValue({ mode });
+    bindSeam(bind, SandboxPolicy).to(LocalSandboxPolicy).inSingletonScope();
+    bindSeam(bind, Confinement).toConstantValue(new ScriptedConfinement(mode));
+  });
 }

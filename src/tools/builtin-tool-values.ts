@@ -22,8 +22,6 @@ export interface BuiltinToolValues {
   task_kill: TaskKillValue;
 }
 
-/** The result value type of the tool named `N`: typed for built-in tools, `unknown` for any other name. */
-export type ToolValue<N extends string> = N extends keyof BuiltinToolValues ? BuiltinToolValues[N] : unknown;
 
 /** Plain data of an argument class: what a caller writes, without methods. */
 type ArgsOf<T> = { readonly [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: T[K] };
@@ -41,5 +39,10 @@ export interface BuiltinToolArgs {
   task_kill: ArgsOf<TaskKillArgs>;
 }
 
-/** The argument type of the tool named `N`: typed for built-in tools, `unknown` for any other name. */
-export type ToolArgs<N extends string> = N extends keyof BuiltinToolArgs ? BuiltinToolArgs[N] : unknown;
+export type { ToolArgs, ToolValue } from '../core/tool-types.js';
+
+// The built-in tools' types, added to the host's name-keyed maps (the host itself imports no tool).
+declare module '../core/tool-types.js' {
+  interface ToolValueTypes extends BuiltinToolValues {}
+  interface ToolArgTypes extends BuiltinToolArgs {}
+}

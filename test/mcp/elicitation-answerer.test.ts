@@ -1,9 +1,9 @@
 // The MCP elicitation answerer with a real MCP client (in process): the
 // approval's facts as fixed form fields, and a client that fails or edits a
 // field never approves anything.
-import { createHost, replace, ShellExecutor, type DshHost } from '../../src/index.js';
+import { createHost, type DshHost } from '../../src/index.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/elicitation-answerer.js';
-import { ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
+import { ScriptedConfinement, ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
 import { fieldValue, promptClient, resultText, type Elicited } from '../security/support/approval-kit.js';
 
 let host: DshHost;
@@ -13,7 +13,7 @@ const escalate = { command: 'make install', description: 'Install', sandbox_perm
 
 beforeEach(async () => {
   executor = new ScriptedExecutor({}, {}, 'read-only');
-  host = await createHost(...testingEnvironment({ logLevel: 'error' }), replace(ShellExecutor, executor), mcpApprovalModule(answerer));
+  host = await createHost(...testingEnvironment({ logLevel: 'error', executor }), mcpApprovalModule(answerer));
 });
 afterEach(() => host.dispose());
 
@@ -33,7 +33,7 @@ const asShown = (shown: Elicited) =>
 test('every fact is a fixed, pre-selected field; submitting them as shown runs the command once', async () => {
   const { text, shown } = await escalateWith((question) => ({ action: 'accept', content: asShown(question) }));
   expect(text).toBe('(no output)');
-  expect(executor.runs.map((spec) => [spec.command, spec.sandboxMode])).toEqual([['make install', 'workspace-write']]);
+  expect(executor.runs.map((spec) => [spec.command, ScriptedConfinement.modeOf(spec)])).toEqual([['make install', 'workspace-write']]);
   const command = shown[0]!.requestedSchema.properties.command as Record<string, unknown>;
   expect(command).toEqual({
     type: 'string',

@@ -3,6 +3,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
+  Confinement,
   ApprovalService,
   createHost,
   replace,
@@ -51,7 +52,7 @@ describeWithBwrap(`sandboxedEnvironment${NEEDS_BWRAP}`, () => {
     session.call('bash', { command: `touch ${name}`, description: 'Create a file here', ...extra });
 
   it('mounts the sandboxed executor and advertises escalation in the schema', () => {
-    expect(host.get(ShellExecutor).sandboxMode).toBe('read-only');
+    expect(host.get(Confinement).defaultMode).toBe('read-only');
     const bash = host.tools().find((tool) => tool.name === 'bash')!;
     expect(Object.keys((bash.inputSchema as { properties: object }).properties)).toEqual(
       expect.arrayContaining(['sandbox_permissions', 'justification']),

@@ -1,6 +1,6 @@
 import { ToolError, type CallContext } from '../../core/tool-contract.js';
 import type { CommandCheck, CommandPolicy } from './command-policy.js';
-import { noteCommandVerdict } from '../observability/call-scope.js';
+import { noteCommandVerdict } from '../../core/call-scope.js';
 
 /**
  * The one line a tool calls before running a command: nothing happens without

@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from '../sandbox/sandbox-mode.js';
 
 /** What a command rule does with a command it matches. */
 export type CommandAction = 'allow' | 'ask' | 'deny';

@@ -1,15 +1,14 @@
 import type { Redactor } from '../output-filter/redactor.js';
-import { checkedExecSpec, resolveExecSpec } from '../shell/exec-spec-resolver.js';
 import { finishedResult } from '../shell/run-results.js';
 import { ProgressReporter } from '../shell/progress-reporter.js';
-import type {
-  BackgroundProcess,
-  ExecRequest,
+import {
   ExecSpec,
-  ExecutorConfig,
-  RunOptions,
-  RunResult,
-  ShellExecutor,
+  type BackgroundProcess,
+  type ExecRequest,
+  type ExecutorConfig,
+  type RunOptions,
+  type RunResult,
+  type ShellExecutor,
 } from '../shell/shell-executor.js';
 import { CapturedBackgroundProcess } from '../shell/captured-background-process.js';
 import { ContainerCommand } from './container-command.js';
@@ -19,7 +18,7 @@ import type { LiveContainer, SessionContainers } from './session-containers.js';
 /** How long an unexplained kill waits for the engine to report its container stopped. */
 const STOP_SETTLE_MS = 500;
 
-/** What the bash tool says when a model asks to widen the sandbox of a container. */
+/** What the container composition's planner says when a model asks to widen the sandbox of a container. */
 export const CONTAINER_ESCALATION_REFUSAL =
   'sandbox escalation is refused in container mode: the session container is the sandbox, and its mounts are fixed when it starts';
 
@@ -32,7 +31,6 @@ export const CONTAINER_ESCALATION_REFUSAL =
  * container itself stopped rejects with the container's reason.
  */
 export class ContainerShellExecutor implements ShellExecutor {
-  readonly escalationRefusal = CONTAINER_ESCALATION_REFUSAL;
   private readonly live = new Set<ContainerCommand>();
   private disposing?: Promise<void>;
 
@@ -43,12 +41,12 @@ export class ContainerShellExecutor implements ShellExecutor {
   ) {}
 
   resolve(request: ExecRequest): ExecSpec {
-    return resolveExecSpec(request, this.config);
+    return ExecSpec.check(request, this.config);
   }
 
   async run(given: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
     this.checkOpen();
-    const spec = checkedExecSpec(given, this.config);
+    const spec = ExecSpec.of(given, this.config);
     const { signal, onProgress } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
     const { timeoutMs } = spec;
@@ -80,7 +78,7 @@ export class ContainerShellExecutor implements ShellExecutor {
   /** A failure to reach the engine or start the exec settles the handle with the error (the task shows it). */
   async start(given: ExecSpec): Promise<BackgroundProcess> {
     this.checkOpen();
-    const spec = checkedExecSpec(given, this.config);
+    const spec = ExecSpec.of(given, this.config);
     try {
       const { command } = await this.launch(spec, {});
       return CapturedBackgroundProcess.running(command, command.outcome());

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { scopeOf } from '../../core/session-scope.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { LABELS, type ContainerEngine, type ContainerMount, type ContainerState 
 import type { ResolvedContainerConfig } from './container-config.js';
 import { sessionSeccompProfile } from './container-seccomp.js';
 import { describeEngineError } from './engine-errors.js';
-import { callStep } from '../observability/call-scope.js';
+import { callStep } from '../../core/call-scope.js';
 
 /** A session's running container and the host directory it shares at the same path. */
 export interface LiveContainer {
@@ -75,7 +76,7 @@ export class SessionContainers {
     if (!entry) {
       entry = {};
       this.entries.set(key, entry);
-      session?.onDispose(() => this.release(key));
+      if (session !== undefined) scopeOf(session).add('the session container', () => this.release(key));
     }
     if (entry.creating) return entry.creating;
     const previous = entry.live;

@@ -8,8 +8,8 @@ import { ApprovalService, type ApprovalRecord } from '../approval/approval-servi
 import { ContainerEngine } from '../container/container-engine.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { SandboxPolicy } from '../sandbox/sandbox-policy.js';
-import { ShellExecutor, type SandboxMode } from '../shell/shell-executor.js';
-import type { CallScope } from './call-scope.js';
+import type { SandboxMode } from '../sandbox/sandbox-mode.js';
+import type { CallScope } from '../../core/call-scope.js';
 import type { CallApproval, CallOutcome, OutputBytes, ToolCallEnd, ToolCallStart } from './tool-call-observer.js';
 
 /** What the call hook reads from the host's container. */
@@ -28,7 +28,9 @@ export function callStart(source: ObservationSource, tool: string, rawArgs: unkn
   const command = typeof args.command === 'string' ? recordedCommand(source, args.command) : undefined;
   const workdir = typeof args.workdir === 'string' ? args.workdir : (ctx.session?.cwd ?? quietly(() => source.get(HostConfig).workspace));
   const caller = (ctx.session as { readonly caller?: unknown } | undefined)?.caller;
-  const sandboxMode = startingSandboxMode(source, ctx);
+  // The policy decides once per call, in the planner: the start event only says a sandbox is composed; the mode
+  // the call ran under comes with its end (the result's `sandboxMode`).
+  const sandboxed = source.isBound(SandboxPolicy);
   const known = String(tool).slice(0, MAX_TOOL_NAME_CHARS);
   return {
     time: Date.now(),
@@ -39,8 +41,7 @@ export function callStart(source: ObservationSource, tool: string, rawArgs: unkn
     ...(ctx.session ? { sessionId: ctx.session.id } : {}),
     ...(command !== undefined ? { command } : {}),
     ...(workdir !== undefined ? { workdir } : {}),
-    mode: source.isBound(ContainerEngine) ? 'container' : sandboxMode !== undefined ? 'sandbox' : 'local',
-    ...(sandboxMode !== undefined ? { sandboxMode } : {}),
+    mode: source.isBound(ContainerEngine) ? 'container' : sandboxed ? 'sandbox' : 'local',
   };
 }
 
@@ -58,7 +59,8 @@ export function callEnd(source: ObservationSource, start: ToolCallStart, ending:
   const approvals = approvalsOf(source, ending.ctx.callId);
   const last = approvals.at(-1);
   const verdict = approvals.some((approval) => approval.kind === 'command') ? 'ask' : ending.scope.policyVerdict;
-  const ranMode = typeof value.sandboxMode === 'string' ? (value.sandboxMode as SandboxMode) : start.sandboxMode;
+  const decided = ending.scope.sandboxMode as SandboxMode | undefined;
+  const ranMode = typeof value.sandboxMode === 'string' ? (value.sandboxMode as SandboxMode) : (decided ?? start.sandboxMode);
   const background = value.kind === 'background' && typeof value.taskId === 'string';
   return {
     ...start,
@@ -117,12 +119,6 @@ function approvalsOf(source: ObservationSource, callId: string): CallApproval[] 
     });
   }
   return mine;
-}
-
-function startingSandboxMode(source: ObservationSource, ctx: CallContext): SandboxMode | undefined {
-  if (source.isBound(SandboxPolicy)) return quietly(() => source.get(SandboxPolicy).resolve({ session: ctx.session }).mode);
-  if (source.isBound(ShellExecutor)) return quietly(() => source.get(ShellExecutor).sandboxMode);
-  return undefined;
 }
 
 /** Redacted whole, then cut: a cut first could split a secret so that the redactor no longer sees it. */

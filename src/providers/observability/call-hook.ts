@@ -3,7 +3,7 @@ import { messageOf } from '../../core/describe-value.js';
 import { errorResult, type CallContext, type SessionContext, type ToolResult } from '../../core/tool-contract.js';
 import { Logger } from '../logging/logger.js';
 import { callEnd, callStart, type ObservationSource } from './call-events.js';
-import { runInCallScope, type CallScope } from './call-scope.js';
+import { runInCallScope, type CallScope } from '../../core/call-scope.js';
 import { HostMetrics } from './host-metrics.js';
 import { ToolCallObserver, type ToolCallEnd, type ToolCallStart } from './tool-call-observer.js';
 

@@ -3,6 +3,7 @@ import type * as PromClient from 'prom-client';
 import { messageOf } from '../../core/describe-value.js';
 import { lazyModule } from '../../core/lazy-module.js';
 import type { SessionContext } from '../../core/tool-contract.js';
+import { ScopeKey, scopeOf } from '../../core/session-scope.js';
 import { Logger } from '../logging/logger.js';
 import { createMetricSet, type MetricSet } from './metric-set.js';
 
@@ -28,6 +29,7 @@ export class HostMetrics {
   private sessions = 0;
   private readonly tasks = new Set<string>();
   private readonly shells = new Set<string>();
+  private readonly sessionKey = new ScopeKey<string>('the metrics session count');
   private disposed = false;
 
   constructor(@inject(Logger) @optional() private readonly logger?: Logger) {}
@@ -54,9 +56,9 @@ export class HostMetrics {
 
   sessionOpened(session: SessionContext): void {
     this.sessions++;
-    session.onDispose(() => {
+    scopeOf(session).get(this.sessionKey, () => session.id, (id) => {
       this.sessions--;
-      this.shells.delete(session.id);
+      this.shells.delete(id);
     });
   }
 

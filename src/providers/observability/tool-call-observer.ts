@@ -1,6 +1,6 @@
 import type { ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inversify';
 import type { ApprovalDecision, ApprovalKind } from '../approval/approval-service.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from '../sandbox/sandbox-mode.js';
 
 /**
  * How a call ended, as operators count it. `exit_nonzero`: the command ran and
@@ -18,7 +18,9 @@ export const CALL_OUTCOMES: readonly CallOutcome[] = ['ok', 'exit_nonzero', 'err
 export type CallMode = 'local' | 'sandbox' | 'container';
 
 /** What a command rule said about the call's command: `ask` went to the approval service. */
-export type PolicyVerdict = 'allow' | 'ask' | 'deny';
+import type { PolicyVerdict } from '../../core/call-scope.js';
+
+export type { PolicyVerdict };
 
 /** The call as it starts: who, where, what. */
 export interface ToolCallStart {

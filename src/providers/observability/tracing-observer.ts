@@ -2,7 +2,7 @@ import { inject, injectable, optional } from 'inversify';
 import type * as OtelApi from '@opentelemetry/api';
 import { lazyModule } from '../../core/lazy-module.js';
 import { messageOf } from '../../core/describe-value.js';
-import { currentCallScope, type CallScope, type CallStep } from './call-scope.js';
+import { currentCallScope, type CallScope, type CallStep } from '../../core/call-scope.js';
 import { DEFAULT_TELEMETRY_CONFIG, TelemetryConfig } from './observability-config.js';
 import type { ToolCallEnd, ToolCallObserver, ToolCallStart } from './tool-call-observer.js';
 

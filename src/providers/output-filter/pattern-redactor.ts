@@ -1,4 +1,4 @@
-import { isCredential } from '../shell/child-env.js';
+import { isCredential } from './credential-names.js';
 import { BUILTIN_RULES, literalRule, userPatternRule, type RedactionRule } from './redaction-rules.js';
 import { RuleRedactionStream, redactWith } from './redaction-stream.js';
 import { MIN_SECRET_CHARS, type RedactionConfig, type RedactionStream, type Redactor } from './redactor.js';

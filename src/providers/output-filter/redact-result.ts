@@ -27,7 +27,8 @@ export function redactProgress(ctx: CallContext, redactor: Redactor): CallContex
 
 /** Typed values are small plain records; depth is bounded so a cycle cannot hang the call. */
 function redactDeep(value: unknown, redactor: Redactor, depth: number): unknown {
-  if (typeof value === 'string') return redactor.redact(value);
+  // An empty string holds no secret: no pass for it.
+  if (typeof value === 'string') return value === '' ? value : redactor.redact(value);
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor, depth + 1));
   const prototype = Object.getPrototypeOf(value);

@@ -18,14 +18,22 @@ export function isWithin(child: string, parent: string): boolean {
  * temp dirs). The first is where the command's own `/tmp` is mounted.
  */
 export function hiddenTempRoots(): string[] {
-  let tmp = os.tmpdir();
-  try {
-    tmp = fs.realpathSync.native(tmp);
-  } catch {
-    // A missing TMPDIR hides nothing more.
+  const configured = os.tmpdir();
+  let tmp = realTempRoots.get(configured);
+  if (tmp === undefined) {
+    tmp = configured;
+    try {
+      tmp = fs.realpathSync.native(tmp);
+      // Kept per configured path: the temp root is the host's, and does not move under a running server.
+      realTempRoots.set(configured, tmp);
+    } catch {
+      // A missing TMPDIR hides nothing more (and is looked up again next time).
+    }
   }
   return tmp === '/tmp' ? ['/tmp'] : ['/tmp', tmp];
 }
+
+const realTempRoots = new Map<string, string>();
 
 /**
  * The mounts between the read-only root and `/dev`: a private `/tmp` (the

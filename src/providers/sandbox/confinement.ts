@@ -1,50 +1,24 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
-import type { LimitGroup } from './cgroup-limiter.js';
+import type { SandboxMode } from './sandbox-mode.js';
+import type { CommandConfinement, WrapOptions } from '../shell/command-confinement.js';
 
 /** What a call asks of the confinement; every field optional (the session's own mode and workspace otherwise). */
 export interface ConfinementRequest {
   /** A mode for this call only (an approved escalation); else the session's mode. */
   readonly mode?: SandboxMode;
-  /** The workspace root the caller resolved; checked against the session's pinned workspace. */
+  /** The workspace root the caller resolved (real path); checked against the session's pinned workspace. */
   readonly workspaceRoot?: string;
 }
 
-export interface WrapOptions {
-  /** Host paths the command may read (bound read-only at the same path), e.g. the session's spill directory. */
-  readonly readable?: readonly string[];
-  /** The directory the command starts in; it must exist inside the sandbox (no silent fallback to `$HOME`). */
-  readonly cwd?: string;
-  /** The call's resource-limit group (from `newLimitGroup`); without one, only rlimits bound the command. */
-  readonly limits?: LimitGroup;
-}
+export type { WrapOptions };
 
-/** How one command (or one persistent shell) of a session runs confined. */
-export interface ConfinedCommand {
+/** How one command (or one persistent shell) of a session runs confined: the kernel's `CommandConfinement` and what it was decided from. */
+export interface ConfinedCommand extends CommandConfinement {
   /** The confined mode (never `danger-full-access`: that is not confined). */
   readonly mode: SandboxMode;
   /** The session's workspace root, as pinned. */
   readonly workspaceRoot: string;
-  /** Two confinements with the same key confine the same way; a shell started under another key must be replaced. */
-  readonly key: string;
-  /**
-   * The argv that runs `argv` confined. The wrapper keeps the command in the
-   * caller's process group and on the caller's terminal (a PTY stays the
-   * shell's controlling terminal).
-   */
-  wrapArgv(argv: readonly string[], options?: WrapOptions): string[];
-  /** True when a failed command's output carries this backend's denial signature. */
-  isDenial(output: string): boolean;
-  /**
-   * A fresh cgroup set for one call or one persistent shell, undefined when
-   * the machine offers none. The caller owns it: it reads `takeReached()`
-   * when the command (or a persistent shell's call) ends and `release()`s it
-   * when the command is gone.
-   */
-  newLimitGroup?(): LimitGroup | undefined;
-  /** True when the command runs in a PID namespace of its own (see `SandboxProvider.pidNamespace`). */
-  readonly pidNamespace?: boolean;
 }
 
 /**

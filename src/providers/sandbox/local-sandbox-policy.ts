@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inject, injectable, optional } from 'inversify';
 import { describeValue } from '../../core/describe-value.js';
+import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from './sandbox-mode.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
 import type { ResolvedSandbox, SandboxPolicy } from './sandbox-policy.js';
 
@@ -14,22 +15,23 @@ import type { ResolvedSandbox, SandboxPolicy } from './sandbox-policy.js';
  * resolved, else the configured fallback root, else the process cwd.
  *
  * Obligations: a session override lives only as long as its session (it is
- * dropped when the session is disposed, and ignored for a disposed session);
- * `resolve` never widens on its own; bad modes throw instead of defaulting.
+ * held in the session's scope, and ignored for a disposed session);
+ * `decide` never widens on its own; bad modes throw instead of defaulting.
  */
 @injectable()
 export class LocalSandboxPolicy implements SandboxPolicy {
   readonly config: SandboxConfig;
-  private readonly overrides = new Map<string, SandboxMode>();
+  /** Each session's override, in its scope (this policy's own key). */
+  private readonly overrideKey = new ScopeKey<{ mode?: SandboxMode }>('the sandbox mode override');
 
   constructor(@inject(SandboxConfig) @optional() config?: Partial<SandboxConfig>) {
     this.config = resolveSandboxConfig(config);
   }
 
-  resolve(input: { readonly session?: SessionContext; readonly mode?: SandboxMode } = {}): ResolvedSandbox {
+  decide(input: { readonly session?: SessionContext; readonly mode?: SandboxMode } = {}): ResolvedSandbox {
     const { session, mode } = input;
     if (mode !== undefined) checkMode(mode);
-    const override = session && !session.disposed ? this.overrides.get(session.id) : undefined;
+    const override = session && !session.disposed ? scopeOf(session).peek(this.overrideKey)?.mode : undefined;
     return {
       mode: mode ?? override ?? this.config.mode,
       workspaceRoot: session?.cwd !== undefined ? realRoot(session.cwd) : fallbackWorkspaceRoot(this.config),
@@ -39,14 +41,12 @@ export class LocalSandboxPolicy implements SandboxPolicy {
   setMode(session: SessionContext, mode: SandboxMode): void {
     checkMode(mode);
     if (session.disposed) return;
-    const known = this.overrides.has(session.id);
-    this.overrides.set(session.id, mode);
-    if (!known) session.onDispose(() => void this.overrides.delete(session.id));
+    scopeOf(session).get<{ mode?: SandboxMode }>(this.overrideKey, () => ({})).mode = mode;
   }
 
   /** The session's override, if any (diagnostics and tests). */
-  overrideOf(sessionId: string): SandboxMode | undefined {
-    return this.overrides.get(sessionId);
+  overrideOf(session: SessionContext): SandboxMode | undefined {
+    return scopeOf(session).peek(this.overrideKey)?.mode;
   }
 }
 

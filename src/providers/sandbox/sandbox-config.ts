@@ -2,15 +2,10 @@ import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
 import { configError as sharedConfigError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from './sandbox-mode.js';
 import { DEFAULT_RESOURCE_LIMITS, resolveResourceLimits, type ResourceLimits } from './resource-limits.js';
 
-/** Every sandbox mode, narrowest first. */
-export const SANDBOX_MODES: readonly SandboxMode[] = Object.freeze(['read-only', 'workspace-write', 'danger-full-access']);
-
-export function isSandboxMode(value: unknown): value is SandboxMode {
-  return typeof value === 'string' && (SANDBOX_MODES as readonly string[]).includes(value);
-}
+export { isSandboxMode, SANDBOX_MODES };
 
 /** Deployment settings of the sandboxed composition; every field optional in config. */
 export interface SandboxConfig {

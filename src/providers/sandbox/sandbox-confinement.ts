@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { inject, injectable, optional, preDestroy } from 'inversify';
 import { describeValue } from '../../core/describe-value.js';
+import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from './sandbox-mode.js';
 import { CgroupLimiter } from './cgroup-limiter.js';
 import type { ConfinedCommand, Confinement, ConfinementRequest, WrapOptions } from './confinement.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
@@ -17,6 +18,9 @@ interface SessionState {
   tmp?: string;
 }
 
+/** Each session's state, in its scope; removed (synchronously) when the session closes. */
+const SESSION_STATE = new ScopeKey<SessionState>('the sandbox state (pinned workspace, private /tmp)');
+
 /**
  * The default `Confinement`: the session's mode from the `SandboxPolicy`,
  * argv wrapped by the `SandboxProvider` (bwrap). It pins each session's
@@ -25,12 +29,14 @@ interface SessionState {
  * system directories as confined workspaces; and it gives each session a
  * private temp dir (mode 0700, under the OS temp dir) that the provider
  * mounts at `/tmp`, removed when the session is disposed (the host's own
- * one at `dispose()`).
+ * one at `dispose()`). A caller that resolved the mode and the workspace
+ * (the call planner) passes both, and the policy is not asked again.
  */
 @injectable()
 export class SandboxConfinement implements Confinement {
   readonly defaultMode: SandboxMode;
-  private readonly sessions = new Map<string, SessionState>();
+  /** States of sessions still open, for a host disposal that comes before theirs. */
+  private readonly open = new Set<SessionState>();
   /** The host's own calls (no session): a temp dir only, no pin (there is no session start). */
   private readonly host: SessionState = {};
   private readonly limits: SandboxConfig['limits'];
@@ -54,18 +60,20 @@ export class SandboxConfinement implements Confinement {
     if (given !== undefined && (typeof given !== 'string' || !path.isAbsolute(given) || given.includes('\0'))) {
       throw new Error(`invalid workspaceRoot: expected an absolute path, got ${describeValue(given)}`);
     }
-    const resolved = this.policy.resolve({ ...(session ? { session } : {}), ...(asked ? { mode: asked } : {}) });
-    const mode = asked ?? resolved.mode;
-    const root = given ?? resolved.workspaceRoot;
+    const resolved =
+      asked !== undefined && given !== undefined ? undefined : this.policy.decide({ ...(session ? { session } : {}), ...(asked ? { mode: asked } : {}) });
+    const mode = asked ?? resolved!.mode;
+    // Real already: the policy resolved it (the planner's root is the policy's too).
+    const root = given ?? resolved!.workspaceRoot;
     const state = session ? this.stateOf(session) : undefined;
     if (state) {
       state.pin ??= WorkspacePin.of(root);
-      if (mode !== 'danger-full-access') state.pin.verify(root);
+      if (mode !== 'danger-full-access') state.pin.verifyReal(root);
     }
     if (mode === 'danger-full-access') return undefined;
     const reason = this.provider.unavailableReason();
     if (reason !== null) throw new SandboxUnavailableError(mode, reason);
-    checkNotSystemRoot(root);
+    checkNotSystemRoot(root, { real: true });
     const privateTmp = this.privateTmp(state ?? this.host);
     const base: ResolvedSandbox = { mode, workspaceRoot: root, privateTmp };
     const provider = this.provider;
@@ -89,25 +97,25 @@ export class SandboxConfinement implements Confinement {
   /** Removes every private temp dir and every limit group still held (host disposal). */
   @preDestroy()
   async dispose(): Promise<void> {
-    for (const state of [...this.sessions.values(), this.host]) removeTmp(state);
-    this.sessions.clear();
+    for (const state of [...this.open, this.host]) removeTmp(state);
+    this.open.clear();
     await this.limiter?.dispose();
   }
 
   private stateOf(session: SessionContext): SessionState {
     if (session.disposed) throw new Error(`session ${session.id} is disposed`);
-    let state = this.sessions.get(session.id);
-    if (!state) {
-      const fresh: SessionState = {};
-      state = fresh;
-      this.sessions.set(session.id, fresh);
-      session.onDispose(() => {
-        // Synchronous, so the directory is gone once the session's disposal resolves.
-        removeTmp(fresh);
-        if (this.sessions.get(session.id) === fresh) this.sessions.delete(session.id);
-      });
-    }
-    return state;
+    return scopeOf(session).get(
+      SESSION_STATE,
+      () => {
+        const fresh: SessionState = {};
+        this.open.add(fresh);
+        return fresh;
+      },
+      (state) => {
+        this.open.delete(state);
+        removeTmp(state);
+      },
+    );
   }
 
   private privateTmp(state: SessionState): string {

@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { SandboxMode } from './sandbox-mode.js';
 
 export interface ResolvedSandbox {
   readonly mode: SandboxMode;
@@ -20,7 +20,8 @@ export interface ResolvedSandbox {
  * session override, which beats the deployment default (`read-only`).
  */
 export interface SandboxPolicy {
-  resolve(input: { readonly session?: SessionContext; readonly mode?: SandboxMode }): ResolvedSandbox;
+  /** The mode and the workspace root (symlinks resolved) a call of `session` runs under; `mode`: an approved one-shot mode. */
+  decide(input: { readonly session?: SessionContext; readonly mode?: SandboxMode }): ResolvedSandbox;
   setMode(session: SessionContext, mode: SandboxMode): void;
 }
 

@@ -6,14 +6,16 @@ import { LocalSandboxPolicy } from './local-sandbox-policy.js';
 import { resolveSandboxConfig, SandboxConfig } from './sandbox-config.js';
 import { SandboxConfinement } from './sandbox-confinement.js';
 import { SandboxPolicy, SandboxProvider } from './sandbox-policy.js';
+import { SessionConfinement } from '../shell/command-confinement.js';
 
 /**
  * The sandbox seams: `SandboxConfig`, `SandboxPolicy` → `LocalSandboxPolicy`,
  * `SandboxProvider` → `BwrapSandboxProvider` and `Confinement` →
  * `SandboxConfinement` (singletons; the confinement's private temp dirs are
- * removed when the module unloads). A bad config fails the load. Every shell
- * backend that takes a `Confinement` (the local executor, the PTY backend)
- * confines through it once this module is loaded.
+ * removed when the module unloads). A bad config fails the load. The call
+ * planner decides each call's confinement through it; the local executor's
+ * `SessionConfinement` is the same instance (a request nobody planned gets
+ * the session's default).
  */
 export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule {
   return new PluginModule('sandbox:bwrap', ({ bind }) => {
@@ -21,5 +23,7 @@ export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule
     bindProvider(bind, SandboxPolicy, LocalSandboxPolicy);
     bindProvider(bind, SandboxProvider, BwrapSandboxProvider);
     bindProvider(bind, Confinement, SandboxConfinement);
+    // What the executor applies to a request no planner decided (a tool of the embedder's own).
+    bind(SessionConfinement).toService(Confinement);
   });
 }

@@ -10,16 +10,28 @@ const SYSTEM_DIRS: readonly string[] = [
   '/usr/sbin', '/usr/share', '/var', '/var/lib', '/var/log', '/var/run', '/var/tmp',
 ];
 
-/** True for `/`, the top-level system directories, the home directory and the temp directory (symlinks resolved). */
-export function isSystemRoot(dir: string): boolean {
-  const real = realRoot(dir);
-  const roots = new Set([...SYSTEM_DIRS, realRoot(os.homedir()), realRoot(os.tmpdir())]);
+/** The home and temp directories' real paths, by their configured paths (resolved once per process and path). */
+const realSystemDirs = new Map<string, string>();
+
+function realSystemDir(dir: string): string {
+  let real = realSystemDirs.get(dir);
+  if (real === undefined) realSystemDirs.set(dir, (real = realRoot(dir)));
+  return real;
+}
+
+/**
+ * True for `/`, the top-level system directories, the home directory and the
+ * temp directory (symlinks resolved; `real`: `dir` is a real path already).
+ */
+export function isSystemRoot(dir: string, options: { readonly real?: boolean } = {}): boolean {
+  const real = options.real === true ? dir : realRoot(dir);
+  const roots = new Set([...SYSTEM_DIRS, realSystemDir(os.homedir()), realSystemDir(os.tmpdir())]);
   return roots.has(real) || roots.has(path.resolve(dir));
 }
 
 /** Throws the refusal for a confined workspace that is a system directory. */
-export function checkNotSystemRoot(dir: string): void {
-  if (!isSystemRoot(dir)) return;
+export function checkNotSystemRoot(dir: string, options: { readonly real?: boolean } = {}): void {
+  if (!isSystemRoot(dir, options)) return;
   throw new Error(
     `refusing to confine commands to "${dir}": it is a system directory, not a project; ` +
       'start the server in your project directory or pass --workspace <dir> (config: workspace)',
@@ -45,7 +57,11 @@ export class WorkspacePin {
 
   /** Throws unless `root` still is the pinned directory. */
   verify(root: string): void {
-    const now = realRoot(root);
+    this.verifyReal(realRoot(root), root);
+  }
+
+  /** `verify` for a root whose symlinks were just resolved (the policy's): the same checks without resolving it again. */
+  verifyReal(now: string, root = now): void {
     if (now !== this.realPath) {
       throw changed(`${root} now resolves to ${now}, not ${this.realPath}`);
     }

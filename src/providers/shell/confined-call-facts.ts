@@ -1,20 +1,13 @@
-import type { LimitGroup } from '../sandbox/cgroup-limiter.js';
-import type { ConfinedCommand } from '../sandbox/confinement.js';
+import type { CommandConfinement, CommandLimits as LimitGroup } from './command-confinement.js';
 import type { PrestartedShell } from './prestarted-shell.js';
-import type { SandboxMode } from './shell-executor.js';
 import type { ShellProcess } from './shell-process.js';
 
-// What a confined command's result reports about its confinement: the mode, a denial, and (below) the limits it reached.
+// What a confined command's result reports about its confinement: a denial, and (below) the limits it reached.
 
-/** The mode a command ran under and whether its failure carries the denial signature. */
-export function confinedFacts(
-  confined: ConfinedCommand | undefined,
-  exit: { exitCode: number | null; signal: string | null },
-  stderr: string,
-): { sandboxMode: SandboxMode; sandboxDenied: boolean } {
+/** Whether a confined command failed with its confinement's denial signature. */
+export function denialOf(confined: CommandConfinement, exit: { exitCode: number | null; signal: string | null }, stderr: string): boolean {
   const failed = exit.exitCode !== 0 || exit.signal !== null;
-  const sandboxDenied = confined !== undefined && failed && confined.isDenial(stderr);
-  return { sandboxMode: confined?.mode ?? 'danger-full-access', sandboxDenied };
+  return failed && confined.isDenial(stderr);
 }
 
 /**
@@ -49,7 +42,7 @@ export class LazyLimitGroup {
   private tried = false;
 
   constructor(
-    private readonly confined: ConfinedCommand | undefined,
+    private readonly confined: CommandConfinement | undefined,
     private readonly unowned = false,
   ) {}
 

@@ -1,89 +1,55 @@
 import path from 'node:path';
 import { describeValue } from '../../core/describe-value.js';
-import type { ExecRequest, ExecSpec, ExecutorConfig } from './shell-executor.js';
+import { invalidCommand, invalidMilliseconds } from '../../core/command-argument-rules.js';
 
-/**
- * What `resolveExecSpec` checked, kept on the spec as a hidden property (no
- * `toEqual` or JSON sees it): `run`/`start` trust a spec whose checked
- * fields still hold these values and resolve anything else (a hand-made
- * spec, a copy, one changed since), so every check lives here and runs once
- * per call. `withDshEnv` adds the overlay without losing it.
- */
-const CHECKED = Symbol('dsh.checkedExecSpec');
+/** The request fields checked here (an `ExecRequest`, typed loosely: a hand-made one may hold anything). */
+interface Request {
+  readonly command: unknown;
+  readonly workdir?: unknown;
+  readonly timeoutMs?: unknown;
+  readonly stdin?: unknown;
+  readonly env?: unknown;
+  readonly dshEnv?: unknown;
+}
 
-interface Checked {
-  readonly command: string;
-  readonly workdir: string;
+/** An executor's defaults and caps (`ExecLimits`). */
+interface Limits {
+  readonly cwd?: string;
   readonly timeoutMs: number;
-  readonly config: ExecutorConfig;
+  readonly maxTimeoutMs: number;
 }
 
 /**
- * Fills an `ExecRequest`'s defaults and applies the caps, explicitly, so
- * `run`/`start` never hide them: workdir defaults to `config.cwd`, else the
- * process cwd, and a relative workdir is taken against that default;
- * `timeoutMs` defaults to `config.timeoutMs` and is capped at
- * `config.maxTimeoutMs`. Throws a model-readable Error on bad input.
+ * Checks a request and fills its defaults, explicitly, so `run`/`start`
+ * never hide them: workdir defaults to `limits.cwd`, else the process cwd,
+ * and a relative workdir is taken against that default; `timeoutMs`
+ * defaults to `limits.timeoutMs` and is capped at `limits.maxTimeoutMs`.
+ * Throws a model-readable Error on bad input. Only `ExecSpec.check` calls
+ * it: the spec it makes is the proof that it ran.
  */
-export function resolveExecSpec(request: ExecRequest, config: ExecutorConfig): ExecSpec {
-  if (request === null || typeof request !== 'object') {
-    throw new Error('invalid command: expected a non-empty string');
-  }
+export function checkExecRequest<R extends Request>(request: R, limits: Limits): R & { workdir: string; timeoutMs: number } {
+  if (request === null || typeof request !== 'object') throw new Error(invalidCommand(request));
   checkCommand(request.command);
-  const base = config.cwd ?? process.cwd();
-  const workdir = resolveWorkdir(request.workdir, base);
-  const timeoutMs = resolveTimeout(request.timeoutMs, config);
+  const workdir = resolveWorkdir(request.workdir, limits.cwd ?? process.cwd());
+  const timeoutMs = resolveTimeout(request.timeoutMs, limits);
   if (request.stdin !== undefined && typeof request.stdin !== 'string') {
     throw new Error(`invalid stdin: expected a string, got ${describeValue(request.stdin)}`);
   }
   checkEnv('env', request.env);
   checkEnv('dshEnv', request.dshEnv);
-  return stamped({ ...request, workdir, timeoutMs }, { command: request.command, workdir, timeoutMs, config });
-}
-
-/** `spec` with the managed `DSH_*` overlay (already checked by the env registry), still trusted by `run`/`start`. */
-export function withDshEnv(spec: ExecSpec, dshEnv: Readonly<Record<string, string>>): ExecSpec {
-  const copy = { ...spec, dshEnv };
-  const checked = (spec as { [CHECKED]?: Checked })[CHECKED];
-  return checked === undefined ? copy : stamped(copy, checked);
-}
-
-function stamped(spec: ExecSpec, checked: Checked): ExecSpec {
-  return Object.defineProperty(spec, CHECKED, { value: checked, enumerable: false });
-}
-
-/** `spec` as `run`/`start` may use it: as is when `resolveExecSpec` checked it against `config`, else resolved now. */
-export function checkedExecSpec(spec: ExecSpec, config: ExecutorConfig): ExecSpec {
-  const checked = (spec as { [CHECKED]?: Checked } | null)?.[CHECKED];
-  const unchanged =
-    checked !== undefined &&
-    checked.config === config &&
-    checked.command === spec.command &&
-    checked.workdir === spec.workdir &&
-    checked.timeoutMs === spec.timeoutMs;
-  return unchanged ? spec : resolveExecSpec(spec, config);
+  return { ...request, workdir, timeoutMs };
 }
 
 function checkCommand(command: unknown): asserts command is string {
-  if (typeof command !== 'string' || command.trim() === '') {
-    throw new Error('invalid command: expected a non-empty string');
-  }
-  // spawn() would throw a TypeError deep inside; say what is wrong instead.
-  if (command.includes('\0')) throw new Error('invalid command: contains a NUL character');
+  const problem = invalidCommand(command);
+  if (problem !== undefined) throw new Error(problem);
 }
 
-function checkTimeout(value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new Error(`invalid timeoutMs: expected a positive number, got ${describeValue(value)}`);
-  }
-  // Timers count whole milliseconds: a smaller timeout would silently become 1 ms.
-  if (value < 1) throw new Error(`invalid timeoutMs: expected at least 1 millisecond, got ${describeValue(value)}`);
-}
-
-function resolveTimeout(value: unknown, config: ExecutorConfig): number {
-  if (value === undefined) return config.timeoutMs;
-  checkTimeout(value);
-  return Math.min(value, config.maxTimeoutMs);
+function resolveTimeout(value: unknown, limits: Limits): number {
+  if (value === undefined) return limits.timeoutMs;
+  const problem = invalidMilliseconds('timeoutMs', value);
+  if (problem !== undefined) throw new Error(problem);
+  return Math.min(value as number, limits.maxTimeoutMs);
 }
 
 function resolveWorkdir(value: unknown, base: string): string {

@@ -1,18 +1,16 @@
 import { inject, injectable, optional, preDestroy } from 'inversify';
-import { Confinement, type ConfinedCommand } from '../sandbox/confinement.js';
-import { checkedExecSpec, resolveExecSpec } from './exec-spec-resolver.js';
+import { SessionConfinement, type CommandConfinement } from './command-confinement.js';
 import { resolveExecutorConfig } from './executor-config.js';
 import { CapturedBackgroundProcess } from './captured-background-process.js';
 import { localBackground } from './local-background-process.js';
 import { ProgressReporter } from './progress-reporter.js';
 import {
+  ExecSpec,
   ExecutorConfig,
   type BackgroundProcess,
   type ExecRequest,
-  type ExecSpec,
   type RunOptions,
   type RunResult,
-  type SandboxMode,
   type ShellExecutor,
 } from './shell-executor.js';
 import { ShellProcess } from './shell-process.js';
@@ -22,7 +20,7 @@ import { Redactor } from '../output-filter/redactor.js';
 import { PrestartedShell } from './prestarted-shell.js';
 import { PrestartSlots } from './prestart-slots.js';
 import { reapingArgv } from './namespace-reaper.js';
-import { CallLimitGroups, confinedFacts, LazyLimitGroup, releaseOnExit, settleLimits } from './confined-call-facts.js';
+import { CallLimitGroups, denialOf, LazyLimitGroup, releaseOnExit, settleLimits } from './confined-call-facts.js';
 import { abortedBeforeStart, continuedResult, finishedResult } from './run-results.js';
 
 /**
@@ -38,12 +36,12 @@ import { abortedBeforeStart, continuedResult, finishedResult } from './run-resul
  * readable until `dispose()`. A run cut short by `dispose()` resolves with
  * neither `timedOut` nor `aborted`: only its signal says it was stopped.
  *
- * With a `Confinement` (the sandboxed composition) every spawn runs confined
- * in the mode of `spec.sandboxMode`, else the session's; `run` and `start`
- * reject without spawning when it cannot be confined (fail closed). A
- * session's spill files go to a subdirectory of its own, which its confined
- * commands may read and no other session's can. Foreground results then
- * carry `sandboxMode` and `sandboxDenied`.
+ * Every spawn applies its spec's confinement as planned (`spec.confinement`;
+ * a spec that carries none gets the session's default from a bound
+ * `SessionConfinement`, which throws rather than run it unconfined). A
+ * confined or planned command's spill files go to a subdirectory of its
+ * session, which its confined commands may read and no other session's can.
+ * Confined foreground results carry `confinementDenied`.
  *
  * With `prestart` (the default) a foreground run takes its session's shell
  * started ahead when it was started the same way (see prestart-slots.ts and
@@ -69,7 +67,7 @@ export class LocalShellExecutor implements ShellExecutor {
   /** Throws `invalid executor config: ...` for a bad config. */
   constructor(
     @inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>,
-    @inject(Confinement) @optional() private readonly confinement?: Confinement,
+    @inject(SessionConfinement) @optional() private readonly sessionConfinement?: SessionConfinement,
     @inject(Redactor) @optional() private readonly redactor?: Redactor,
   ) {
     this.config = resolveExecutorConfig(config);
@@ -92,19 +90,14 @@ export class LocalShellExecutor implements ShellExecutor {
     return this.spills.path;
   }
 
-  /** The default mode when commands are confined; undefined without a confinement. */
-  get sandboxMode(): SandboxMode | undefined {
-    return this.confinement?.defaultMode;
-  }
-
   resolve(request: ExecRequest): ExecSpec {
-    return resolveExecSpec(request, this.config);
+    return this.withDefaultConfinement(ExecSpec.check(request, this.config));
   }
 
   async run(given: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
     this.checkOpen();
-    const spec = checkedExecSpec(given, this.config);
-    const confined = this.confine(spec);
+    const spec = this.applicable(given);
+    const confined = spec.confinement ?? undefined;
     const { signal, onProgress, keepOnTimeout } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
 
@@ -163,7 +156,7 @@ export class LocalShellExecutor implements ShellExecutor {
     const limitsReached = settleLimits(group);
     return {
       ...result,
-      ...(this.confinement ? confinedFacts(confined, exit, result.stderr) : {}),
+      ...(confined ? { confinementDenied: denialOf(confined, exit, result.stderr) } : {}),
       ...(shell.leftoversKilled === 0 ? {} : { leftoversKilled: shell.leftoversKilled }),
       ...(limitsReached.length === 0 ? {} : { limitsReached }),
     };
@@ -176,8 +169,8 @@ export class LocalShellExecutor implements ShellExecutor {
    */
   async start(given: ExecSpec): Promise<BackgroundProcess> {
     this.checkOpen();
-    const spec = checkedExecSpec(given, this.config);
-    const confined = this.confine(spec);
+    const spec = this.applicable(given);
+    const confined = spec.confinement ?? undefined;
     const execa = await loadExeca();
     this.checkOpen();
     const limits = new LazyLimitGroup(confined);
@@ -216,23 +209,25 @@ export class LocalShellExecutor implements ShellExecutor {
     return this.disposing;
   }
 
-  /** The confinement of `spec` (undefined: unconfined); throws when it cannot be honoured. */
-  private confine(spec: ExecSpec): ConfinedCommand | undefined {
-    if (!this.confinement) return undefined;
-    return this.confinement.forSession(spec.session, {
-      ...(spec.sandboxMode === undefined ? {} : { mode: spec.sandboxMode }),
-      ...(spec.workspaceRoot === undefined ? {} : { workspaceRoot: spec.workspaceRoot }),
-    });
+  /** `given` as this executor applies it: checked (once) against its limits, with a confinement decided. */
+  private applicable(given: ExecSpec): ExecSpec {
+    return this.withDefaultConfinement(ExecSpec.of(given, this.config));
+  }
+
+  /** A spec without a planned confinement gets the session's default (throws when it cannot be confined). */
+  private withDefaultConfinement(spec: ExecSpec): ExecSpec {
+    if (spec.confinement !== undefined || this.sessionConfinement === undefined) return spec;
+    return spec.with({ confinement: this.sessionConfinement.forSession(spec.session) ?? null });
   }
 
   /** The spill directory of the spec's session (its own subdirectory), and the confining wrapper that may read it. */
   private spillsAndWrap(
     spec: ExecSpec,
-    confined: ConfinedCommand | undefined,
+    confined: CommandConfinement | undefined,
     limits?: LazyLimitGroup,
   ): { readable: string[]; placement: Placement } {
-    // Grouped whenever a confinement is composed, so even an escalated unconfined call's spill stays readable to the session.
-    const spills = this.confinement ? this.spills.group(spec.session?.id ?? '') : this.spills;
+    // Grouped whenever a confinement was decided, so even an escalated unconfined call's spill stays readable to the session.
+    const spills = spec.confinement !== undefined ? this.spills.group(spec.session?.id ?? '') : this.spills;
     if (!confined) return { readable: [], placement: { spills } };
     // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
     const own = spills.viewPath;
@@ -253,7 +248,7 @@ export class LocalShellExecutor implements ShellExecutor {
    */
   private refillPrestart(
     spec: ExecSpec,
-    confined: ConfinedCommand | undefined,
+    confined: CommandConfinement | undefined,
     execa: Awaited<ReturnType<typeof loadExeca>>,
     unused: PrestartedShell | undefined,
     unusedKey: string,
@@ -294,6 +289,6 @@ export class LocalShellExecutor implements ShellExecutor {
 }
 
 /** Two calls with the same key would spawn the same way (confinement and readable paths). */
-function prestartKeyOf(confined: ConfinedCommand | undefined, readable: readonly string[]): string {
+function prestartKeyOf(confined: CommandConfinement | undefined, readable: readonly string[]): string {
   return confined === undefined ? '' : `${confined.key}\0${readable.join('\0')}`;
 }

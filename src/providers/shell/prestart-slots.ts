@@ -1,3 +1,4 @@
+import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 
@@ -19,7 +20,8 @@ export class PrestartSlots {
   private readonly slots = new Map<string, Slot>();
   /** Calls running per session: while any runs, no shell is started for it (see `begin`). */
   private readonly running = new Map<string, number>();
-  private readonly watched = new WeakSet<SessionContext>();
+  /** Marks, in each session's scope, that its waiting shell is stopped when it closes. */
+  private readonly sessionKey = new ScopeKey<true>('the pre-started shell');
   private disposed = false;
 
   constructor(private readonly idleMs: number) {}
@@ -71,10 +73,7 @@ export class PrestartSlots {
     const idle = setTimeout(() => this.drop(id), this.idleMs);
     idle.unref();
     this.slots.set(id, { shell, key, idle });
-    if (session !== undefined && !this.watched.has(session)) {
-      this.watched.add(session);
-      session.onDispose(() => this.drop(session.id));
-    }
+    if (session !== undefined) scopeOf(session).get(this.sessionKey, () => true, () => this.drop(session.id));
   }
 
   /** Pids of the waiting shells (for diagnostics and tests). */

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
-import { readStat } from '../terminal/process-tree.js';
+import { readStat } from './proc-stat.js';
 
 /**
  * The /proc reads the leftover reaper is made of: the newest pid, every pid,

@@ -1,8 +1,9 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
+import type { CommandConfinement, ResourceLimitHit } from './command-confinement.js';
+import { checkExecRequest } from './exec-spec-resolver.js';
 
-/** Sandbox modes, narrowest first. */
-export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
+export type { CommandConfinement, CommandLimits, ResourceLimitHit, WrapOptions } from './command-confinement.js';
 
 /** What a caller asks for; `resolve()` turns it into a full `ExecSpec`. */
 export interface ExecRequest {
@@ -15,18 +16,58 @@ export interface ExecRequest {
   readonly dshEnv?: Readonly<Record<string, string>>;
   /** Data for the child's stdin; `/dev/null` when absent. */
   readonly stdin?: string;
-  /** Sandbox mode for this call (executors with a confinement only). */
-  readonly sandboxMode?: SandboxMode;
-  /** Workspace root the sandbox opens for writing (executors with a confinement only). */
-  readonly workspaceRoot?: string;
-  /** The owning session: its confinement (mode, pinned workspace, private /tmp), its own spill directory, a container's per-session state. */
+  /** The owning session: its own spill directory, its default confinement, a container's per-session state. */
   readonly session?: SessionContext;
+  /**
+   * How the command is confined, as its plan decided (see the call planner):
+   * `null` runs it unconfined; absent, the session's default applies
+   * (`SessionConfinement`, when the composition has one).
+   */
+  readonly confinement?: CommandConfinement | null;
 }
 
-/** A fully resolved request: every default filled, every cap applied. */
-export interface ExecSpec extends ExecRequest {
-  readonly workdir: string;
-  readonly timeoutMs: number;
+/** The limits a spec is checked against: an executor's defaults and caps. */
+export type ExecLimits = Pick<ExecutorConfig, 'cwd' | 'timeoutMs' | 'maxTimeoutMs'>;
+
+/**
+ * A request checked against an executor's limits: every default filled,
+ * every cap applied, immutable. Only `ExecSpec.check` makes one (the
+ * constructor is private and the class carries a private field, so no object
+ * literal passes for it): an executor handed an `ExecSpec` of its own limits
+ * applies it as it is and checks nothing again.
+ */
+export class ExecSpec implements ExecRequest {
+  readonly #limits: ExecLimits;
+  declare readonly command: string;
+  declare readonly workdir: string;
+  declare readonly timeoutMs: number;
+  declare readonly env?: Readonly<Record<string, string>>;
+  declare readonly dshEnv?: Readonly<Record<string, string>>;
+  declare readonly stdin?: string;
+  declare readonly session?: SessionContext;
+  declare readonly confinement?: CommandConfinement | null;
+
+  private constructor(fields: ExecRequest & { readonly workdir: string; readonly timeoutMs: number }, limits: ExecLimits) {
+    this.#limits = limits;
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined) Object.defineProperty(this, key, { value, enumerable: true });
+    Object.freeze(this);
+  }
+
+  /** Checks `request` and fills its defaults; throws a model-readable `Error` on bad input (see exec-spec-resolver.ts). */
+  static check(request: ExecRequest, limits: ExecLimits): ExecSpec {
+    return new ExecSpec(checkExecRequest(request, limits), limits);
+  }
+
+  /** `given` as an executor of `limits` may apply it: as is when it was checked against them, else checked now (a copy, a hand-made spec). */
+  static of(given: ExecRequest, limits: ExecLimits): ExecSpec {
+    // `#limits in`: a look-alike made from the prototype has no private field, and is checked like any hand-made spec.
+    return typeof given === 'object' && given !== null && #limits in given && given.#limits === limits ? given : ExecSpec.check(given, limits);
+  }
+
+  /** This spec with other request fields (the managed `DSH_*` overlay, a confinement); the checked fields stay as they are. */
+  with(fields: Pick<ExecRequest, 'dshEnv' | 'confinement'>): ExecSpec {
+    return new ExecSpec({ ...this, ...fields }, this.#limits);
+  }
 }
 
 /** Progress of a foreground run; `lastLine` is the last complete non-empty line. */
@@ -76,10 +117,8 @@ export interface RunResult {
   /** Full stdout on disk when truncated; undefined when the spill was dropped. */
   readonly stdoutSpillPath?: string;
   readonly stderrSpillPath?: string;
-  /** Set by executors with a confinement when the failure carries the backend's denial signature. */
-  readonly sandboxDenied?: boolean;
-  /** Set by executors with a confinement: the mode the command ran under. */
-  readonly sandboxMode?: SandboxMode;
+  /** Set when the command ran confined: true when it failed with the confinement's denial signature. */
+  readonly confinementDenied?: boolean;
   /** Progress updates (bare-`\r` redraws) dropped from both streams; absent when none. */
   readonly collapsedUpdates?: number;
   /** Processes still alive when the command ended, killed then (none when absent). */
@@ -123,12 +162,6 @@ export function leftoverNotice(count: number): string {
   return `[killed ${count} leftover ${count === 1 ? 'process' : 'processes'} when the command ended; use run_in_background to keep one running]`;
 }
 
-/** A resource limit a confined command reached: which one, and its value as configured (`2048`, `4g`). */
-export interface ResourceLimitHit {
-  readonly kind: 'processes' | 'memory';
-  readonly limit: string;
-}
-
 /** The line reporting a resource limit the command reached (just before the exit marker). */
 export function resourceLimitNotice(hit: ResourceLimitHit): string {
   const what = hit.kind === 'processes' ? 'process' : 'memory';
@@ -152,15 +185,12 @@ export interface BackgroundProcess {
 
 /**
  * Runs shell commands. Implementations: `LocalShellExecutor` (default; it
- * confines every spawn when given a `Confinement`). `resolve` fills defaults
- * explicitly so `run`/`start` never hide them.
+ * applies each spec's confinement), `ContainerShellExecutor`. `resolve`
+ * fills defaults explicitly so `run`/`start` never hide them; what a call may
+ * do is decided before, by the call planner, and arrives in the request.
  */
 export interface ShellExecutor {
-  /** The default sandbox mode when this executor confines commands; undefined when it does not. */
-  readonly sandboxMode?: SandboxMode;
-  /** Set by executors that never widen a sandbox (containers): the refusal a model's escalation gets. */
-  readonly escalationRefusal?: string;
-  /** Fills defaults and applies caps; throws on invalid numbers. */
+  /** Checks the request, fills defaults and applies caps; throws on invalid input. */
   resolve(request: ExecRequest): ExecSpec;
   /** Foreground run. Rejects only for infrastructure failures (missing workdir, missing bash, pre-aborted signal). */
   run(spec: ExecSpec, options?: RunOptions): Promise<RunResult>;

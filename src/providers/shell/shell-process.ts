@@ -2,7 +2,7 @@ import { BARE_SPAWN } from './execa-loader.js';
 import { buildChildEnv, dropShellStartupVars } from './child-env.js';
 import { OutputCapture } from './output-capture.js';
 import { COMMAND_FD, commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
-import { readStat } from '../terminal/process-tree.js';
+import { readStat } from './proc-stat.js';
 import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 import { ensureReaperWatchdog } from './reaper-watchdog.js';
 import { checkWorkdir, describeSpawnFailure } from './workdir-check.js';

@@ -1,4 +1,5 @@
 import { inject, injectable, optional } from 'inversify';
+import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import { Clock, Logger } from '../logging/logger.js';
 import { settlementOf, TaskEntry } from './task-entry.js';
@@ -35,7 +36,8 @@ export class LocalTaskRuntime implements TaskRuntime {
   private readonly config: TaskRuntimeConfig;
   private readonly tasks = new Map<string, TaskEntry>();
   private readonly counters = new Map<string, number>();
-  private readonly hookedOwners = new Set<string>();
+  /** Marks, in each owner's scope, that this runtime disposes the owner's tasks when it closes. */
+  private readonly ownerKey = new ScopeKey<true>('the background tasks');
   private readonly listeners = new Set<{ readonly listener: DoneListener }>();
   private disposing?: Promise<void>;
 
@@ -176,7 +178,6 @@ export class LocalTaskRuntime implements TaskRuntime {
     await Promise.all(owned.map((entry) => entry.settled));
     // Nobody can see these any more; forget them so long-lived hosts stay bounded.
     for (const entry of owned) this.tasks.delete(entry.id);
-    this.hookedOwners.delete(ownerId);
   }
 
   dispose(): Promise<void> {
@@ -210,9 +211,7 @@ export class LocalTaskRuntime implements TaskRuntime {
   }
 
   private hookOwner(owner: SessionContext): void {
-    if (this.hookedOwners.has(owner.id)) return;
-    owner.onDispose(() => this.disposeOwner(owner.id));
-    this.hookedOwners.add(owner.id);
+    scopeOf(owner).get(this.ownerKey, () => true, () => this.disposeOwner(owner.id));
   }
 
   private canSee(caller: TaskCaller, entry: TaskEntry): boolean {

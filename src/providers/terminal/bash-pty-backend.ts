@@ -1,6 +1,6 @@
 import { inject, injectable, optional } from 'inversify';
 import { Redactor } from '../output-filter/redactor.js';
-import { Confinement } from '../sandbox/confinement.js';
+import { SessionConfinement } from '../shell/command-confinement.js';
 import { buildChildEnv, dropShellStartupVars } from '../shell/child-env.js';
 import { newProcessTag, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
 import { ensureReaperWatchdog } from '../shell/reaper-watchdog.js';
@@ -21,11 +21,10 @@ const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
 /**
  * The `shell` backend: `bash --noprofile --norc -i` (readline off) on a
  * node-pty PTY, its environment built by the shared child-env rules (scrub,
- * model-friendly settings, then the session's `DSH_*` overlay). With a
- * `Confinement`, the shell runs confined in its session's mode for its whole
- * life (opening fails closed when it cannot be confined), failed commands
- * with the denial signature are marked, and `confinementChange` tells the
- * caller when the session's mode changed.
+ * model-friendly settings, then the session's `DSH_*` overlay). A shell
+ * opened with a confinement (its call's plan's, else the session's default
+ * from a bound `SessionConfinement`, which fails closed) runs confined for
+ * its whole life, and failed commands with the denial signature are marked.
  */
 @injectable()
 export class BashPtyBackend implements TerminalBackend {
@@ -34,7 +33,7 @@ export class BashPtyBackend implements TerminalBackend {
 
   constructor(
     @inject(BashPtyConfig) @optional() config?: Partial<BashPtyConfig>,
-    @inject(Confinement) @optional() private readonly confinement?: Confinement,
+    @inject(SessionConfinement) @optional() private readonly sessionConfinement?: SessionConfinement,
     @inject(Redactor) @optional() private readonly redactor?: Redactor,
   ) {
     this.config = resolveBashPtyConfig(config);
@@ -42,7 +41,8 @@ export class BashPtyBackend implements TerminalBackend {
 
   async open(options: TerminalOpenOptions): Promise<PtySession> {
     checkWorkdir(options.cwd, 'working directory');
-    const confined = this.confinement?.forSession(options.session);
+    const confined =
+      options.confinement !== undefined ? (options.confinement ?? undefined) : this.sessionConfinement?.forSession(options.session);
     // One group for the shell's whole life: its limits hold across calls.
     const limits = confined?.newLimitGroup?.();
     const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd, ...(limits ? { limits } : {}) }) : options.wrapArgv;
@@ -69,7 +69,7 @@ export class BashPtyBackend implements TerminalBackend {
       await limits?.release();
       throw error;
     }
-    return this.confinement ? new ConfinedPtySession(shell, this.confinement, options.session, confined, limits) : shell;
+    return confined ? new ConfinedPtySession(shell, confined, limits) : shell;
   }
 }
 

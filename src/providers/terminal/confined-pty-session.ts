@@ -1,23 +1,18 @@
-import type { SessionContext } from '../../core/tool-contract.js';
-import type { LimitGroup } from '../sandbox/cgroup-limiter.js';
-import type { ConfinedCommand, Confinement } from '../sandbox/confinement.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
+import type { CommandConfinement, CommandLimits } from '../shell/command-confinement.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
 
 /**
- * A PTY shell opened under a `Confinement`: it remembers the confinement it
- * started with (undefined: unconfined), marks failed commands whose output
- * carries the denial signature, and tells when the session now needs a
- * different confinement (a changed mode: the shell must be replaced).
+ * A PTY shell opened under a confinement: it marks failed commands whose
+ * output carries the denial signature and reports the limits each call
+ * reached. Which confinement a shell needs is its caller's decision (the
+ * planner's): a shell never changes its own.
  */
 export class ConfinedPtySession implements PtySession {
   constructor(
     private readonly inner: PtySession,
-    private readonly confinement: Confinement,
-    private readonly session: SessionContext | undefined,
-    private readonly confined: ConfinedCommand | undefined,
+    private readonly confined: CommandConfinement,
     /** The shell's resource-limit group: read after each call, released when the shell closes. */
-    private readonly limits?: LimitGroup,
+    private readonly limits?: CommandLimits,
   ) {}
 
   get pid(): number {
@@ -32,9 +27,8 @@ export class ConfinedPtySession implements PtySession {
     const sent = await this.inner.send(command, options);
     const limitsReached = this.limits?.takeReached() ?? [];
     const result = limitsReached.length === 0 ? sent : { ...sent, limitsReached };
-    const confined = this.confined;
     const failed = result.end.kind === 'completed' && result.end.exitCode !== 0;
-    return confined && failed && confined.isDenial(result.output) ? { ...result, deniedUnder: confined.mode } : result;
+    return failed && this.confined.isDenial(result.output) ? { ...result, denied: true } : result;
   }
 
   async close(): Promise<void> {
@@ -43,11 +37,5 @@ export class ConfinedPtySession implements PtySession {
     } finally {
       await this.limits?.release();
     }
-  }
-
-  confinementChange(): SandboxMode | undefined {
-    const now = this.confinement.forSession(this.session);
-    if (now?.key === this.confined?.key) return undefined;
-    return now?.mode ?? 'danger-full-access';
   }
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable, optional } from 'inversify';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
+import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../shell/shell-executor.js';
 import {
   TerminalBackend,
   type PtySession,
@@ -20,13 +20,15 @@ interface Entry {
 /**
  * Owner-scoped PTY sessions over the multi-bound backends. Ids are random
  * UUIDs and every operation checks the owner, so another session's id reads
- * exactly like an unknown one. Owners are cleaned up through `onDispose`.
+ * exactly like an unknown one. An owner's PTYs are closed by its session
+ * scope (a scoped service per owner).
  */
 @injectable()
 export class LocalTerminalService implements TerminalService {
   private readonly backends: Contributions<TerminalBackend>;
   private readonly entries = new Map<string, Entry>();
-  private readonly hookedOwners = new Set<string>();
+  /** Marks, in each owner's scope, that this service closes the owner's PTYs when it closes. */
+  private readonly ownerKey = new ScopeKey<true>('the persistent shells (PTYs)');
   /** Opens in flight (settled after any cleanup), by owner id. */
   private readonly opening = new Map<Promise<unknown>, string>();
   private disposing?: Promise<void>;
@@ -52,10 +54,7 @@ export class LocalTerminalService implements TerminalService {
     if (owner.disposed) throw new Error(`session ${owner.id} is disposed`);
     const backend = this.backendFor(type);
     if (!backend) throw new Error(`no PTY backend registered for "${type}"`);
-    if (!this.hookedOwners.has(owner.id)) {
-      this.hookedOwners.add(owner.id);
-      owner.onDispose(() => this.disposeOwner(owner.id));
-    }
+    scopeOf(owner).get(this.ownerKey, () => true, () => this.disposeOwner(owner.id));
     const pty = await backend.open({ ...options, session: owner });
     // The owner or the service may have gone away while bash was starting.
     if (this.disposing || owner.disposed) {
@@ -77,10 +76,6 @@ export class LocalTerminalService implements TerminalService {
     return entry !== undefined && entry.ownerId === owner.id && entry.pty.alive;
   }
 
-  confinementChange(owner: SessionContext, id: string): SandboxMode | undefined {
-    return this.lookup(owner, id).pty.confinementChange?.();
-  }
-
   async close(owner: SessionContext, id: string): Promise<void> {
     const entry = this.lookup(owner, id);
     this.entries.delete(id);
@@ -90,7 +85,6 @@ export class LocalTerminalService implements TerminalService {
   async disposeOwner(ownerId: string): Promise<void> {
     const mine = [...this.entries].filter(([, entry]) => entry.ownerId === ownerId);
     for (const [id] of mine) this.entries.delete(id);
-    this.hookedOwners.delete(ownerId);
     const opening = [...this.opening].filter(([, owner]) => owner === ownerId).map(([promise]) => promise);
     await Promise.all([...mine.map(([, entry]) => entry.pty.close()), ...opening]);
   }

@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { ResourceLimitHit, SandboxMode } from '../shell/shell-executor.js';
+import type { CommandConfinement, ResourceLimitHit } from '../shell/shell-executor.js';
 
 /** Options for opening a PTY; backends read what they understand. */
 export interface TerminalOpenOptions {
@@ -19,8 +19,14 @@ export interface TerminalOpenOptions {
    * wrapper must keep the shell on the PTY as its controlling terminal.
    */
   readonly wrapArgv?: (argv: string[]) => string[];
-  /** The owning session (the service sets it): backends confine the shell in its mode and workspace, or keep per-session state (a container). */
+  /** The owning session (the service sets it): backends keep per-session state by it (a container). */
   readonly session?: SessionContext;
+  /**
+   * How the shell is confined for its whole life, as its call's plan decided:
+   * `null` unconfined; absent, the session's default (`SessionConfinement`,
+   * when the composition has one).
+   */
+  readonly confinement?: CommandConfinement | null;
 }
 
 /** How a send ended. */
@@ -55,8 +61,8 @@ export interface SendResult {
   readonly continuation?: { readonly inputDelivered: boolean };
   /** An end marker of this call came while the command was still running (forged by it); `output` runs to the real end. */
   readonly forgedEnd?: boolean;
-  /** Set by a confined shell when the command failed with the confinement's denial signature: the mode it ran under. */
-  readonly deniedUnder?: SandboxMode;
+  /** Set by a confined shell when the command failed with the confinement's denial signature. */
+  readonly denied?: boolean;
   /** Set by a confined shell when this call ran into the shell's resource limits (its cgroup counters rose). */
   readonly limitsReached?: readonly ResourceLimitHit[];
 }
@@ -90,13 +96,6 @@ export interface PtySession {
   send(command: string, options: SendOptions): Promise<SendResult>;
   /** Kills the process tree and resolves when it is gone. */
   close(): Promise<void>;
-  /**
-   * Confined backends: the mode a fresh shell of this session would run under
-   * when it differs from this shell's confinement (the shell must then be
-   * replaced), else undefined. Throws when the session can no longer be
-   * confined (fail closed).
-   */
-  confinementChange?(): SandboxMode | undefined;
 }
 
 /** Opens PTY sessions of one type (multi-bound; keyed by `type`). */
@@ -120,8 +119,6 @@ export interface TerminalService {
   /** Throws for an unknown or foreign id. */
   send(owner: SessionContext, id: string, command: string, options: SendOptions): Promise<SendResult>;
   isAlive(owner: SessionContext, id: string): boolean;
-  /** See `PtySession.confinementChange`; undefined for an unconfined backend. Throws for an unknown or foreign id. */
-  confinementChange(owner: SessionContext, id: string): SandboxMode | undefined;
   close(owner: SessionContext, id: string): Promise<void>;
   disposeOwner(ownerId: string): Promise<void>;
   dispose(): Promise<void>;

@@ -1,21 +1,15 @@
 import { IsBoolean, IsIn, IsOptional, IsString, JSONSchema, Matches, ValidateBy } from '../../core/arg-decorators.js';
-import { describeValue } from '../../core/describe-value.js';
+import { invalidMilliseconds, NOT_A_COMMAND } from '../../core/command-argument-rules.js';
 
 const NON_BLANK = /\S/;
 
-/** A finite number of milliseconds, at least 1 (timers count whole milliseconds); the message shows what was given. */
+/** A finite number of milliseconds, at least 1: the executors' rule, with its message (core/command-argument-rules.ts). */
 function IsMilliseconds(field: string): PropertyDecorator {
   return ValidateBy({
     name: 'isMilliseconds',
     validator: {
-      validate: (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 1,
-      defaultMessage: (args) => {
-        const value: unknown = args?.value;
-        const positive = typeof value === 'number' && Number.isFinite(value) && value > 0;
-        return positive
-          ? `invalid ${field}: expected at least 1 millisecond, got ${describeValue(value)}`
-          : `invalid ${field}: expected a positive number, got ${describeValue(value)}`;
-      },
+      validate: (value: unknown) => invalidMilliseconds(field, value) === undefined,
+      defaultMessage: (args) => invalidMilliseconds(field, args?.value) ?? '',
     },
   });
 }
@@ -26,8 +20,8 @@ export type EscalationMode = (typeof ESCALATION_MODES)[number];
 /** Arguments of the one-shot `bash` tool. */
 export class BashArgs {
   @JSONSchema({ description: 'The bash command line to run (bash -c).' })
-  @IsString({ message: 'invalid command: expected a non-empty string' })
-  @Matches(NON_BLANK, { message: 'invalid command: expected a non-empty string' })
+  @IsString({ message: NOT_A_COMMAND })
+  @Matches(NON_BLANK, { message: NOT_A_COMMAND })
   command!: string;
 
   @JSONSchema({ description: 'A 5-10 word active-voice summary of what the command does (display only).' })

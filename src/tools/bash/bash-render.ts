@@ -1,5 +1,6 @@
 import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
 import { leftoverNotice, resourceLimitNotice, type RunResult } from '../../providers/shell/shell-executor.js';
+import type { OneShotResult } from './bash-result-value.js';
 
 /** Lines the model is told about in the escalation-capable compositions (docs/contract.md §4.1). */
 export const ESCALATION_HINT =
@@ -19,7 +20,7 @@ export interface RenderOptions {
  * truncation notes after their stream, then sandbox, timeout and finally the
  * exit/signal marker, each on its own line.
  */
-export function renderForeground(result: RunResult, options: RenderOptions = {}): string {
+export function renderForeground(result: OneShotResult, options: RenderOptions = {}): string {
   const blocks: string[] = [];
   if (result.stdout !== '' || result.stdoutTruncated) {
     blocks.push(result.stdout);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { inject, optional } from 'inversify';
 import { Tool } from '../../core/tool.decorator.js';
 import {
@@ -16,22 +15,22 @@ import {
 import { withoutProperty } from '../../core/schema-properties.js';
 import { ApprovalService } from '../../providers/approval/approval-service.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
+import { CallPlanner, type ExecutionPlan } from '../../providers/planner/call-planner.js';
+import { Confinement } from '../../providers/sandbox/confinement.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { ShellExecutor, type BackgroundProcess, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
-import { withDshEnv } from '../../providers/shell/exec-spec-resolver.js';
 import { messageOf } from '../../core/describe-value.js';
-import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
 import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';
 import { BASH_OUTPUT_SCHEMA } from './bash-output-schema.js';
 import { BashToolConfig, resolveBashToolConfig } from './bash-config.js';
-import { resolveCallSandbox } from './bash-escalation.js';
 import { presentBashCall, presentBashResult } from './bash-present.js';
 import { renderForeground } from './bash-render.js';
+import { oneShotValue, type OneShotResult } from './bash-result-value.js';
 
 export type BashResultValue =
-  | ({ readonly kind: 'foreground'; readonly shell: 'oneshot' } & RunResult)
+  | ({ readonly kind: 'foreground'; readonly shell: 'oneshot' } & OneShotResult)
   | { readonly kind: 'background'; readonly taskId: string };
 
 @Tool({
@@ -45,20 +44,18 @@ export type BashResultValue =
     'state such as cd or exported variables does not persist, so use workdir instead of cd. ' +
     'Managed $DSH_* variables identify the session.',
   args: BashArgs,
-  requires: [ShellExecutor, EnvRegistry],
-  optional: [TaskRuntime, ApprovalService, SandboxPolicy, BashToolConfig, CommandPolicy],
+  requires: [ShellExecutor, EnvRegistry, CallPlanner],
+  // What the planner reads: a plugin that binds one later rebuilds this tool and its planner.
+  optional: [TaskRuntime, BashToolConfig, ApprovalService, SandboxPolicy, CommandPolicy, Confinement],
 })
 export class BashTool implements ToolInstance<BashArgs> {
   private readonly config: BashToolConfig;
 
   constructor(
     @inject(ShellExecutor) private readonly executor: ShellExecutor,
-    @inject(EnvRegistry) private readonly env: EnvRegistry,
+    @inject(CallPlanner) private readonly planner: CallPlanner,
     @inject(TaskRuntime) @optional() private readonly tasks?: TaskRuntime,
-    @inject(ApprovalService) @optional() private readonly approval?: ApprovalService,
-    @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
     @inject(BashToolConfig) @optional() config?: Partial<BashToolConfig>,
-    @inject(CommandPolicy) @optional() private readonly commands?: CommandPolicy,
   ) {
     this.config = resolveBashToolConfig(config);
   }
@@ -66,14 +63,14 @@ export class BashTool implements ToolInstance<BashArgs> {
   adjustSchema(schema: JsonSchema): JsonSchema {
     let adjusted = schema;
     if (!this.config.enableRunInBackground) adjusted = withoutProperty(adjusted, 'run_in_background');
-    if (this.executor.sandboxMode === undefined) {
+    if (!this.planner.escalation.offered) {
       adjusted = withoutProperty(withoutProperty(adjusted, 'sandbox_permissions'), 'justification');
     }
     return adjusted;
   }
 
   hiddenArgumentReasons(): Readonly<Record<string, string>> {
-    const refusal = this.executor.escalationRefusal;
+    const refusal = this.planner.escalation.refusal;
     return refusal ? { sandbox_permissions: refusal, justification: refusal } : {};
   }
 
@@ -87,31 +84,22 @@ export class BashTool implements ToolInstance<BashArgs> {
     }
     // Admission before the approval prompt: never ask the user for a start that would be refused.
     if (background) this.tasks!.preflight(ctx.session);
-    const mode = this.policy?.resolve({ session: ctx.session }).mode ?? this.executor.sandboxMode;
-    await enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, workdir: this.workdirFor(args, ctx), sandboxMode: mode }, ctx);
-    const sandbox = await resolveCallSandbox(args, ctx, {
-      executor: this.executor,
-      approval: this.approval,
-      policy: this.policy,
-      workdir: this.workdirFor(args, ctx),
-    });
-    // The await above may have let an abort land: nothing has run yet, so nothing starts.
+    const plan = await this.planner.plan(
+      {
+        tool: 'bash',
+        command: args.command,
+        workdir: args.workdir,
+        timeoutMs: args.timeoutMs,
+        background,
+        ...(args.sandbox_permissions === undefined && args.justification === undefined
+          ? {}
+          : { escalation: { mode: args.sandbox_permissions, justification: args.justification } }),
+      },
+      ctx,
+    );
+    // The planning may have let an abort land: nothing has run yet, so nothing starts.
     if (ctx.signal.aborted) return errorResult('tool call aborted');
-    const resolved = this.executor.resolve({
-      command: args.command,
-      workdir: this.workdirFor(args, ctx, sandbox?.workspaceRoot),
-      timeoutMs: args.timeoutMs,
-      sandboxMode: sandbox?.mode,
-      workspaceRoot: sandbox?.workspaceRoot,
-      session: ctx.session,
-    });
-    const dshEnv = this.env.collect({
-      session: ctx.session,
-      mode: background ? 'background' : 'foreground',
-      workdir: resolved.workdir,
-    });
-    const spec = withDshEnv(resolved, dshEnv);
-    return background ? this.startBackground(args, spec, ctx) : this.runForeground(args, spec, ctx);
+    return background ? this.startBackground(args, plan.exec, ctx) : this.runForeground(args, plan, ctx);
   }
 
   presentCall(args: unknown): CallPresentation | undefined {
@@ -122,8 +110,9 @@ export class BashTool implements ToolInstance<BashArgs> {
     return presentBashResult(result);
   }
 
-  private async runForeground(args: BashArgs, spec: ExecSpec, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
-    let result: RunResult;
+  private async runForeground(args: BashArgs, plan: ExecutionPlan, ctx: CallContext): Promise<ToolResult<BashResultValue>> {
+    const spec = plan.exec;
+    let ran: RunResult;
     let notMoved: string | undefined;
     // Only the default timeout may become a hand-over: a timeout the model chose is a hard limit.
     const tasks = this.promotionRuntime(args);
@@ -139,7 +128,7 @@ export class BashTool implements ToolInstance<BashArgs> {
         }
       });
     try {
-      result = await this.executor.run(spec, {
+      ran = await this.executor.run(spec, {
         signal: ctx.signal,
         onProgress: ctx.onProgress ? withElapsed(ctx.onProgress) : undefined,
         ...(keepOnTimeout ? { keepOnTimeout } : {}),
@@ -149,8 +138,9 @@ export class BashTool implements ToolInstance<BashArgs> {
       if (ctx.signal.aborted) return errorResult('tool call aborted');
       throw error;
     }
-    if (result.aborted) return errorResult('tool call aborted');
-    const escalationAdvertised = this.executor.sandboxMode !== undefined && this.approval !== undefined;
+    if (ran.aborted) return errorResult('tool call aborted');
+    const result = oneShotValue(ran, plan.sandbox);
+    const escalationAdvertised = this.planner.escalation.advertised;
     if (result.continuation && tasks) return this.moveToBackground(result, result.continuation, tasks, args, ctx);
     const rendered = renderForeground(result, { escalationAdvertised, ...(notMoved === undefined ? {} : { notMoved }) });
     return textResult(rendered, { kind: 'foreground', shell: 'oneshot', ...result });
@@ -169,7 +159,7 @@ export class BashTool implements ToolInstance<BashArgs> {
    * timeout would have, and the result says why it was not moved.
    */
   private async moveToBackground(
-    result: RunResult,
+    result: OneShotResult,
     continuation: BackgroundProcess,
     tasks: TaskRuntime,
     args: BashArgs,
@@ -201,13 +191,5 @@ export class BashTool implements ToolInstance<BashArgs> {
       producer: () => this.executor.start(spec),
     });
     return textResult(`started background task ${snapshot.id}`, { kind: 'background', taskId: snapshot.id });
-  }
-
-  /** Session cwd by default; a relative workdir resolves against it (or the sandbox root). */
-  private workdirFor(args: BashArgs, ctx: CallContext, workspaceRoot?: string): string | undefined {
-    const base = workspaceRoot ?? ctx.session?.cwd;
-    if (args.workdir === undefined) return base;
-    if (path.isAbsolute(args.workdir) || base === undefined) return args.workdir;
-    return path.resolve(base, args.workdir);
   }
 }

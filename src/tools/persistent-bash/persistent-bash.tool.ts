@@ -12,9 +12,12 @@ import {
   type ToolInstance,
   type ToolResult,
 } from '../../core/tool-contract.js';
+import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
-import { enforceCommandPolicy } from '../../providers/approval/command-check.js';
 import { CommandPolicy } from '../../providers/approval/command-policy.js';
+import { CallPlanner, type ShellPlan } from '../../providers/planner/call-planner.js';
+import { Confinement } from '../../providers/sandbox/confinement.js';
+import type { SandboxMode } from '../../providers/sandbox/sandbox-mode.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { TerminalService } from '../../providers/terminal/terminal-service.js';
 import { PersistentBashArgs } from './persistent-bash-args.js';
@@ -37,6 +40,10 @@ interface ShellSlot {
   idleTimer?: NodeJS.Timeout;
   /** The shell was closed for idleness: the next result says so. */
   idleClosedAfterMs?: number;
+  /** The key of the confinement the open shell runs under ('' unconfined; undefined: no sandbox composed). */
+  confinementKey?: string;
+  /** The sandbox mode the open shell was planned under (what a denial names). */
+  mode?: SandboxMode;
 }
 
 /**
@@ -52,20 +59,23 @@ interface ShellSlot {
   outputSchema: PERSISTENT_BASH_OUTPUT_SCHEMA,
   description: resolvePersistentBashConfig().description,
   args: PersistentBashArgs,
-  requires: [TerminalService, EnvRegistry],
-  optional: [PersistentBashConfig, HostConfig, SandboxPolicy, CommandPolicy],
+  requires: [TerminalService, EnvRegistry, CallPlanner],
+  // What the planner reads: a plugin that binds one later rebuilds this tool and its planner.
+  optional: [PersistentBashConfig, HostConfig, SandboxPolicy, CommandPolicy, Confinement],
 })
 export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly config: PersistentBashConfig;
-  private readonly slots = new Map<string, ShellSlot>();
+  /** Each session's slot lives in its scope; this key is this tool instance's (a rebuilt tool starts afresh). */
+  private readonly slotKey = new ScopeKey<ShellSlot>('the persistent shell slot');
+  /** Slots of open sessions, for a tool disposal that comes before theirs. */
+  private readonly open = new Set<ShellSlot>();
 
   constructor(
     @inject(TerminalService) private readonly terminals: TerminalService,
     @inject(EnvRegistry) private readonly env: EnvRegistry,
+    @inject(CallPlanner) private readonly planner: CallPlanner,
     @inject(PersistentBashConfig) @optional() config?: Partial<PersistentBashConfig>,
     @inject(HostConfig) @optional() private readonly host?: HostConfig,
-    @inject(SandboxPolicy) @optional() private readonly policy?: SandboxPolicy,
-    @inject(CommandPolicy) @optional() private readonly commands?: CommandPolicy,
   ) {
     this.config = resolvePersistentBashConfig(config);
   }
@@ -78,13 +88,11 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     const session = ctx.session;
     if (!session) return Promise.reject(new ToolError('bash requires an owning agent session'));
     const slot = this.slotFor(session);
-    // The mode is reported to the approver only; the confinement itself is the terminal backend's.
-    const mode = this.policy?.resolve({ session }).mode;
-    // No workdir: the command runs wherever an earlier `cd` left the shell, so the session's cwd would mislead the approver.
-    const admitted = enforceCommandPolicy(this.commands, { tool: 'bash', command: args.command, sandboxMode: mode }, ctx);
+    // Decided before the call queues (admission): the command policy's verdict and the shell's confinement.
+    const admitted = this.planner.planShell({ tool: 'bash', command: args.command }, ctx);
     admitted.catch(() => undefined); // observed by `turn` once the queue reaches it
     clearTimeout(slot.idleTimer);
-    const turn = slot.queue.then(() => admitted).then(() => this.runInShell(slot, args, ctx));
+    const turn = slot.queue.then(() => admitted).then((plan) => this.runInShell(slot, args, ctx, plan));
     const queued = turn.catch(() => undefined);
     slot.queue = queued;
     // Only the session's last queued call starts the idle clock.
@@ -93,7 +101,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   }
 
   /** This call's defaults, filled (`resolvePersistentCall`). */
-  resolve(session: SessionContext): PersistentCallSpec {
+  callDefaults(session: SessionContext): PersistentCallSpec {
     return resolvePersistentCall(session, this.config, this.host);
   }
 
@@ -114,26 +122,29 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
 
   /** Closes every shell this tool opened (tool deactivation or host disposal). */
   async dispose(): Promise<void> {
-    const slots = [...this.slots.values()];
-    this.slots.clear();
+    const slots = [...this.open];
+    this.open.clear();
     for (const slot of slots) clearTimeout(slot.idleTimer);
     await Promise.all(slots.map((slot) => this.reset(slot)));
   }
 
   private slotFor(session: SessionContext): ShellSlot {
-    let slot = this.slots.get(session.id);
-    if (!slot) {
-      slot = { session, overlay: {}, queue: Promise.resolve() };
-      this.slots.set(session.id, slot);
-      session.onDispose(() => {
-        clearTimeout(slot!.idleTimer);
-        this.slots.delete(session.id);
-      });
-    }
-    return slot;
+    return scopeOf(session).get(
+      this.slotKey,
+      () => {
+        const slot: ShellSlot = { session, overlay: {}, queue: Promise.resolve() };
+        this.open.add(slot);
+        return slot;
+      },
+      // The terminal service closes the session's shells itself; the slot is only forgotten.
+      (slot) => {
+        clearTimeout(slot.idleTimer);
+        this.open.delete(slot);
+      },
+    );
   }
 
-  private async runInShell(slot: ShellSlot, args: PersistentBashArgs, ctx: CallContext): Promise<ToolResult> {
+  private async runInShell(slot: ShellSlot, args: PersistentBashArgs, ctx: CallContext, plan: ShellPlan): Promise<ToolResult> {
     const started = Date.now();
     // Aborted while queued: nothing ran, so the shell and its state stay as they are.
     if (ctx.signal.aborted) return errorResult('tool call aborted');
@@ -150,10 +161,11 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       await this.reset(slot);
       freshShell = true;
     }
-    // Asked on every call: a shell keeps the confinement it started with, so a changed session mode needs a new one.
-    const sandboxChangedTo = slot.id === undefined ? undefined : this.terminals.confinementChange(session, slot.id);
+    // A shell keeps the confinement it started with: a call planned under another one needs a new shell.
+    const key = plan.confinement === undefined ? undefined : (plan.confinement?.key ?? '');
+    const sandboxChangedTo = slot.id !== undefined && key !== slot.confinementKey ? plan.sandbox?.mode : undefined;
     if (sandboxChangedTo !== undefined) await this.reset(slot);
-    const spec = this.resolve(session);
+    const spec = this.callDefaults(session);
     const { workdir } = spec;
     const overlay = this.env.collect({ session, mode: 'persistent', workdir });
     if (slot.id === undefined) {
@@ -161,8 +173,11 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
         cwd: workdir,
         dshEnv: overlay,
         scrollbackChars: spec.scrollbackChars,
+        ...(plan.confinement === undefined ? {} : { confinement: plan.confinement }),
       });
       slot.overlay = overlay;
+      slot.confinementKey = key;
+      slot.mode = plan.sandbox?.mode;
     }
     const previous = slot.overlay;
     const env = overlayDelta(previous, overlay);
@@ -188,7 +203,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       durationMs: Date.now() - started,
       freshShell,
       ...(sandboxChangedTo !== undefined ? { sandboxChangedTo } : {}),
-      ...(result.deniedUnder !== undefined ? { deniedUnder: result.deniedUnder } : {}),
+      ...(result.denied === true && slot.mode !== undefined ? { deniedUnder: slot.mode } : {}),
       ...(result.limitsReached !== undefined ? { limitsReached: result.limitsReached } : {}),
       ...(args.restart === true ? { restarted: true } : {}),
       ...(afterCancel ? { afterCancel: true } : {}),
@@ -204,7 +219,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
    */
   private armIdleClose(slot: ShellSlot): void {
     const idleMs = this.config.idleCloseMs;
-    if (idleMs === 0 || slot.id === undefined || this.slots.get(slot.session.id) !== slot) return;
+    if (idleMs === 0 || slot.id === undefined || !this.open.has(slot)) return;
     clearTimeout(slot.idleTimer);
     slot.idleTimer = setTimeout(() => {
       if (slot.id === undefined) return;

@@ -1,6 +1,6 @@
 // An approval request nobody answers must not hold the call forever: after
 // approval.timeoutMs it is rejected, and the answerer is told to withdraw.
-import { createHost, replace, ShellExecutor } from '../../../src/index.js';
+import { createHost, replace } from '../../../src/index.js';
 import { resolveApprovalConfig } from '../../../src/providers/approval/approval-config.js';
 import { ApprovalService, type ApprovalAnswerer, type ApprovalAsk, type ApprovalRequest } from '../../../src/providers/approval/approval-service.js';
 import { LocalApprovalService } from '../../../src/providers/approval/local-approval-service.js';
@@ -59,7 +59,7 @@ test('the caller\'s own abort is still cancelled, and a prompt answer is unaffec
 test('bash answers a timed-out escalation with the exact error and runs nothing', async () => {
   const executor = new ScriptedExecutor({}, {}, 'read-only');
   const service = new LocalApprovalService([new SilentAnswerer()], { timeoutMs: 50 });
-  const host = await createHost(...testingEnvironment(), replace(ShellExecutor, executor), replace(ApprovalService, service));
+  const host = await createHost(...testingEnvironment({ executor }), replace(ApprovalService, service));
   try {
     const result = await host.openSession({ id: 'esc' }).call('bash', {
       command: 'touch a',

@@ -5,6 +5,7 @@ import { WRAPPER_TAG_SUFFIX } from '../../../src/providers/container/container-e
 import type { ContainerEngine, ExecChannel, ExecExit } from '../../../src/providers/container/container-engine.js';
 import { DEFAULT_EXECUTOR_CONFIG } from '../../../src/providers/shell/shell-executor.js';
 import { SpillDirectory } from '../../../src/providers/shell/spill-directory.js';
+import { handMade } from '../../support/hand-made-spec.js';
 
 /** An engine whose exec ends only when the third KILL finds its processes. */
 function lateEngine(): { engine: ContainerEngine; signals: string[] } {
@@ -48,7 +49,7 @@ test('a timeout that finds nothing to signal yet kills again until the exec has 
     const command = await ContainerCommand.start({
       engine,
       containerId: 'c1',
-      spec: { command: 'sleep 30', workdir: '/', timeoutMs: 20 },
+      spec: handMade({ command: 'sleep 30', workdir: '/', timeoutMs: 20 }),
       env: {},
       config: { ...DEFAULT_EXECUTOR_CONFIG, graceMs: 20 },
       spills,

@@ -1,5 +1,5 @@
 // The call scope: facts and steps reach the running call, never one that already answered.
-import { callStep, currentCallScope, noteCommandVerdict, runInCallScope, type CallScope } from '../../../src/providers/observability/call-scope.js';
+import { callStep, currentCallScope, noteCommandVerdict, runInCallScope, type CallScope } from '../../../src/core/call-scope.js';
 
 describe('call scope', () => {
   it('records the verdict and times steps of the running call; outside a call both are no-ops', async () => {

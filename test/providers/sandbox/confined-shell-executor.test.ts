@@ -8,14 +8,15 @@ import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox
 import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
 import { SANDBOX_UNAVAILABLE, type SandboxProvider } from '../../../src/providers/sandbox/sandbox-policy.js';
 import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
-import type { ExecRequest, ExecutorConfig } from '../../../src/providers/shell/shell-executor.js';
+import type { ExecutorConfig } from '../../../src/providers/shell/shell-executor.js';
 import { pollUntil, processesWith, survivors, uniqueSleep } from '../shell/shell-test-kit.js';
-import { tempWorkspace, UnavailableProvider, uniqueName } from './sandbox-test-kit.js';
+import { planConfined, runConfined, tempWorkspace, UnavailableProvider, uniqueName, type ModeRequest } from './sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 
 describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_BWRAP}`, () => {
   const made: LocalShellExecutor[] = [];
   const confinements: SandboxConfinement[] = [];
+  const confinementOf = new Map<LocalShellExecutor, SandboxConfinement>();
   let ws: ReturnType<typeof tempWorkspace>;
   beforeEach(() => {
     ws = tempWorkspace();
@@ -36,14 +37,17 @@ describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_
     confinements.push(confinement);
     const executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200, ...config }, confinement);
     made.push(executor);
+    confinementOf.set(executor, confinement);
     return executor;
   }
-  const run = (executor: LocalShellExecutor, request: ExecRequest) =>
-    executor.run(executor.resolve({ workspaceRoot: ws.dir, ...request }));
+  /** Plans like the call planner (the mode asked, else the policy's; the workspace) and runs it. */
+  const run = (executor: LocalShellExecutor, request: ModeRequest) => runConfined(executor, confinementOf.get(executor)!, ws.dir, request);
+  const plan = (executor: LocalShellExecutor, request: ModeRequest) => planConfined(executor, confinementOf.get(executor)!, ws.dir, request);
 
   it('advertises its default mode (read-only unless configured)', () => {
-    expect(make().sandboxMode).toBe('read-only');
-    expect(make({ mode: 'workspace-write' }).sandboxMode).toBe('workspace-write');
+    make();
+    make({ mode: 'workspace-write' });
+    expect(confinements.map((confinement) => confinement.defaultMode)).toEqual(['read-only', 'workspace-write']);
   });
 
   describe('read-only', () => {
@@ -165,8 +169,7 @@ describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_
 
     it('rejects start too, and names the requested mode', async () => {
       const executor = make({}, {}, new UnavailableProvider('no user namespaces'));
-      const spec = executor.resolve({ command: 'true', sandboxMode: 'workspace-write' });
-      await expect(executor.start(spec)).rejects.toMatchObject({
+      await expect((async () => executor.start(plan(executor, { command: 'true', sandboxMode: 'workspace-write' })))()).rejects.toMatchObject({
         code: SANDBOX_UNAVAILABLE,
         message: expect.stringMatching(/^sandbox unavailable for workspace-write mode: no user namespaces/),
       });
@@ -181,11 +184,10 @@ describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_
     });
   });
 
-  it('rejects an unknown mode and a relative workspace root instead of guessing', async () => {
-    const executor = make();
-    const spec = executor.resolve({ command: 'true' });
-    await expect(executor.run({ ...spec, sandboxMode: 'none' as never })).rejects.toThrow(/^invalid sandboxMode/);
-    await expect(executor.run({ ...spec, workspaceRoot: 'rel' })).rejects.toThrow(/^invalid workspaceRoot/);
+  it('rejects an unknown mode and a relative workspace root instead of guessing', () => {
+    const confinement = confinementOf.get(make())!;
+    expect(() => confinement.forSession(undefined, { mode: 'none' as never })).toThrow(/^invalid sandboxMode/);
+    expect(() => confinement.forSession(undefined, { workspaceRoot: 'rel' })).toThrow(/^invalid workspaceRoot/);
   });
 
   it('leaves no process behind after a sandboxed timeout', async () => {
@@ -199,8 +201,8 @@ describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_
     const executor = make({ mode: 'workspace-write' });
     const first = uniqueSleep();
     const second = uniqueSleep();
-    const killed = await executor.start(executor.resolve({ command: `sleep ${first} & sleep ${first}`, workspaceRoot: ws.dir }));
-    const left = await executor.start(executor.resolve({ command: `sleep ${second}`, workspaceRoot: ws.dir }));
+    const killed = await executor.start(plan(executor, { command: `sleep ${first} & sleep ${first}` }));
+    const left = await executor.start(plan(executor, { command: `sleep ${second}` }));
     expect(await pollUntil(() => processesWith(first).length >= 2 && processesWith(second).length >= 1)).toBe(true);
     expect(await killed.kill()).toBe(true);
     expect(await survivors(first)).toEqual([]);

@@ -65,10 +65,11 @@ describeWithBwrap(`the namespace reaper's reach${NEEDS_BWRAP}`, () => {
   it('is not used for a confinement without a PID namespace of its own: it would see the whole host', async () => {
     const wraps: string[][] = [];
     const provider = new PassThroughProvider(wraps);
-    const executor = new LocalShellExecutor({ prestart: false }, new SandboxConfinement(new LocalSandboxPolicy({}), provider, {}));
+    const confinement = new SandboxConfinement(new LocalSandboxPolicy({}), provider, {});
+    const executor = new LocalShellExecutor({ prestart: false }, confinement);
     const ws = tempWorkspace();
     try {
-      const result = await executor.run(executor.resolve({ command: 'echo ran', workdir: ws.dir, workspaceRoot: ws.dir }));
+      const result = await executor.run(executor.resolve({ command: 'echo ran', workdir: ws.dir, confinement: confinement.forSession(undefined, { workspaceRoot: ws.dir }) ?? null }));
       expect(result.stdout).toBe('ran\n');
       expect(wraps[0]![0]).not.toBe('/bin/sh');
     } finally {

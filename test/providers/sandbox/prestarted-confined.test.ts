@@ -3,11 +3,10 @@
 // never runs in it (it is killed, the call spawned plainly).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ExecRequest } from '../../../src/providers/shell/shell-executor.js';
 import { isAlivePid } from '../../support/process-table.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { pollUntil } from '../shell/shell-test-kit.js';
-import { confinedRig, type ConfinedRig } from './sandbox-test-kit.js';
+import { confinedRig, type ConfinedRig, type ModeRequest } from './sandbox-test-kit.js';
 
 describeWithBwrap(`pre-started shells under bwrap${NEEDS_BWRAP}`, () => {
   let rig: ConfinedRig;
@@ -19,7 +18,7 @@ describeWithBwrap(`pre-started shells under bwrap${NEEDS_BWRAP}`, () => {
   });
   afterEach(() => rig.dispose());
 
-  const run = (request: ExecRequest) => rig.run(request);
+  const run = (request: ModeRequest) => rig.run(request);
   async function waiting(): Promise<number> {
     expect(await pollUntil(() => executor.prestartedPids.length === 1)).toBe(true);
     return executor.prestartedPids[0]!;

@@ -6,7 +6,30 @@ import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox
 import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
 import type { ResolvedSandbox, SandboxProvider } from '../../../src/providers/sandbox/sandbox-policy.js';
 import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
-import type { ExecRequest, RunResult, SandboxMode } from '../../../src/providers/shell/shell-executor.js';
+import type { ExecRequest, ExecSpec, RunResult } from '../../../src/providers/shell/shell-executor.js';
+import type { SandboxMode } from '../../../src/providers/sandbox/sandbox-mode.js';
+import type { ConfinedCommand, Confinement } from '../../../src/providers/sandbox/confinement.js';
+
+/** A request with the mode a planner would have decided for it (absent: the session's). */
+export type ModeRequest = ExecRequest & { readonly sandboxMode?: SandboxMode };
+
+/** A run's result with the mode it was planned under and its denial, as the bash tool reports them. */
+export type ConfinedResult = RunResult & { readonly sandboxMode: SandboxMode; readonly sandboxDenied: boolean };
+
+/** `request` planned as the call planner plans it: the confinement decided for its mode in `workspace`. */
+export function planConfined(executor: LocalShellExecutor, confinement: Confinement, workspace: string, request: ModeRequest): ExecSpec {
+  const { sandboxMode, ...rest } = request;
+  const confined = confinement.forSession(rest.session, { ...(sandboxMode ? { mode: sandboxMode } : {}), workspaceRoot: workspace });
+  return executor.resolve({ ...rest, confinement: confined ?? null });
+}
+
+/** Plans and runs `request`; the result says the mode it ran under and whether it was denied. */
+export async function runConfined(executor: LocalShellExecutor, confinement: Confinement, workspace: string, request: ModeRequest): Promise<ConfinedResult> {
+  const spec = planConfined(executor, confinement, workspace, request);
+  const result = await executor.run(spec);
+  const mode = (spec.confinement as ConfinedCommand | null | undefined)?.mode ?? 'danger-full-access';
+  return { ...result, sandboxMode: mode, sandboxDenied: result.confinementDenied === true };
+}
 
 /** A fresh real-path directory under the system temp dir, and its removal. */
 export function tempWorkspace(prefix = 'dsh-sandbox-'): { dir: string; remove: () => void } {
@@ -64,8 +87,8 @@ export function uniqueName(stem: string): string {
 export interface ConfinedRig {
   readonly ws: { dir: string; remove: () => void };
   readonly executor: LocalShellExecutor;
-  /** Resolves and runs `request` in the workspace. */
-  run(request: ExecRequest): Promise<RunResult>;
+  /** Plans (in its mode, else the session's) and runs `request` in the workspace. */
+  run(request: ModeRequest): Promise<ConfinedResult>;
   /** Disposes the executor and the confinement, then removes the workspace. */
   dispose(): Promise<void>;
 }
@@ -77,7 +100,7 @@ export function confinedRig(mode?: SandboxMode): ConfinedRig {
   return {
     ws,
     executor,
-    run: (request) => executor.run(executor.resolve({ workspaceRoot: ws.dir, ...request })),
+    run: (request) => runConfined(executor, confinement, ws.dir, request),
     dispose: async () => {
       await executor.dispose();
       confinement.dispose();

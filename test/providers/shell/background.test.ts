@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { handMade } from '../../support/hand-made-spec.js';
 import os from 'node:os';
 import path from 'node:path';
 import { CapturedBackgroundProcess } from '../../../src/providers/shell/captured-background-process.js';
@@ -115,7 +116,7 @@ describe('LocalShellExecutor.start: background processes', () => {
   it('settles a spawn failure as failed with the error readable, never rejecting', async () => {
     const executor = pool.make();
     const missing = path.join(os.tmpdir(), `missing-${process.pid}-${Date.now()}`);
-    const handle = await executor.start({ command: 'true', workdir: missing, timeoutMs: 1000 });
+    const handle = await executor.start(handMade({ command: 'true', workdir: missing, timeoutMs: 1000 }));
     expect(await handle.done).toEqual({ exitCode: null, signal: null, error: `workdir does not exist: ${missing}` });
     expect(handle.finished).toBe(true);
     expect(handle.pid).toBeUndefined();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecRequest } from '../../../src/providers/shell/shell-executor.js';
-import { checkedExecSpec, resolveExecSpec, withDshEnv } from '../../../src/providers/shell/exec-spec-resolver.js';
+import { ExecSpec } from '../../../src/providers/shell/shell-executor.js';
 
 describe('LocalShellExecutor.resolve', () => {
   const executor = new LocalShellExecutor();
@@ -33,8 +33,6 @@ describe('LocalShellExecutor.resolve', () => {
       stdin: 'data',
       env: { A: '1' },
       dshEnv: { DSH_X: 'y' },
-      sandboxMode: 'read-only',
-      workspaceRoot: '/w',
     };
     expect(executor.resolve(request)).toMatchObject(request);
   });
@@ -71,25 +69,27 @@ describe('LocalShellExecutor.resolve', () => {
   });
 });
 
-describe('checks done once: run/start trust what resolve checked, and only that', () => {
-  const config = new LocalShellExecutor({ timeoutMs: 1000, maxTimeoutMs: 2000 }).config;
+describe('checks done once: an ExecSpec is the proof its checks ran', () => {
+  const executor = new LocalShellExecutor({ timeoutMs: 1000, maxTimeoutMs: 2000 });
+  const limits = executor.config;
 
-  it('passes a resolved spec through as is, also after the env overlay was added', () => {
-    const spec = resolveExecSpec({ command: 'true' }, config);
-    expect(checkedExecSpec(spec, config)).toBe(spec);
-    const withEnv = withDshEnv(spec, { DSH_X: '1' });
+  it('passes a checked spec through as is, also after the env overlay was added', () => {
+    const spec = ExecSpec.check({ command: 'true' }, limits);
+    expect(ExecSpec.of(spec, limits)).toBe(spec);
+    const withEnv = spec.with({ dshEnv: { DSH_X: '1' } });
     expect(withEnv).toEqual({ ...spec, dshEnv: { DSH_X: '1' } });
-    expect(checkedExecSpec(withEnv, config)).toBe(withEnv);
+    expect(ExecSpec.of(withEnv, limits)).toBe(withEnv);
+    expect(Object.isFrozen(spec)).toBe(true);
   });
 
-  it('checks again a spec changed after resolve, a copy, one resolved under another config, or a hand-made one', () => {
-    const spec = resolveExecSpec({ command: 'true', timeoutMs: 1500 }, config);
-    expect(() => checkedExecSpec({ ...spec, command: ' ' }, config)).toThrow('invalid command: expected a non-empty string');
-    expect(() => checkedExecSpec({ ...spec, timeoutMs: Number.NaN }, config)).toThrow('invalid timeoutMs');
+  it('checks again a copy, one checked under other limits, or a hand-made one', () => {
+    const spec = ExecSpec.check({ command: 'true', timeoutMs: 1500 }, limits);
+    expect(() => ExecSpec.of({ ...spec, command: ' ' }, limits)).toThrow('invalid command: expected a non-empty string');
+    expect(() => ExecSpec.of({ ...spec, timeoutMs: Number.NaN }, limits)).toThrow('invalid timeoutMs');
     const copy = { ...spec };
-    expect(checkedExecSpec(copy, config)).not.toBe(copy);
+    expect(ExecSpec.of(copy, limits)).not.toBe(copy);
     const wider = new LocalShellExecutor({ maxTimeoutMs: 600_000 }).config;
-    expect(checkedExecSpec(resolveExecSpec({ command: 'true', timeoutMs: 500_000 }, wider), config).timeoutMs).toBe(2000);
-    expect(checkedExecSpec({ command: 'true', workdir: '/', timeoutMs: 999_999 }, config).timeoutMs).toBe(2000);
+    expect(ExecSpec.of(ExecSpec.check({ command: 'true', timeoutMs: 500_000 }, wider), limits).timeoutMs).toBe(2000);
+    expect(ExecSpec.of({ command: 'true', workdir: '/', timeoutMs: 999_999 }, limits).timeoutMs).toBe(2000);
   });
 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { handMade } from '../../support/hand-made-spec.js';
 import os from 'node:os';
 import path from 'node:path';
 import { ExecutorPool, runCommand } from './shell-test-kit.js';
@@ -36,24 +37,24 @@ describe('LocalShellExecutor.run: infrastructure failures reject', () => {
 
   it('rejects an invalid hand-made spec instead of spawning it', async () => {
     const executor = pool.make();
-    await expect(executor.run({ command: '', workdir: '/', timeoutMs: 1000 })).rejects.toThrow(
+    await expect(executor.run(handMade({ command: '', workdir: '/', timeoutMs: 1000 }))).rejects.toThrow(
       'invalid command: expected a non-empty string',
     );
-    await expect(executor.run({ command: 'true', workdir: '/', timeoutMs: Number.NaN })).rejects.toThrow(
+    await expect(executor.run(handMade({ command: 'true', workdir: '/', timeoutMs: Number.NaN }))).rejects.toThrow(
       'invalid timeoutMs: expected a positive number, got NaN',
     );
   });
 
   it('caps a hand-made spec timeout at maxTimeoutMs', async () => {
     const executor = pool.make({ maxTimeoutMs: 1000, timeoutMs: 1000 });
-    const result = await executor.run({ command: 'true', workdir: '/', timeoutMs: 999_999 });
+    const result = await executor.run(handMade({ command: 'true', workdir: '/', timeoutMs: 999_999 }));
     expect(result.timeoutMs).toBe(1000);
   });
 
   it('rejects run and start after dispose', async () => {
     const executor = pool.make();
     await executor.dispose();
-    const spec = { command: 'true', workdir: '/', timeoutMs: 1000 };
+    const spec = handMade({ command: 'true', workdir: '/', timeoutMs: 1000 });
     await expect(executor.run(spec)).rejects.toThrow('shell executor is disposed');
     await expect(executor.start(spec)).rejects.toThrow('shell executor is disposed');
   });

@@ -1,6 +1,7 @@
 // A foreground call reaching its default timeout becomes a background task
 // (bash.onTimeout: promote) when the session's task runtime admits one.
 import { createHost, coreModule, envModule, shellModule, bashToolModule, type DshHost, type HostSession } from '../../../src/index.js';
+import { plannerModule } from '../../../src/providers/planner/planner.module.js';
 import { localEnvironment, type EnvironmentOptions } from '../../../src/plugins/local.environment.js';
 import { sandboxedEnvironment } from '../../../src/plugins/sandboxed.environment.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
@@ -116,7 +117,7 @@ describe('bash: promotion to a background task at the default timeout', () => {
   });
 
   it('kills in a composition without a task runtime', async () => {
-    host = await createHost(coreModule({ workspace: ws.dir }), envModule(), shellModule({ cwd: ws.dir, timeoutMs: TIMEOUT }), bashToolModule());
+    host = await createHost(coreModule({ workspace: ws.dir }), envModule(), shellModule({ cwd: ws.dir, timeoutMs: TIMEOUT }), plannerModule(), bashToolModule());
     session = host.openSession({ cwd: ws.dir });
     const result = text(await session.call('bash', { command: `sleep ${uniqueSleep()}`, description: 'Sleep' }));
     expect(result).toBe(`(no output)\n[timed out after ${TIMEOUT}ms]\n[killed by signal: SIGTERM]`);

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { runResult } from '../../../src/testing.js';
 import { ESCALATION_HINT, parseExit, renderForeground } from '../../../src/tools/bash/bash-render.js';
 
-const result = runResult;
+import type { OneShotResult } from '../../../src/tools/bash/bash-result-value.js';
+
+/** A one-shot result as the tool renders it (the sandbox fields are the tool's, from its plan). */
+const result = (partial: Partial<OneShotResult> = {}): OneShotResult => ({ ...runResult(), ...partial });
 
 describe('foreground rendering', () => {
   it('prints stdout alone for a clean exit', () => {

@@ -1,5 +1,5 @@
 import { createHost, replace, ShellExecutor, type DshHost, type HostSession } from '../../../src/index.js';
-import { ScriptedApprovalAnswerer, ScriptedExecutor, testingEnvironment } from '../../../src/testing.js';
+import { ScriptedApprovalAnswerer, ScriptedConfinement, ScriptedExecutor, testingEnvironment } from '../../../src/testing.js';
 import { bashToolModule } from '../../../src/tools/bash/bash.module.js';
 import { taskRuntimeModule } from '../../../src/providers/tasks/tasks.module.js';
 import { BashTool } from '../../../src/tools/bash/bash.tool.js';
@@ -167,8 +167,8 @@ describe('bash tool configuration', () => {
 
   it('picks up a task runtime loaded after it was activated', async () => {
     const executor = new ScriptedExecutor();
-    const [core, env, shell] = testingEnvironment({ executor });
-    const host = await createHost(core!, env!, shell!, bashToolModule());
+    const [core, env, shell, planner] = testingEnvironment({ executor });
+    const host = await createHost(core!, env!, shell!, planner!, bashToolModule());
     try {
       const args = { command: 'make', description: 'Build it', run_in_background: true };
       expect(text(await host.call('bash', args))).toMatch(/^Error: background tasks unavailable/);
@@ -181,8 +181,8 @@ describe('bash tool configuration', () => {
 
   it('refuses a background call when no task runtime is loaded', async () => {
     const executor = new ScriptedExecutor();
-    const [core, env, shell] = testingEnvironment({ executor });
-    const host = await createHost(core!, env!, shell!, bashToolModule());
+    const [core, env, shell, planner] = testingEnvironment({ executor });
+    const host = await createHost(core!, env!, shell!, planner!, bashToolModule());
     try {
       const result = await host.call('bash', { command: 'ls', description: 'List files', run_in_background: true });
       expect(text(result)).toBe('Error: background tasks unavailable: load a task runtime and the task tools');
@@ -196,7 +196,7 @@ describe('bash tool escalation (sandboxing executor)', () => {
   async function sandboxedHost(decisions: Array<'allowed-once' | 'rejected' | 'cancelled' | undefined>) {
     const executor = new ScriptedExecutor({}, {}, 'read-only');
     const answerer = new ScriptedApprovalAnswerer(decisions);
-    const host = await createHost(...testingEnvironment({ answerers: [answerer] }), replace(ShellExecutor, executor));
+    const host = await createHost(...testingEnvironment({ answerers: [answerer], executor }));
     return { host, executor, answerer };
   }
   const escalate = { command: 'touch a', description: 'Create a file', sandbox_permissions: 'workspace-write', justification: 'Writes a file.' };
@@ -220,7 +220,7 @@ describe('bash tool escalation (sandboxing executor)', () => {
       expect(answerer.requests).toHaveLength(1);
       expect(answerer.requests[0]).toMatchObject({ tool: 'bash' });
       await session.call('bash', { command: 'touch b', description: 'Create a file' });
-      expect(executor.runs.map((spec) => spec.sandboxMode)).toEqual(['workspace-write', 'read-only']);
+      expect(executor.runs.map((spec) => ScriptedConfinement.modeOf(spec))).toEqual(['workspace-write', 'read-only']);
     } finally {
       await host.dispose();
     }
@@ -246,8 +246,7 @@ describe('bash tool escalation (sandboxing executor)', () => {
     const answerer = new ScriptedApprovalAnswerer(['allowed-once']);
     const runtime = new LocalTaskRuntime({ maxConcurrentTasksPerOwner: 1 });
     const host = await createHost(
-      ...testingEnvironment({ answerers: [answerer] }),
-      replace(ShellExecutor, executor),
+      ...testingEnvironment({ answerers: [answerer], executor }),
       replace(TaskRuntime, runtime),
     );
     try {
@@ -280,7 +279,7 @@ describe('bash tool escalation (sandboxing executor)', () => {
 
   it('refuses a mode that is not strictly wider than the current one', async () => {
     const executor = new ScriptedExecutor({}, {}, 'workspace-write');
-    const host = await createHost(...testingEnvironment(), replace(ShellExecutor, executor));
+    const host = await createHost(...testingEnvironment({ executor }));
     try {
       const result = await host.call('bash', escalate);
       expect(result).toEqual({

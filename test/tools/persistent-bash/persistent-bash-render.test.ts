@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { CallPlanner } from '../../../src/providers/planner/call-planner.js';
 import type { ToolResult } from '../../../src/core/tool-contract.js';
 import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
 import { LocalTerminalService } from '../../../src/providers/terminal/local-terminal-service.js';
@@ -17,6 +18,9 @@ import { RecordingEnvRegistry } from './persistent-bash-fixture.js';
 
 const ctx = { maxOutputChars: 10, timeoutMs: 1000, durationMs: 5, freshShell: false };
 const text = (result: ToolResult) => result.content[0]!.text;
+
+/** A planner these presentation tests never reach. */
+const NO_PLANNER = {} as CallPlanner;
 
 describe('persistent bash rendering', () => {
   it('says when the terminal already dropped the beginning, and clips what remains', () => {
@@ -70,7 +74,7 @@ describe('persistent bash rendering', () => {
   });
 
   it('presentCall and presentResult never throw and return undefined for malformed input', () => {
-    const tool = new PersistentBashTool(new LocalTerminalService([new BashPtyBackend()]), new RecordingEnvRegistry());
+    const tool = new PersistentBashTool(new LocalTerminalService([new BashPtyBackend()]), new RecordingEnvRegistry(), NO_PLANNER);
     expect(tool.presentCall({ command: 'ls', description: 'List files' })).toEqual({
       title: 'List files',
       command: 'ls',
@@ -91,7 +95,7 @@ describe('persistent bash rendering', () => {
   it('describes itself from config', () => {
     const env = new RecordingEnvRegistry();
     const terminals = new LocalTerminalService([]);
-    expect(new PersistentBashTool(terminals, env, { description: 'custom' }).description()).toBe('custom');
-    expect(new PersistentBashTool(terminals, env, { maxOutputChars: 500 }).description()).toContain('500 characters');
+    expect(new PersistentBashTool(terminals, env, NO_PLANNER, { description: 'custom' }).description()).toBe('custom');
+    expect(new PersistentBashTool(terminals, env, NO_PLANNER, { maxOutputChars: 500 }).description()).toContain('500 characters');
   });
 });

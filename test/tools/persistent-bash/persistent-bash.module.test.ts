@@ -8,6 +8,7 @@ import { terminalModule } from '../../../src/providers/terminal/terminal.module.
 import { BASH_PROMPT_TEXT } from '../../../src/tools/bash/bash-config.js';
 import { persistentBashModule } from '../../../src/tools/persistent-bash/persistent-bash.module.js';
 import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
+import { plannerModule } from '../../../src/providers/planner/planner.module.js';
 import { fakeSession } from '../../support/fake-session.js';
 import { processesWith, uniqueSleepArg, eventually } from '../../providers/terminal/proc-helpers.js';
 import { RecordingEnvRegistry } from './persistent-bash-fixture.js';
@@ -21,7 +22,7 @@ describe('terminal and persistent bash modules', () => {
   it('bind the tool, its prompt sections and a working terminal service; unloading closes the shells', async () => {
     const container = new Container();
     const terminals = terminalModule();
-    await container.load(terminals, persistentBashModule({ maxOutputChars: 100 }), envModule());
+    await container.load(terminals, plannerModule(), persistentBashModule({ maxOutputChars: 100 }), envModule());
     expect(container.getAll(ToolClass)).toContain(PersistentBashTool);
     const sections = container.getAll(PromptSection);
     expect(sections).toEqual(

@@ -9,10 +9,6 @@ export class AuditingExecutor implements ShellExecutor {
 
   constructor(private readonly inner: ShellExecutor) {}
 
-  get sandboxMode() {
-    return this.inner.sandboxMode;
-  }
-
   resolve(request: ExecRequest): ExecSpec {
     return this.inner.resolve(request);
   }

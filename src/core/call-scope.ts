@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { PolicyVerdict } from './tool-call-observer.js';
+
+/** What a command rule said of a call's command. */
+export type PolicyVerdict = 'allow' | 'ask' | 'deny';
 
 /** A step of a call that an observer times (a child span): `end` once it is over. */
 export interface CallStep {
@@ -17,6 +19,8 @@ export interface CallScope {
    */
   ended?: boolean;
   policyVerdict?: PolicyVerdict;
+  /** The sandbox mode the planner decided the call runs under (absent: no sandbox composed). */
+  sandboxMode?: string;
   /** Set by a tracing observer at the call's start. */
   startStep?: (name: string) => CallStep;
   /** Set by a tracing observer at the call's start: runs the call inside its span's context. */
@@ -40,6 +44,12 @@ export function currentCallScope(): CallScope | undefined {
 export function noteCommandVerdict(verdict: PolicyVerdict): void {
   const scope = currentCallScope();
   if (scope) scope.policyVerdict = verdict;
+}
+
+/** Records the sandbox mode the planner decided for the call (outside an observed call: nothing). */
+export function noteSandboxMode(mode: string | undefined): void {
+  const scope = currentCallScope();
+  if (scope && mode !== undefined) scope.sandboxMode = mode;
 }
 
 /** Runs a step of the current call (e.g. a container start) so observers can time it; just runs it outside a call. */

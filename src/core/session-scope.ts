@@ -1,0 +1,120 @@
+/** Names one per-session service of a scope (the name shows in a failed disposal's log line). */
+export class ScopeKey<T> {
+  /** Never set: carries the service's type so `get` and `peek` return it. */
+  declare readonly type?: T;
+
+  constructor(readonly name: string) {}
+}
+
+/**
+ * Where a session's own services live: each is made on its first use and
+ * disposed when the session closes, newest first, so a service made from
+ * another goes before it. Providers keep no per-session maps of their own.
+ */
+export interface SessionScope {
+  readonly disposed: boolean;
+  /**
+   * The session's `key` service, made by `create` on first use; `dispose`
+   * runs with the scope. Throws once the scope is disposed (a closed session
+   * gets no new state).
+   */
+  get<T>(key: ScopeKey<T>, create: () => T, dispose?: (service: T) => void | Promise<void>): T;
+  /** The service if it was made (and the scope is still open), else undefined. */
+  peek<T>(key: ScopeKey<T>): T | undefined;
+  /** Runs `dispose` with the scope, in reverse order of adding. Added after disposal: runs at once. */
+  add(name: string, dispose: () => void | Promise<void>): void;
+}
+
+/** What a scope does with a disposer that throws or rejects (the rest still run). */
+export type DisposalFailure = (name: string, error: unknown) => void;
+
+/** A session scope that owns its disposers (`dispose()` runs them, newest first, one at a time). */
+export class DisposableScope implements SessionScope {
+  private readonly services = new Map<ScopeKey<unknown>, unknown>();
+  private readonly disposers: Array<{ readonly name: string; readonly run: () => void | Promise<void> }> = [];
+  private disposal: Promise<void> | undefined;
+
+  constructor(private readonly onFailure: DisposalFailure) {}
+
+  get disposed(): boolean {
+    return this.disposal !== undefined;
+  }
+
+  get<T>(key: ScopeKey<T>, create: () => T, dispose?: (service: T) => void | Promise<void>): T {
+    if (this.services.has(key)) return this.services.get(key) as T;
+    if (this.disposed) throw new Error(`the session is disposed: no ${key.name} for it`);
+    const service = create();
+    this.services.set(key, service);
+    if (dispose) this.disposers.push({ name: key.name, run: () => dispose(service) });
+    return service;
+  }
+
+  peek<T>(key: ScopeKey<T>): T | undefined {
+    return this.disposed ? undefined : (this.services.get(key) as T | undefined);
+  }
+
+  /** What the scope will dispose, oldest first (diagnostics and tests). */
+  get pending(): string[] {
+    return this.disposers.map((disposer) => disposer.name);
+  }
+
+  add(name: string, dispose: () => void | Promise<void>): void {
+    if (!this.disposed) {
+      this.disposers.push({ name, run: dispose });
+      return;
+    }
+    void this.runOne({ name, run: dispose });
+  }
+
+  /** Runs every disposer, newest first; a failing one is reported and the rest still run. Never rejects. */
+  dispose(): Promise<void> {
+    this.disposal ??= (async () => {
+      // A disposer may add another (a service made during teardown): it runs too, before older ones.
+      for (let next = this.disposers.pop(); next !== undefined; next = this.disposers.pop()) await this.runOne(next);
+      this.services.clear();
+    })();
+    return this.disposal;
+  }
+
+  private async runOne(disposer: { readonly name: string; readonly run: () => void | Promise<void> }): Promise<void> {
+    try {
+      await disposer.run();
+    } catch (error) {
+      try {
+        this.onFailure(disposer.name, error);
+      } catch {
+        // Reporting must not stop the teardown either.
+      }
+    }
+  }
+}
+
+/** What `scopeOf` needs of a session (a `SessionContext`). */
+interface ScopedSession {
+  readonly id: string;
+  readonly disposed: boolean;
+  readonly scope?: SessionScope;
+  onDispose(hook: () => void | Promise<void>): void;
+}
+
+const fallbackScopes = new WeakMap<ScopedSession, DisposableScope>();
+
+/**
+ * The scope of `session`: its own when it has one (every host session), else
+ * one kept beside it and disposed through its `onDispose` (a hand-made
+ * session in a test or an embedding).
+ */
+export function scopeOf(session: ScopedSession): SessionScope {
+  if (session.scope !== undefined) return session.scope;
+  let scope = fallbackScopes.get(session);
+  if (scope === undefined) {
+    const made = new DisposableScope((name, error) => {
+      process.emitWarning(`session ${session.id}: disposing ${name} failed: ${String(error)}`);
+    });
+    scope = made;
+    fallbackScopes.set(session, made);
+    if (session.disposed) void made.dispose();
+    else session.onDispose(() => made.dispose());
+  }
+  return scope;
+}
