@@ -18,7 +18,7 @@ export type { PromptSection as PromptSectionData } from './core/prompt-section.j
 
 // Seams: each token lives beside its interface (same name, typed); exported only from here.
 export { ShellExecutor, ExecutorConfig, ExecSpec } from './providers/shell/shell-executor.js';
-export { SessionConfinement } from './providers/shell/command-confinement.js';
+export { SessionConfinement } from './providers/process/command-confinement.js';
 export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/planner/call-planner.js';
 export { EnvContributor, EnvRegistry } from './providers/env/env-registry.js';
 export { TaskRuntime, TaskRuntimeConfig } from './providers/tasks/task-runtime.js';
@@ -49,7 +49,7 @@ export type * from './providers/logging/logger.js';
 export type * from './providers/observability/tool-call-observer.js';
 export type * from './providers/observability/audit-sink.js';
 export type { AuditConfig, ObservabilityOptions } from './providers/observability/observability-config.js';
-export { buildChildEnv, MODEL_FRIENDLY_ENV } from './providers/shell/child-env.js';
+export { buildChildEnv, MODEL_FRIENDLY_ENV } from './providers/process/child-env.js';
 
 // Default providers and their plugins.
 export { LocalShellExecutor } from './providers/shell/local-shell-executor.js';

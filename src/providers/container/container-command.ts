@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { OutputCapture } from '../shell/output-capture.js';
 import type { ExecSpec, ExecutorConfig, ProcessOutcome } from '../shell/shell-executor.js';
 import type { ShellExit, StopReason } from '../shell/shell-process.js';
-import type { SpillDirectory } from '../shell/spill-directory.js';
+import type { SpillDirectory } from '../process/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
-import { workdirMessage } from '../shell/workdir-check.js';
+import { workdirMessage } from '../process/workdir-check.js';
 import { WORKDIR_STATUS, WRAPPER_TAG_SUFFIX, wrapperInput, type WrapperInput } from './container-exec-wrapper.js';
 import { ExecStatusReader, signalName } from './exec-status.js';
 

@@ -1,4 +1,4 @@
-import { MODEL_FRIENDLY_ENV } from '../shell/child-env.js';
+import { MODEL_FRIENDLY_ENV } from '../process/child-env.js';
 
 /**
  * The environment a container process gets on top of the image's own (which

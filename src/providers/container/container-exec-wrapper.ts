@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { exceedsArgLimit } from '../shell/long-command.js';
+import { exceedsArgLimit } from '../process/long-command.js';
 import { EXEC_TAG_VAR } from './container-engine.js';
 
 // The bash wrapper every one-shot container exec runs, and the header the

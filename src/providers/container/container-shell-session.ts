@@ -5,7 +5,7 @@ import type { PtyExit } from '../terminal/bash-pty-state.js';
 import { MarkerShell } from '../terminal/marker-shell.js';
 import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine, ExecChannel } from './container-engine.js';
-import { workdirMessage, type WorkdirProblem } from '../shell/workdir-check.js';
+import { workdirMessage, type WorkdirProblem } from '../process/workdir-check.js';
 import { ExecStatusReader, signalName } from './exec-status.js';
 import { LAUNCHER_MARK } from './container-shell-launcher.js';
 

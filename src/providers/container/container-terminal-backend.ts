@@ -1,6 +1,6 @@
 import type { Redactor } from '../output-filter/redactor.js';
 import { randomBytes } from 'node:crypto';
-import { readStat } from '../terminal/process-tree.js';
+import { readStat } from '../process/process-tree.js';
 import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from '../terminal/terminal-service.js';
 import { EXEC_TAG_VAR } from './container-engine.js';

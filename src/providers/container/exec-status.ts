@@ -1,5 +1,5 @@
 import { constants as osConstants } from 'node:os';
-import type { WorkdirProblem } from '../shell/workdir-check.js';
+import type { WorkdirProblem } from '../process/workdir-check.js';
 import { statusOpening } from './container-exec-wrapper.js';
 
 /** `<field>:<value>` after the opening: `left:<digits>`, `signal:<digits>` or `workdir:<problem>`. */

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import { SpillDirectory } from '../shell/spill-directory.js';
+import { SpillDirectory } from '../process/spill-directory.js';
 import { LABELS, type ContainerEngine, type ContainerMount, type ContainerState } from './container-engine.js';
 import type { ResolvedContainerConfig } from './container-config.js';
 import { sessionSeccompProfile } from './container-seccomp.js';

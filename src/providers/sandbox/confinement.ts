@@ -1,7 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { SandboxMode } from './sandbox-mode.js';
-import type { CommandConfinement, WrapOptions } from '../shell/command-confinement.js';
+import type { CommandConfinement, WrapOptions } from '../process/command-confinement.js';
 
 /** What a call asks of the confinement; every field optional (the session's own mode and workspace otherwise). */
 export interface ConfinementRequest {

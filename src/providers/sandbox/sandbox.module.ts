@@ -6,7 +6,7 @@ import { LocalSandboxPolicy } from './local-sandbox-policy.js';
 import { resolveSandboxConfig, SandboxConfig } from './sandbox-config.js';
 import { SandboxConfinement } from './sandbox-confinement.js';
 import { SandboxPolicy, SandboxProvider } from './sandbox-policy.js';
-import { SessionConfinement } from '../shell/command-confinement.js';
+import { SessionConfinement } from '../process/command-confinement.js';
 
 /**
  * The sandbox seams: `SandboxConfig`, `SandboxPolicy` → `LocalSandboxPolicy`,

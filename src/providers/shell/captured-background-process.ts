@@ -2,7 +2,7 @@ import { messageOf } from '../../core/describe-value.js';
 import { readBackground } from './background-read.js';
 import type { OutputCapture } from './output-capture.js';
 import type { BackgroundProcess, OutputDelta, ProcessOutcome } from './shell-executor.js';
-import type { StopReason } from './shell-exit.js';
+import type { StopReason } from '../process/shell-exit.js';
 
 /** A running command whose two streams are captured: a local `ShellProcess` or a container exec. */
 export interface CapturedCommand {

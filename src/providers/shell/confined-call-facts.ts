@@ -1,4 +1,4 @@
-import type { CommandConfinement, CommandLimits as LimitGroup } from './command-confinement.js';
+import type { CommandConfinement, CommandLimits as LimitGroup } from '../process/command-confinement.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 import type { ShellProcess } from './shell-process.js';
 

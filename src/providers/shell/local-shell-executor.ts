@@ -1,5 +1,5 @@
 import { inject, injectable, optional, preDestroy } from 'inversify';
-import { SessionConfinement, type CommandConfinement } from './command-confinement.js';
+import { SessionConfinement, type CommandConfinement } from '../process/command-confinement.js';
 import { resolveExecutorConfig } from './executor-config.js';
 import { CapturedBackgroundProcess } from './captured-background-process.js';
 import { localBackground } from './local-background-process.js';
@@ -14,12 +14,12 @@ import {
   type ShellExecutor,
 } from './shell-executor.js';
 import { ShellProcess } from './shell-process.js';
-import { SpillDirectory } from './spill-directory.js';
-import { loadExeca } from './execa-loader.js';
+import { SpillDirectory } from '../process/spill-directory.js';
+import { loadExeca } from '../process/execa-loader.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { PrestartedShell } from './prestarted-shell.js';
 import { PrestartSlots } from './prestart-slots.js';
-import { reapingArgv } from './namespace-reaper.js';
+import { reapingArgv } from '../process/namespace-reaper.js';
 import { CallLimitGroups, denialOf, LazyLimitGroup, releaseOnExit, settleLimits } from './confined-call-facts.js';
 import { abortedBeforeStart, continuedResult, finishedResult } from './run-results.js';
 

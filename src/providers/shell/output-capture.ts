@@ -4,8 +4,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Redactor } from '../output-filter/redactor.js';
 import { TextFilter, type FilteredAscii, type FilteredText } from '../output-filter/text-filter.js';
 import type { StreamCapture } from './shell-executor.js';
-import type { SpillDirectory, SpillFile } from './spill-directory.js';
-import { TailBuffer, utf8StartIndex } from './tail-buffer.js';
+import type { SpillDirectory, SpillFile } from '../process/spill-directory.js';
+import { TailBuffer, utf8StartIndex } from '../process/tail-buffer.js';
 
 export interface CaptureLimits {
   readonly maxOutputBytes: number;

@@ -1,10 +1,10 @@
 import type { Writable } from 'node:stream';
-import { BARE_SPAWN, type Execa } from './execa-loader.js';
-import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
-import { ensureReaperWatchdog } from './reaper-watchdog.js';
-import { encodeLaunchRecord, launcherArgv, launchEnv } from './shell-launcher.js';
-import { REAPER_FDS, reaperStdio } from './namespace-reaper.js';
-import { withoutStrayDescriptors } from './stray-descriptors.js';
+import { BARE_SPAWN, type Execa } from '../process/execa-loader.js';
+import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
+import { ensureReaperWatchdog } from '../process/reaper-watchdog.js';
+import { encodeLaunchRecord, launcherArgv, launchEnv } from '../process/shell-launcher.js';
+import { REAPER_FDS, reaperStdio } from '../process/namespace-reaper.js';
+import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
 
 /** The launcher's own pipes: the call's record (fd 3) and its stdin (fd 4). */
 const LAUNCHER_FDS: readonly number[] = [3, 4];

@@ -1,7 +1,7 @@
 import { localBackground } from './local-background-process.js';
 import type { RunResult } from './shell-executor.js';
 import type { OutputCapture } from './output-capture.js';
-import type { ShellExit } from './shell-exit.js';
+import type { ShellExit } from '../process/shell-exit.js';
 import type { ShellProcess } from './shell-process.js';
 
 // Results the local executor builds outside its main path.

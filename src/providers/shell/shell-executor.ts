@@ -1,9 +1,9 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { CommandConfinement, ResourceLimitHit } from './command-confinement.js';
+import type { CommandConfinement, ResourceLimitHit } from '../process/command-confinement.js';
 import { checkExecRequest } from './exec-spec-resolver.js';
 
-export type { CommandConfinement, CommandLimits, ResourceLimitHit, WrapOptions } from './command-confinement.js';
+export type { CommandConfinement, CommandLimits, ResourceLimitHit, WrapOptions } from '../process/command-confinement.js';
 
 /** What a caller asks for; `resolve()` turns it into a full `ExecSpec`. */
 export interface ExecRequest {

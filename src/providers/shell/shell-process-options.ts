@@ -1,8 +1,8 @@
 import type { Redactor } from '../output-filter/redactor.js';
-import type { Execa } from './execa-loader.js';
+import type { Execa } from '../process/execa-loader.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
-import type { SpillDirectory } from './spill-directory.js';
+import type { SpillDirectory } from '../process/spill-directory.js';
 
 /** What `ShellProcess.spawn` runs, and how. */
 export interface ShellProcessOptions {

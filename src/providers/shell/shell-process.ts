@@ -1,17 +1,17 @@
-import { BARE_SPAWN } from './execa-loader.js';
-import { buildChildEnv, dropShellStartupVars } from './child-env.js';
+import { BARE_SPAWN } from '../process/execa-loader.js';
+import { buildChildEnv, dropShellStartupVars } from '../process/child-env.js';
 import { OutputCapture } from './output-capture.js';
-import { COMMAND_FD, commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from './long-command.js';
-import { readStat } from './proc-stat.js';
-import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
-import { ensureReaperWatchdog } from './reaper-watchdog.js';
-import { checkWorkdir, describeSpawnFailure } from './workdir-check.js';
+import { COMMAND_FD, commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from '../process/long-command.js';
+import { readStat } from '../process/proc-stat.js';
+import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
+import { ensureReaperWatchdog } from '../process/reaper-watchdog.js';
+import { checkWorkdir, describeSpawnFailure } from '../process/workdir-check.js';
 
-import type { ShellExit, StopReason } from './shell-exit.js';
+import type { ShellExit, StopReason } from '../process/shell-exit.js';
 import type { ShellProcessOptions } from './shell-process-options.js';
-import { REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio } from './namespace-reaper.js';
-import { withoutStrayDescriptors } from './stray-descriptors.js';
-export type { ShellExit, StopReason } from './shell-exit.js';
+import { REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio } from '../process/namespace-reaper.js';
+import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
+export type { ShellExit, StopReason } from '../process/shell-exit.js';
 export type { ShellProcessOptions } from './shell-process-options.js';
 
 /**

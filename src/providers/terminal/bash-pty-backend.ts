@@ -1,10 +1,10 @@
 import { inject, injectable, optional } from 'inversify';
 import { Redactor } from '../output-filter/redactor.js';
-import { SessionConfinement } from '../shell/command-confinement.js';
-import { buildChildEnv, dropShellStartupVars } from '../shell/child-env.js';
-import { newProcessTag, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
-import { ensureReaperWatchdog } from '../shell/reaper-watchdog.js';
-import { checkWorkdir } from '../shell/workdir-check.js';
+import { SessionConfinement } from '../process/command-confinement.js';
+import { buildChildEnv, dropShellStartupVars } from '../process/child-env.js';
+import { newProcessTag, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
+import { ensureReaperWatchdog } from '../process/reaper-watchdog.js';
+import { checkWorkdir } from '../process/workdir-check.js';
 import { BashPtyConfig, resolveBashPtyConfig } from './bash-pty-config.js';
 import { startBashPty } from './bash-pty-session.js';
 import { ConfinedPtySession } from './confined-pty-session.js';

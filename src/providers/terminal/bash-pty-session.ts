@@ -1,11 +1,11 @@
 import type { IPty } from 'node-pty';
 import type { Redactor } from '../output-filter/redactor.js';
-import { killTagged, PROCESS_TAG_VARIABLE } from '../shell/leftover-reaper.js';
-import { withoutStrayDescriptors } from '../shell/stray-descriptors.js';
+import { killTagged, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
+import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
 import type { BashPtyConfig } from './bash-pty-config.js';
 import { signalName, type PtyExit } from './bash-pty-state.js';
 import { MarkerShell } from './marker-shell.js';
-import { killShellTree } from './process-tree.js';
+import { killShellTree } from '../process/process-tree.js';
 import { requirePty } from './pty-loader.js';
 import type { ShellChannel } from './shell-channel.js';
 

@@ -1,4 +1,4 @@
-import type { CommandConfinement, CommandLimits } from '../shell/command-confinement.js';
+import type { CommandConfinement, CommandLimits } from '../process/command-confinement.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
 
 /**

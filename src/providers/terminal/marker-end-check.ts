@@ -1,5 +1,5 @@
 import { readFileSync, readlinkSync } from 'node:fs';
-import { hasProcFs, readStat } from './process-tree.js';
+import { hasProcFs, readStat } from '../process/process-tree.js';
 import { readsTerminal, shellTty } from './stdin-wait-probe.js';
 
 /** Longest pause between two idle checks of a shell whose end marker is not confirmed yet. */

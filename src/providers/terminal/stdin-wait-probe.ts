@@ -4,7 +4,7 @@
  * Used only after a quiet period of a running command, never on the hot path.
  */
 import { readFileSync, readlinkSync } from 'node:fs';
-import { hasProcFs, processTree, readStat, type ProcStat } from './process-tree.js';
+import { hasProcFs, processTree, readStat, type ProcStat } from '../process/process-tree.js';
 
 interface SyscallTable {
   /** read-like calls whose first argument is the fd. */

@@ -4,7 +4,7 @@ import { ContainerCommand } from '../../../src/providers/container/container-com
 import { WRAPPER_TAG_SUFFIX } from '../../../src/providers/container/container-exec-wrapper.js';
 import type { ContainerEngine, ExecChannel, ExecExit } from '../../../src/providers/container/container-engine.js';
 import { DEFAULT_EXECUTOR_CONFIG } from '../../../src/providers/shell/shell-executor.js';
-import { SpillDirectory } from '../../../src/providers/shell/spill-directory.js';
+import { SpillDirectory } from '../../../src/providers/process/spill-directory.js';
 import { handMade } from '../../support/hand-made-spec.js';
 
 /** An engine whose exec ends only when the third KILL finds its processes. */

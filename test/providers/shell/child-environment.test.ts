@@ -1,4 +1,4 @@
-import { buildChildEnv } from '../../../src/providers/shell/child-env.js';
+import { buildChildEnv } from '../../../src/providers/process/child-env.js';
 import { ExecutorPool, runCommand } from './shell-test-kit.js';
 
 describe('buildChildEnv: credential-shaped names', () => {

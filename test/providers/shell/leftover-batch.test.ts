@@ -1,7 +1,7 @@
 // Reaps that end in the same tick share one /proc pass: each carrier is
 // still killed, and counted for its own call only.
 import { spawn } from 'node:child_process';
-import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from '../../../src/providers/shell/leftover-reaper.js';
+import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from '../../../src/providers/process/leftover-reaper.js';
 import { ExecutorPool, pollUntil, processesWith, runCommand, survivors, uniqueSleep } from './shell-test-kit.js';
 import { sleepsRunning } from '../../support/process-table.js';
 

@@ -1,4 +1,4 @@
-import { MAX_ARG_BYTES } from '../../../src/providers/shell/long-command.js';
+import { MAX_ARG_BYTES } from '../../../src/providers/process/long-command.js';
 import { createHost } from '../../../src/index.js';
 import { sandboxedEnvironment } from '../../../src/plugins/sandboxed.environment.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';

@@ -6,7 +6,7 @@ import { resolveRedactionConfig } from '../../../src/providers/output-filter/red
 import type { Redactor } from '../../../src/providers/output-filter/redactor.js';
 import { TextFilter } from '../../../src/providers/output-filter/text-filter.js';
 import { OutputCapture } from '../../../src/providers/shell/output-capture.js';
-import { SpillDirectory } from '../../../src/providers/shell/spill-directory.js';
+import { SpillDirectory } from '../../../src/providers/process/spill-directory.js';
 
 const redactor = new PatternRedactor(resolveRedactionConfig({ values: ['hunter2-correct'] }), {});
 const euro = Buffer.from('€');

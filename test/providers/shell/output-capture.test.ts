@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import fc from 'fast-check';
 import { OutputCapture } from '../../../src/providers/shell/output-capture.js';
-import { SpillDirectory } from '../../../src/providers/shell/spill-directory.js';
-import { TailBuffer } from '../../../src/providers/shell/tail-buffer.js';
+import { SpillDirectory } from '../../../src/providers/process/spill-directory.js';
+import { TailBuffer } from '../../../src/providers/process/tail-buffer.js';
 
 describe('TailBuffer', () => {
   it('always holds exactly the last `capacity` bytes of everything appended', () => {

@@ -1,5 +1,5 @@
 // The namespace reaper's channel carries exactly one record; anything else means the count is unavailable.
-import { parseReaperReport, ReaperReport } from '../../../src/providers/shell/namespace-reaper.js';
+import { parseReaperReport, ReaperReport } from '../../../src/providers/process/namespace-reaper.js';
 
 describe('the reaper report', () => {
   it('reads one well-formed record', () => {

@@ -1,6 +1,6 @@
 // The shell that keeps an embedding host's inherited descriptors from bwrap and the command (issue 18 row 3).
 import { spawn, spawnSync } from 'node:child_process';
-import { closingArgv } from '../../../src/providers/shell/stray-descriptors.js';
+import { closingArgv } from '../../../src/providers/process/stray-descriptors.js';
 
 describe('the stray-descriptor closer', () => {
   it('closes every descriptor above 2 but the kept ones, then runs the command in place', async () => {

@@ -6,8 +6,8 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 
-export { hasProcFs, readStat, type ProcStat } from '../shell/proc-stat.js';
-import { hasProcFs, readStat, type ProcStat } from '../shell/proc-stat.js';
+export { hasProcFs, readStat, type ProcStat } from './proc-stat.js';
+import { hasProcFs, readStat, type ProcStat } from './proc-stat.js';
 
 /** Every process visible in /proc. */
 export function listProcesses(): ProcStat[] {
