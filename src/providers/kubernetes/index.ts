@@ -10,4 +10,4 @@ export {
   type ResolvedKubernetesConfig,
 } from './kubernetes-config.js';
 export type { PodResources, ResourceList, Toleration, WorkspaceVolume } from './kubernetes-config-checks.js';
-export { ISOLATION_POLICY } from './session-isolation.js';
+export { ISOLATION_POLICY } from './isolation-policy-name.js';

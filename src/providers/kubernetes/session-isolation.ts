@@ -3,8 +3,9 @@ import { LABELS } from '../container/container-engine.js';
 import type { KubeClient } from './kube-client.js';
 import { httpStatus } from './kube-errors.js';
 
-/** One per namespace, shared by every server using it. */
-export const ISOLATION_POLICY = 'dsh-tools-session-isolation';
+import { ISOLATION_POLICY } from './isolation-policy-name.js';
+
+export { ISOLATION_POLICY };
 
 /**
  * Session pods accept no connection at all (an ingress policy with no
