@@ -4,7 +4,6 @@ import type { DockerOptions } from 'dockerode';
 import { lazyModule } from '../../core/lazy-module.js';
 import type { Duplex } from 'node:stream';
 import {
-  EXEC_TAG_VAR,
   type ContainerEngine,
   type ContainerHandle,
   type ContainerSpec,
@@ -15,6 +14,7 @@ import {
   type NetworkSpec,
 } from './container-engine.js';
 import { describeEngineError, engineEndpoint, withTimeout } from './engine-errors.js';
+import { killTaggedThrough } from './kill-tagged.js';
 
 /**
  * The main process of every container: it reads its stdin, which is a
@@ -22,20 +22,6 @@ import { describeEngineError, engineEndpoint, withTimeout } from './engine-error
  * included). `Init` reaps orphans and AutoRemove deletes the container.
  */
 const LIFELINE = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
-
-/**
- * Bash: signal every process whose initial environment carries the tag,
- * oldest pid first (an indexed array lists its indices in ascending order),
- * so a parent is signalled before its children: a child signalled first
- * would let its parent run on (the rest of a `sleep 30; echo never`), which
- * a local process-group kill never allows. Not stopped first: a stopped
- * child wakes a job-control parent's `wait` (the exec wrapper's).
- */
-export const KILL_TAGGED =
-  'k=(); for d in /proc/[0-9]*; do p=${d#/proc/}; [[ $p == "$$" ]] && continue; ' +
-  'mapfile -d "" -t vars 2>/dev/null <"$d/environ" || continue; for v in "${vars[@]}"; do ' +
-  `if [[ $v == "${EXEC_TAG_VAR}=$1" ]]; then k[$p]=1; break; fi; done; done; n=0; ` +
-  'for p in "${!k[@]}"; do kill -s "$2" "$p" 2>/dev/null && n=$((n+1)); done; echo $n';
 
 /** dockerode (and its SSH and gRPC dependencies) loads with the first engine call. */
 const loadDockerode = lazyModule<typeof Docker>(
@@ -201,21 +187,9 @@ export class DockerContainerEngine implements ContainerEngine {
     };
   }
 
-  async killTagged(containerId: string, tag: string, signal: 'TERM' | 'KILL'): Promise<number> {
-    const channel = await this.exec(containerId, {
-      argv: ['bash', '-c', KILL_TAGGED, 'dsh-kill', tag, signal],
-      env: {},
-      workdir: '/',
-      tty: false,
-      stdin: false,
-      // uid 0 needs no passwd entry in the image; the scan must see every user's processes.
-      user: '0',
-    });
-    let out = '';
-    channel.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    channel.stderr.resume();
-    await channel.exited;
-    return Number.parseInt(out.trim(), 10) || 0;
+  killTagged(containerId: string, tag: string, signal: 'TERM' | 'KILL'): Promise<number> {
+    // uid 0 needs no passwd entry in the image; the scan must see every user's processes.
+    return killTaggedThrough((options) => this.exec(containerId, options), tag, signal, { user: '0' });
   }
 
   async state(containerId: string): Promise<ContainerState> {

@@ -10,7 +10,7 @@ import {
   type ExecChannel,
   type ExecOptions,
 } from '../container/container-engine.js';
-import { KILL_TAGGED } from '../container/docker-container-engine.js';
+import { killTaggedThrough } from '../container/kill-tagged.js';
 import { withTimeout } from '../container/engine-errors.js';
 import { connectKube, isLoopbackServer, type KubeClient } from './kube-client.js';
 import { describeKubeError, httpStatus } from './kube-errors.js';
@@ -114,13 +114,8 @@ export class KubernetesEngine implements ContainerEngine {
     }
   }
 
-  async killTagged(podName: string, tag: string, signal: 'TERM' | 'KILL'): Promise<number> {
-    const channel = await this.exec(podName, { argv: ['bash', '-c', KILL_TAGGED, 'dsh-kill', tag, signal], env: {}, workdir: '/', tty: false, stdin: false });
-    let out = '';
-    channel.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    channel.stderr.resume();
-    await channel.exited;
-    return Number.parseInt(out.trim(), 10) || 0;
+  killTagged(podName: string, tag: string, signal: 'TERM' | 'KILL'): Promise<number> {
+    return killTaggedThrough((options) => this.exec(podName, options), tag, signal);
   }
 
   async state(podName: string): Promise<ContainerState> {
