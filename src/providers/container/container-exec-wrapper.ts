@@ -59,7 +59,8 @@ export const EXEC_WRAPPER =
   'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; exec 7<&-; ' +
   `((s > 128)) && [[ $d != Done && $d != Exit ]] && printf '\\037dsh-status:%s:signal:%d\\037' "$K" $((s - 128)) >&4; ` +
   '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +
-  'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; ' +
+  // The helpers are skipped by pid: one killed but not yet gone may still be a fork with the wrapper's environ (its tag).
+  'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; for x in "${h[@]}"; do [[ $q == "$x" ]] && continue 2; done; ' +
   // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
   'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z ]] && continue; ' +
   '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
