@@ -7,7 +7,7 @@ import type { SpillDirectory } from '../process/spill-directory.js';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './container-engine.js';
 import { workdirMessage } from '../process/workdir-check.js';
 import { WORKDIR_STATUS, WRAPPER_TAG_SUFFIX, wrapperInput, type WrapperInput } from './container-exec-wrapper.js';
-import { ExecStatusReader, signalName } from './exec-status.js';
+import { ExecStatusReader, signalName } from '../process/exec-status.js';
 
 /** How often a stopped exec that has not ended is killed again. */
 const KILL_RETRY_MS = 500;

@@ -12,8 +12,6 @@ export const WORKDIR_STATUS = 125;
 /** Appended to the tag the exec starts with: the wrapper's own tag, which stopping the command does not reach. */
 export const WRAPPER_TAG_SUFFIX = 'w';
 
-/** `\x1fdsh-status:<key>:` opens every status record the wrapper writes on stderr (`mark`: another byte around the record). */
-export const statusOpening = (key: string, mark = '\x1f'): string => `${mark}dsh-status:${key}:`;
 
 /**
  * Reads `<key> <command bytes> <stdin bytes>\n` from the exec's stdin, then

@@ -6,7 +6,7 @@ import { MarkerShell } from '../terminal/marker-shell.js';
 import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine, ExecChannel } from './container-engine.js';
 import { workdirMessage, type WorkdirProblem } from '../process/workdir-check.js';
-import { ExecStatusReader, signalName } from './exec-status.js';
+import { ExecStatusReader, signalName } from '../process/exec-status.js';
 import { LAUNCHER_MARK } from './container-shell-launcher.js';
 
 export interface ContainerShellSpawn {

@@ -34,6 +34,13 @@ export interface WrapOptions {
   readonly cwd?: string;
   /** The spawn's resource-limit group (from `newLimitGroup`); without one, only rlimits bound the command. */
   readonly limits?: CommandLimits;
+  /**
+   * The confinement's own processes (host-side prelude, bwrap, its init)
+   * ignore SIGTERM, so a group stop ends only what `argv` runs and they live
+   * to pass its status on. `argv` must give SIGTERM back to its command (the
+   * namespace reaper does). Only for a confinement with `pidNamespace`.
+   */
+  readonly termSparesWrapper?: boolean;
 }
 
 /** How one command (or one persistent shell) runs confined: applied by executors and terminal backends as given. */

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { signalName } from './exec-status.js';
 import { SEALED_SHELL_FD, sealedProgram, sealedShell } from './sealed-shell.js';
 
 /** The descriptor the namespace reaper reports on: a pipe whose read end only the host holds. */
@@ -17,21 +18,29 @@ export const REAPER_CHANNEL_FD = 5;
  * the command's streams: the command runs with fd 5 (and the sealed shell's
  * fd 6) closed, and the reaper is the sealed shell (sealed-shell.ts), so no
  * process of the sandbox can reach its descriptors through /proc, ptrace or
- * pidfd_getfd. It writes exactly one record, `<n>\n`, after the command
- * ended; anything else on the channel means the count is unavailable. Its
- * argv holds no secret (any process may read /proc/<pid>/cmdline). The
- * command keeps stdin and its other descriptors; its status is passed on as
- * bwrap would (a signal as 128 + n). The scan's own errors (a process gone
- * between the glob and the read) go to /dev/null.
+ * pidfd_getfd. After the command ended it writes its job line (`jobs -l`:
+ * `Done`, `Done(143)` or the name of the signal that killed it, which `$?`
+ * alone cannot tell from `exit 128+n`), then `<n> <status>\n`; anything
+ * else on the channel means the report is unavailable. Its argv holds no
+ * secret (any process may read /proc/<pid>/cmdline). The command keeps
+ * stdin (saved on fd 7: an async command's own would be /dev/null) and its
+ * other descriptors; `env --default-signal` gives it back the signals the
+ * reaper runs without: SIGINT and SIGQUIT (an async command ignores them)
+ * and SIGTERM (ignored from the prelude on, so a stop reaches the command
+ * and not the processes that report on it). Its status is passed on as bwrap
+ * would (a signal as 128 + n). The reaper's own messages and the scan's
+ * errors (a process gone between the glob and the read) go to /dev/null.
  */
 const REAP_SCRIPT =
-  `exec ${SEALED_SHELL_FD}<&-; "$@" ${REAPER_CHANNEL_FD}>&-; s=$?; k=; ` +
+  `exec ${SEALED_SHELL_FD}<&- 7<&0; env --default-signal=TERM,INT,QUIT "$@" <&7 7<&- ${REAPER_CHANNEL_FD}>&- & p=$!; ` +
+  // A stopped command does not end `wait` (no job control); nothing traps here, so no signal ends it early.
+  `exec 7<&-; wait $p 2>/dev/null; s=$?; jobs -l >&${REAPER_CHANNEL_FD} 2>/dev/null; k=; ` +
   'for d in /proc/[0-9]*; do q=${d#/proc/}; { [ "$q" = 1 ] || [ "$q" = "$$" ]; } && continue; ' +
   // Zombies are already dead.
   'read -r x <"$d/stat" || continue; x=${x##*) }; [ "${x%% *}" = Z ] && continue; k="$k $q"; done 2>/dev/null; n=0; ' +
   // All stopped first: none can start another process while the others are killed.
   'if [ -n "$k" ]; then kill -STOP $k 2>/dev/null; for q in $k; do kill -9 "$q" 2>/dev/null && n=$((n+1)); done; fi; ' +
-  `printf '%d\\n' "$n" >&${REAPER_CHANNEL_FD}; exit $s`;
+  `printf '%d %d\\n' "$n" "$s" >&${REAPER_CHANNEL_FD}; exit $s`;
 
 /** `argv` run under the namespace reaper; use only inside a PID namespace of the command's own, spawned with `reaperStdio`. */
 export function reapingArgv(argv: readonly string[]): string[] {
@@ -50,32 +59,66 @@ export function reaperStdio(): Map<number, 'pipe' | number> {
 /** The descriptors a reaped spawn passes on purpose (kept by `withoutStrayDescriptors`). */
 export const REAPER_FDS: readonly number[] = [REAPER_CHANNEL_FD, SEALED_SHELL_FD];
 
-/** The count in the channel's whole content, or undefined when it is not exactly one well-formed record. */
-export function parseReaperReport(content: Buffer): number | undefined {
-  const match = /^(\d{1,9})\n$/.exec(content.toString('latin1'));
-  return match === null ? undefined : Number(match[1]);
+/** What the reaper saw when the command ended. */
+export interface ReaperRecord {
+  /** Processes it killed in the namespace. */
+  readonly count: number;
+  /** The signal that killed the command; undefined when it exited (its status is then the exit code). */
+  readonly signal?: number;
 }
 
-/** Collects the reaper's channel (bounded: a well-formed record is at most 10 bytes). */
+/** dash's job line: `[1] + <pid> <state>` then padding; the state is `Done`, `Done(<code>)` or a signal's name. */
+const JOB_LINE = /^\[\d+\] [+-]? *\d+ ([^\n]*)\n/;
+const LAST_LINE = /^(\d{1,9}) (\d{1,3})\n$/;
+
+/** The record in the channel's whole content, or undefined when it is not exactly one well-formed record. */
+export function parseReaperReport(content: Buffer): ReaperRecord | undefined {
+  let text = content.toString('latin1');
+  const job = JOB_LINE.exec(text);
+  if (job !== null) text = text.slice(job[0].length);
+  const last = LAST_LINE.exec(text);
+  if (last === null) return undefined;
+  const status = Number(last[2]);
+  // Without a job line nothing tells a death by signal from `exit 128+n`: the status stands as an exit code.
+  const killed = job !== null && !job[1]!.startsWith('Done') && status > 128 && status < 128 + 65;
+  return killed ? { count: Number(last[1]), signal: status - 128 } : { count: Number(last[1]) };
+}
+
+/** Collects the reaper's channel (bounded: a well-formed report is well under 128 bytes). */
 export class ReaperReport {
   private readonly chunks: Buffer[] = [];
   private bytes = 0;
 
-  /** Bytes beyond the longest record. */
-  private static readonly LIMIT = 16;
+  /** Bytes beyond the longest report. */
+  private static readonly LIMIT = 128;
 
   take(chunk: Buffer): void {
     if (this.bytes <= ReaperReport.LIMIT) this.chunks.push(chunk);
     this.bytes += chunk.length;
   }
 
-  /** The reported count; undefined when the channel did not carry exactly one record. */
-  get count(): number | undefined {
+  /** The report; undefined when the channel did not carry exactly one. */
+  get record(): ReaperRecord | undefined {
     return this.bytes > ReaperReport.LIMIT ? undefined : parseReaperReport(Buffer.concat(this.chunks));
+  }
+
+  /** The reported count; undefined when the channel did not carry exactly one report. */
+  get count(): number | undefined {
+    return this.record?.count;
   }
 }
 
 /** The read end of a reaped spawn's channel. */
 export function reaperChannelOf(child: { readonly stdio: readonly unknown[] }): Readable {
   return child.stdio[REAPER_CHANNEL_FD] as Readable;
+}
+
+/** The leader's exit, with a death by signal the reaper saw put back (bwrap passes one on as 128 + n). */
+export function reportedExit(
+  leader: { readonly code: number | null; readonly signal: string | null },
+  record: ReaperRecord | undefined,
+): { exitCode: number | null; signal: string | null } {
+  const killedBy = record?.signal;
+  const name = killedBy === undefined || leader.code !== 128 + killedBy ? undefined : signalName(killedBy);
+  return name === undefined ? { exitCode: leader.code, signal: leader.signal } : { exitCode: null, signal: name };
 }

@@ -93,7 +93,12 @@ export class BwrapSandboxProvider implements SandboxProvider {
     // RLIMIT_NPROC counts every process of the user and the kernel never applies it to uid 0: only a fallback for other users.
     const nproc = !covers.processes && process.getuid?.() !== 0 ? { processes: limits.processes } : {};
     const data = covers.memory ? {} : { dataBytes: sizeInBytes(limits.memory)! };
-    const options = { filterFile: seccompFilterFile(), cgroupProcs: sandbox.cgroup?.procsFiles ?? [], openFiles: limits.openFiles };
+    const options = {
+      filterFile: seccompFilterFile(),
+      cgroupProcs: sandbox.cgroup?.procsFiles ?? [],
+      openFiles: limits.openFiles,
+      ...(sandbox.termSparesWrapper === true ? { ignoreTerm: true } : {}),
+    };
     return preludeArgv({ ...options, ...nproc, ...data }, argv);
   }
 

@@ -87,6 +87,7 @@ export class SandboxConfinement implements Confinement {
           ...(options.readable ? { readable: options.readable } : {}),
           ...(options.cwd ? { cwd: options.cwd } : {}),
           ...(options.limits ? { cgroup: options.limits } : {}),
+          ...(options.termSparesWrapper === true ? { termSparesWrapper: true } : {}),
         }),
       newLimitGroup: () => (this.limiter ??= new CgroupLimiter(this.limits)).create(),
       isDenial: (output: string) => provider.isDenial(output),

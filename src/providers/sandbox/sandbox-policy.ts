@@ -13,6 +13,8 @@ export interface ResolvedSandbox {
   readonly cwd?: string;
   /** The call's cgroups (see cgroup-limiter.ts): joined before the command runs; the limits they do not cover fall back to rlimits. */
   readonly cgroup?: { readonly procsFiles: readonly string[]; readonly covers: { readonly processes: boolean; readonly memory: boolean } };
+  /** bwrap and the prelude ignore SIGTERM (see `WrapOptions.termSparesWrapper`). */
+  readonly termSparesWrapper?: boolean;
 }
 
 /**

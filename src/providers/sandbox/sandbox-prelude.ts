@@ -8,10 +8,13 @@ export const SECCOMP_FD = 9;
  * process cannot be put in a cgroup before it exists, so it joins itself:
  * everything bwrap starts is counted from the first fork. Any failure ends
  * it with status 125 before the command runs (fail closed). POSIX sh: dash
- * knows `ulimit -p` where bash says `-u`.
+ * knows `ulimit -p` where bash says `-u`. `ignore-term` leaves SIGTERM
+ * ignored across the exec, for bwrap and everything it starts until the
+ * namespace reaper gives it back to the command.
  */
 const PRELUDE =
   'f=$1; shift; while [ "$1" != -- ]; do case $1 in ' +
+  "ignore-term) trap '' TERM;; " +
   'nofile=*) ulimit -n "${1#*=}" || exit 125;; ' +
   'nproc=*) { ulimit -u "${1#*=}" || ulimit -p "${1#*=}"; } 2>/dev/null || exit 125;; ' +
   'data=*) ulimit -d "${1#*=}" || exit 125;; ' +
@@ -29,11 +32,14 @@ export interface PreludeOptions {
   readonly processes?: number;
   /** RLIMIT_DATA in bytes, when set (the fallback without a memory cgroup: per process, not per tree). */
   readonly dataBytes?: number;
+  /** SIGTERM ignored by bwrap and its init (see `WrapOptions.termSparesWrapper`). */
+  readonly ignoreTerm?: boolean;
 }
 
 /** `argv` (a bwrap command line that reads `--seccomp 9`) run under the prelude. */
 export function preludeArgv(options: PreludeOptions, argv: readonly string[]): string[] {
   const steps = [`nofile=${options.openFiles}`];
+  if (options.ignoreTerm === true) steps.push('ignore-term');
   if (options.processes !== undefined) steps.push(`nproc=${options.processes}`);
   if (options.dataBytes !== undefined) steps.push(`data=${Math.floor(options.dataBytes / 1024)}`);
   steps.push(...options.cgroupProcs);

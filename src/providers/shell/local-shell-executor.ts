@@ -232,13 +232,14 @@ export class LocalShellExecutor implements ShellExecutor {
     // Bound only if it exists (bwrap's --ro-bind-try): spills of this run appear after the spawn, for the next call.
     const own = spills.viewPath;
     const readable = own === undefined ? [] : [own];
-    const wrap = (argv: string[]): string[] => {
+    const wrap = (argv: string[], reaped = false): string[] => {
       const group = limits?.make();
-      return confined.wrapArgv(argv, { readable, cwd: spec.workdir, ...(group ? { limits: group } : {}) });
+      const options = { readable, cwd: spec.workdir, ...(group ? { limits: group } : {}), ...(reaped ? { termSparesWrapper: true } : {}) };
+      return confined.wrapArgv(argv, options);
     };
-    if (confined.pidNamespace !== true) return { readable, placement: { spills, wrapArgv: wrap } };
-    // What the command leaves ends with its namespace: counted in there (namespace-reaper.ts).
-    return { readable, placement: { spills, wrapArgv: (argv) => wrap(reapingArgv(argv)), reaperChannel: true } };
+    if (confined.pidNamespace !== true) return { readable, placement: { spills, wrapArgv: (argv) => wrap(argv) } };
+    // What the command leaves ends with its namespace: counted in there, and how it ended told (namespace-reaper.ts).
+    return { readable, placement: { spills, wrapArgv: (argv) => wrap(reapingArgv(argv), true), reaperChannel: true } };
   }
 
   /**

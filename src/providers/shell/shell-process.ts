@@ -9,7 +9,7 @@ import { checkWorkdir, describeSpawnFailure } from '../process/workdir-check.js'
 
 import type { ShellExit, StopReason } from '../process/shell-exit.js';
 import type { ShellProcessOptions } from './shell-process-options.js';
-import { REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio } from '../process/namespace-reaper.js';
+import { REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio, reportedExit } from '../process/namespace-reaper.js';
 import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
 export type { ShellExit, StopReason } from '../process/shell-exit.js';
 export type { ShellProcessOptions } from './shell-process-options.js';
@@ -259,7 +259,8 @@ export class ShellProcess {
       this.signalGroup('SIGKILL');
       this.stdout.close();
       this.stderr.close();
-      this.settle({ exitCode: leader.code, signal: leader.signal, reason: this.reason });
+      // Under the namespace reaper, a death by signal reaches the leader as 128 + n: the reaper's record says which.
+      this.settle({ ...reportedExit(leader, this.report?.record), reason: this.reason });
     });
   }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ExecStatusReader } from '../../../src/providers/container/exec-status.js';
+import { ExecStatusReader } from '../../../src/providers/process/exec-status.js';
 import { cutAt } from '../../support/chunks.js';
 
 const KEY = '0123456789abcdef0123456789abcdef';

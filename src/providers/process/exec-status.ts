@@ -1,6 +1,8 @@
 import { constants as osConstants } from 'node:os';
-import type { WorkdirProblem } from '../process/workdir-check.js';
-import { statusOpening } from './container-exec-wrapper.js';
+import type { WorkdirProblem } from './workdir-check.js';
+
+/** `\x1fdsh-status:<key>:` opens every keyed status record (`mark`: another byte around the record). */
+export const statusOpening = (key: string, mark = '\x1f'): string => `${mark}dsh-status:${key}:`;
 
 /** `<field>:<value>` after the opening: `left:<digits>`, `signal:<digits>` or `workdir:<problem>`. */
 const BODY = /^(left|signal|workdir):([a-z0-9]{1,9})$/;
@@ -14,8 +16,8 @@ export function signalName(signal: number): string | undefined {
 }
 
 /**
- * Takes the exec wrapper's status records (see container-exec-wrapper.ts)
- * out of the exec's stderr, wherever they land, and passes everything else
+ * Takes a wrapper's keyed status records (the container exec wrapper, the
+ * persistent shell's status launcher) out of its stream, wherever they land, and passes everything else
  * through byte for byte. A record counts only with this exec's key, which
  * the command cannot read: `$DSH_EXEC_TAG`, a record of another exec or one
  * printed with a guessed key stays ordinary output.
