@@ -12,14 +12,8 @@ export const CONTRACT_EXECUTOR: Partial<ExecutorConfig> = Object.freeze({ maxOut
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
-/** A case a backend does not meet yet, and why: the case is skipped there with the reason in its name. */
-export interface ContractGaps {
-  /** How a signal-killed or timed-out command ended. */
-  readonly signalStatus?: string;
-}
-
 /** Registers the contract's cases; `environment` composes the backend for a workspace with `CONTRACT_EXECUTOR`. */
-export function bashToolContract(environment: (workspace: string) => PluginModule[], gaps: ContractGaps = {}): void {
+export function bashToolContract(environment: (workspace: string) => PluginModule[]): void {
   let host: DshHost;
   let root: string;
   let session: HostSession;
@@ -99,15 +93,14 @@ export function bashToolContract(environment: (workspace: string) => PluginModul
     expect(text(result)).toMatch(/^\(no output\)\n\[timed out after 400ms\]\n\[killed by signal: SIG(TERM|KILL)\]$/);
   });
 
-  const signalCase = gaps.signalStatus === undefined ? it : (name: string, run: () => Promise<void>) => it.skip(`${name} (skipped: ${gaps.signalStatus})`, run);
 
-  signalCase('reports a command killed by a signal as that signal, and an exit of 128+n as that code', async () => {
+  it('reports a command killed by a signal as that signal, and an exit of 128+n as that code', async () => {
     expect(text(await call({ command: 'kill -TERM $$' }))).toBe('(no output)\n[killed by signal: SIGTERM]');
     expect(text(await call({ command: 'echo before; kill -KILL $$' }))).toBe('before\n[killed by signal: SIGKILL]');
     expect(text(await call({ command: 'exit 143' }))).toBe('(no output)\n[exit code: 143]');
   });
 
-  signalCase('after a timeout: only the timeout line for a command that traps TERM and exits 0, SIGKILL for one that ignores TERM or stopped itself', async () => {
+  it('after a timeout: only the timeout line for a command that traps TERM and exits 0, SIGKILL for one that ignores TERM or stopped itself', async () => {
     const trapped = await call({ command: "trap 'echo caught; exit 0' TERM; sleep 30 & wait", timeoutMs: 400 });
     expect(text(trapped)).toBe('caught\n[timed out after 400ms]');
     const ignored = await call({ command: "trap '' TERM; sleep 30", timeoutMs: 400 });

@@ -17,14 +17,8 @@ export const CONTRACT_TIMEOUT_MS = 1500;
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
-/** A case a backend does not meet yet, and why: the case is skipped there with the reason in its name. */
-export interface PersistentContractGaps {
-  /** How a shell killed by a signal ended. */
-  readonly signalStatus?: string;
-}
-
 /** Registers the contract's cases; `environment` composes the backend for a workspace with a persistent timeout of `CONTRACT_TIMEOUT_MS`. */
-export function persistentBashContract(environment: (workspace: string) => PluginModule[], gaps: PersistentContractGaps = {}): void {
+export function persistentBashContract(environment: (workspace: string) => PluginModule[]): void {
   let host: DshHost;
   let root: string;
   let session: HostSession;
@@ -79,9 +73,8 @@ export function persistentBashContract(environment: (workspace: string) => Plugi
     expect(await call('pwd; echo ${GONE:-unset}')).toMatch(new RegExp(`${root}\nunset$`));
   });
 
-  const signalCase = gaps.signalStatus === undefined ? it : (name: string, run: () => Promise<void>) => it.skip(`${name} (skipped: ${gaps.signalStatus})`, run);
 
-  signalCase('reports a shell killed by a signal as that signal, and an exit of 128+n as that code', async () => {
+  it('reports a shell killed by a signal as that signal, and an exit of 128+n as that code', async () => {
     expect(await call('kill -9 $$')).toBe(`(no output)\n[shell killed by signal: SIGKILL]\n${RESET_NOTICE}`);
     expect(await call('exit 137')).toBe(`exit\n[shell exited: code 137]\n${RESET_NOTICE}`);
     expect(await call('echo back')).toMatch(/back$/);

@@ -11,6 +11,5 @@ describeWithBwrap(`persistent bash contract: bwrap sandbox${NEEDS_BWRAP}`, () =>
       persistent: { timeoutMs: CONTRACT_TIMEOUT_MS },
       sandbox: { mode: 'workspace-write' },
     }),
-    { signalStatus: "under bwrap the PTY's process is bwrap itself, which passes the shell's death by a signal on as 128+n" },
   );
 });

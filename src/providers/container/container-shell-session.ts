@@ -7,7 +7,7 @@ import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine, ExecChannel } from './container-engine.js';
 import { workdirMessage, type WorkdirProblem } from '../process/workdir-check.js';
 import { ExecStatusReader, signalName } from '../process/exec-status.js';
-import { LAUNCHER_MARK } from './container-shell-launcher.js';
+import { LAUNCHER_MARK } from '../process/shell-status-launcher.js';
 
 export interface ContainerShellSpawn {
   readonly engine: ContainerEngine;
@@ -15,8 +15,10 @@ export interface ContainerShellSpawn {
   readonly channel: ExecChannel;
   /** The tag every process of this shell carries (to kill its tree). */
   readonly tag: string;
-  /** The key of the launcher's end record (`containerShellLaunch`). */
+  /** The key of the launcher's end record (`shellStatusLaunch`). */
   readonly key: string;
+  /** Hands the launcher its key: written on the terminal first. */
+  readonly keyLine: string;
   /** The shell's pid on this machine when the engine is local; undefined turns stdin-wait detection off. */
   readonly hostPid: number | undefined;
   /** Where the shell starts (see `containerShellArgv`). */
@@ -46,7 +48,7 @@ export function startContainerShell(spawn: ContainerShellSpawn, config: BashPtyC
   });
 }
 
-/** The statuses of the launcher's `cd` failure (container-shell-launcher.ts). */
+/** The statuses of the launcher's `cd` failure (process/shell-status-launcher.ts). */
 const CWD_EXITS: Readonly<Record<number, WorkdirProblem>> = { 125: 'missing', 124: 'notdir', 123: 'denied' };
 
 /** In the local PTY backend's words (`checkWorkdir`). */
@@ -65,6 +67,7 @@ class ExecShellChannel implements ShellChannel {
 
   constructor(private readonly spawn: ContainerShellSpawn) {
     this.status = new ExecStatusReader(spawn.key, LAUNCHER_MARK);
+    spawn.channel.write(spawn.keyLine);
   }
 
   get hostPid(): number | undefined {

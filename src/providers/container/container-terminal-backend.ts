@@ -6,7 +6,7 @@ import type { PtySession, TerminalBackend, TerminalOpenOptions } from '../termin
 import { EXEC_TAG_VAR } from './container-engine.js';
 import { containerExecEnv } from './container-env.js';
 import { startContainerShell } from './container-shell-session.js';
-import { containerShellLaunch } from './container-shell-launcher.js';
+import { shellStatusLaunch } from '../process/shell-status-launcher.js';
 import { ShellStartRefused } from '../terminal/shell-channel.js';
 import type { SessionContainers } from './session-containers.js';
 
@@ -38,7 +38,7 @@ export class ContainerTerminalBackend implements TerminalBackend {
     for (let attempt = 0; ; attempt++) {
       const container = await this.containers.acquire(session);
       const tag = randomBytes(8).toString('hex');
-      const launch = containerShellLaunch(this.config.shellPath, options.cwd);
+      const launch = shellStatusLaunch(this.config.shellPath, options.cwd);
       try {
         const channel = await this.containers.engine.exec(container.id, {
           argv: launch.argv,
@@ -61,6 +61,7 @@ export class ContainerTerminalBackend implements TerminalBackend {
             channel,
             tag,
             key: launch.key,
+            keyLine: launch.keyLine,
             hostPid,
             cwd: options.cwd,
             scrollbackChars: options.scrollbackChars ?? this.config.scrollbackChars,

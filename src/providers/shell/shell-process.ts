@@ -172,9 +172,9 @@ export class ShellProcess {
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
-  /** Processes the reaper killed after the leader exited (they outlived it). */
+  /** Processes the reapers killed after the leader exited; inside the namespace, after a stop of ours, they were dying of it already. */
   get leftoversKilled(): number {
-    return (this.reaper?.count ?? 0) + (this.report?.count ?? 0);
+    return (this.reaper?.count ?? 0) + (this.reason === undefined ? (this.report?.count ?? 0) : 0);
   }
 
   /** Why the executor stopped the group while its leader still ran; undefined when the leader exited on its own. */

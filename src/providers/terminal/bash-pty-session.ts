@@ -1,6 +1,8 @@
 import type { IPty } from 'node-pty';
 import type { Redactor } from '../output-filter/redactor.js';
+import { ExecStatusReader, signalName as signalOfNumber } from '../process/exec-status.js';
 import { killTagged, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
+import { LAUNCHER_MARK, shellStatusLaunch, type ShellLaunch } from '../process/shell-status-launcher.js';
 import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
 import type { BashPtyConfig } from './bash-pty-config.js';
 import { signalName, type PtyExit } from './bash-pty-state.js';
@@ -23,12 +25,14 @@ export interface BashPtySpawn {
 
 /** Spawns `bash -i` on a node-pty PTY and resolves once it has run the setup line; kills it and throws on failure. */
 export async function startBashPty(spec: BashPtySpawn, config: BashPtyConfig): Promise<MarkerShell> {
-  const argv = [config.shellPath, '--noprofile', '--norc', '--noediting', '-i'];
+  // A wrapper (bwrap) passes the shell's death by a signal on as 128 + n: its launcher says which (shell-status-launcher.ts).
+  const launch = spec.wrapArgv ? shellStatusLaunch(config.shellPath, spec.cwd) : undefined;
+  const argv = launch?.argv ?? [config.shellPath, '--noprofile', '--norc', '--noediting', '-i'];
   // node-pty passes every inheritable descriptor on: an embedding host's stop before bwrap and the shell.
   const [file, ...args] = withoutStrayDescriptors(spec.wrapArgv ? spec.wrapArgv(argv) : argv, config.shellPath);
   const { spawn } = await requirePty();
   const pty = spawn(file!, args, { cwd: spec.cwd, env: spec.env, cols: spec.cols, rows: spec.rows });
-  return MarkerShell.start(new PtyChannel(pty, spec.env[PROCESS_TAG_VARIABLE]), {
+  return MarkerShell.start(new PtyChannel(pty, spec.env[PROCESS_TAG_VARIABLE], launch), {
     scrollbackChars: spec.scrollbackChars,
     ...(spec.redactor ? { redactor: spec.redactor } : {}),
     identity: { name: 'bash', hint: `check that "${config.shellPath}" runs and the directory ${spec.cwd} is usable` },
@@ -38,10 +42,17 @@ export async function startBashPty(spec: BashPtySpawn, config: BashPtyConfig): P
 
 /** A local PTY: the shell's tree is found through /proc, its escaped daemons through its process tag. */
 class PtyChannel implements ShellChannel {
+  private readonly status: ExecStatusReader | undefined;
+
   constructor(
     private readonly pty: IPty,
     private readonly tag: string | undefined,
-  ) {}
+    launch: ShellLaunch | undefined,
+  ) {
+    if (launch === undefined) return;
+    this.status = new ExecStatusReader(launch.key, LAUNCHER_MARK);
+    pty.write(launch.keyLine);
+  }
 
   get hostPid(): number {
     return this.pty.pid;
@@ -52,8 +63,23 @@ class PtyChannel implements ShellChannel {
   }
 
   listen(onData: (text: string) => void, onExit: (exit: PtyExit) => void): void {
-    this.pty.onData(onData);
-    this.pty.onExit(({ exitCode, signal }) => onExit(signal ? { exitCode: null, signal: signalName(signal) } : { exitCode, signal: null }));
+    const status = this.status;
+    if (status === undefined) {
+      this.pty.onData(onData);
+      this.pty.onExit(({ exitCode, signal }) => onExit(signal ? { exitCode: null, signal: signalName(signal) } : { exitCode, signal: null }));
+      return;
+    }
+    // node-pty decodes UTF-8 already; the records are ASCII, so the round trip changes no text.
+    const pass = (bytes: Buffer): void => {
+      if (bytes.length > 0) onData(bytes.toString('utf8'));
+    };
+    this.pty.onData((text) => pass(status.push(Buffer.from(text, 'utf8'))));
+    this.pty.onExit(({ exitCode, signal }) => {
+      pass(status.end());
+      if (signal) return onExit({ exitCode: null, signal: signalName(signal) });
+      const killedBy = status.signal === undefined || exitCode !== 128 + status.signal ? undefined : signalOfNumber(status.signal);
+      onExit(killedBy === undefined ? { exitCode, signal: null } : { exitCode: null, signal: killedBy });
+    });
   }
 
   async kill(shellAlive: boolean): Promise<void> {
