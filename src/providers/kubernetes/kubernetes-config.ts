@@ -3,6 +3,7 @@ import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
 import { parseMount } from '../container/container-config.js';
 import type { ContainerMount } from '../container/container-engine.js';
+import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
 import { checkLabels, checkResources, checkTolerations, checkWorkspace, type PodResources, type Toleration, type WorkspaceVolume } from './kubernetes-config-checks.js';
 
 /** The `kubernetes:` section of a composition (docs/kubernetes.md). */
@@ -32,12 +33,14 @@ export interface KubernetesConfig {
   readonly user?: string;
   /** How long this server's lease outlives its last renewal; its pods go with an expired lease. */
   readonly leaseSeconds: number;
-  /** The namespace's NetworkPolicy that isolates session pods from each other. */
-  readonly networkPolicy: boolean;
+  /** `true`: the default isolation (no ingress; egress to DNS and outside the cluster); `false`: no policy; or the egress rules. */
+  readonly networkPolicy: boolean | { readonly egress?: unknown };
 }
 
 /** The config with every value checked; `mounts` parsed. */
-export interface ResolvedKubernetesConfig extends Omit<KubernetesConfig, 'mounts'> {
+export interface ResolvedKubernetesConfig extends Omit<KubernetesConfig, 'mounts' | 'networkPolicy'> {
+  /** False: no NetworkPolicy; else the egress rules beside the ingress isolation (network-policy-config.ts). */
+  readonly networkPolicy: NetworkPolicyConfig;
   readonly mounts: readonly ContainerMount[];
   /** The mounts as written (handed on to the container layer, which mounts the same paths). */
   readonly mountSpecs: readonly string[];
@@ -119,7 +122,6 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     if (!Number.isSafeInteger(value) || (value as number) <= 0) fail(key, 'must be a positive integer');
     return value as number;
   };
-  if (typeof merged.networkPolicy !== 'boolean') fail('networkPolicy', 'must be true or false');
   return Object.freeze({
     image,
     env,
@@ -133,7 +135,7 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     podStartTimeoutMs: positive('podStartTimeoutMs'),
     workspace: checkWorkspace(LABEL, merged.workspace, DNS_LABEL),
     leaseSeconds: positive('leaseSeconds'),
-    networkPolicy: merged.networkPolicy as boolean,
+    networkPolicy: checkNetworkPolicy(LABEL, merged.networkPolicy),
     ...(namespace === undefined ? {} : { namespace }),
     ...(kubeconfig === undefined ? {} : { kubeconfig }),
     ...(context === undefined ? {} : { context }),

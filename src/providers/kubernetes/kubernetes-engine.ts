@@ -23,6 +23,8 @@ import { containerState, stoppedReason } from './pod-status.js';
 import { PodStopWatcher } from './pod-stop-watcher.js';
 import { reapExpiredLeases, ServerLease } from './server-lease.js';
 import { ensureIsolationPolicy } from './session-isolation.js';
+import { EGRESS_LABEL } from './egress-policy.js';
+import type { EgressRules } from './network-policy-config.js';
 
 /** API calls that are not streams give up after this long instead of hanging a tool call. */
 const CALL_TIMEOUT_MS = 15_000;
@@ -44,7 +46,8 @@ export class KubernetesEngine implements ContainerEngine {
   private client?: Promise<KubeClient>;
   private server?: string;
   private lease?: ServerLease;
-  private isolation?: Promise<void>;
+  /** The policies' creation; resolves to the egress label value session pods carry (none: no egress policy). */
+  private isolation?: Promise<string | undefined>;
   private watcher?: PodStopWatcher;
 
   constructor(
@@ -73,10 +76,11 @@ export class KubernetesEngine implements ContainerEngine {
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
     const client = await this.connect();
-    if (this.config.networkPolicy) await this.ensureIsolation(client);
+    const egress = this.config.networkPolicy === false ? undefined : await this.ensureIsolation(client, this.config.networkPolicy.egress);
     this.lease ??= new ServerLease(client, this.id, this.config.leaseSeconds);
     const owner = await this.call('create leases', () => this.lease!.acquire());
-    const manifest = podManifest({ ...spec, labels: { ...spec.labels, [SERVER_LABEL]: this.id } }, this.config, {
+    const labels = { ...spec.labels, [SERVER_LABEL]: this.id, ...(egress === undefined ? {} : { [EGRESS_LABEL]: egress }) };
+    const manifest = podManifest({ ...spec, labels }, this.config, {
       namespace: client.namespace,
       owner,
       ...(this.workspace === undefined ? {} : { workspace: this.workspace }),
@@ -183,8 +187,8 @@ export class KubernetesEngine implements ContainerEngine {
     }
   }
 
-  private ensureIsolation(client: KubeClient): Promise<void> {
-    this.isolation ??= ensureIsolationPolicy(client).catch((error: unknown) => {
+  private ensureIsolation(client: KubeClient, egress: EgressRules): Promise<string | undefined> {
+    this.isolation ??= ensureIsolationPolicy(client, egress).catch((error: unknown) => {
       this.isolation = undefined;
       const cause = describeKubeError(error, client.server, 'create networkpolicies');
       if (cause.startsWith('Kubernetes API server unreachable')) throw new Error(cause);

@@ -1,6 +1,7 @@
 // A pod per session on a real cluster: created on the first call, labelled, hardened, deleted with the session.
 import { rmSync } from 'node:fs';
 import { createHost, kubernetesEnvironment, ISOLATION_POLICY, LABELS, type DshHost } from '../../../src/index.js';
+import { EGRESS_LABEL } from '../../../src/providers/kubernetes/egress-policy.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../../support/kubernetes-cluster.js';
 import { core, networking, podExec, sessionPods, text, workspace } from './kube-kit.js';
 
@@ -68,6 +69,23 @@ describeWithCluster(`session pods on the cluster${NEEDS_CLUSTER}`, () => {
     expect(policy.spec?.podSelector?.matchLabels).toEqual({ [LABELS.managed]: '1' });
     expect(policy.spec?.policyTypes).toEqual(['Ingress']);
     expect(policy.spec?.ingress ?? []).toEqual([]);
+  });
+
+  it('creates the egress policy (DNS and outside the cluster only) that its pods are labelled for', async () => {
+    const session = host.openSession({ id: 'k8s-egress', cwd: root });
+    try {
+      await session.call('bash', { command: 'true', description: 'Create the pod' });
+      const [pod] = await sessionPods('k8s-egress');
+      const label = pod!.metadata!.labels![EGRESS_LABEL];
+      expect(label).toMatch(/^[0-9a-f]{16}$/);
+      const policy = await networking.readNamespacedNetworkPolicy({ name: `dsh-tools-session-egress-${label}`, namespace: 'default' });
+      expect(policy.spec?.podSelector?.matchLabels).toEqual({ [LABELS.managed]: '1', [EGRESS_LABEL]: label });
+      expect(policy.spec?.policyTypes).toEqual(['Egress']);
+      const outside = policy.spec!.egress!.flatMap((rule) => rule.to ?? []).find((peer) => peer.ipBlock?.cidr === '0.0.0.0/0');
+      expect(outside?.ipBlock?.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']));
+    } finally {
+      await session.dispose();
+    }
   });
 
   it('a pod whose main process died is replaced on the next call, which says why', async () => {
