@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { DshHost } from '../container/dsh-host.js';
 import { messageOf } from '../core/describe-value.js';
 import type { Logger } from '../providers/logging/logger.js';
@@ -50,23 +50,39 @@ export interface MetricsListener {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** A client still sending its headers after this long is dropped (node checks every `CHECK_INTERVAL_MS`). */
+const HEADERS_TIMEOUT_MS = 5_000;
+/** A whole request (a body nobody asked for) may take this long. */
+const REQUEST_TIMEOUT_MS = 10_000;
+const CHECK_INTERVAL_MS = 1_000;
+
 /**
  * `serve --metrics-port`: a listener on 127.0.0.1 that serves only
  * `/metrics`, without a token (nothing but this machine can reach it; the
- * Host check keeps web pages out through DNS rebinding).
+ * Host check, made first, keeps web pages out through DNS rebinding). A
+ * request other than a bodiless GET or HEAD gets its answer and the
+ * connection closed (its body is never read on); a client that stalls is
+ * dropped after seconds, not node's minutes.
  */
 export async function startMetricsListener(host: DshHost, port: number, logger?: Logger): Promise<MetricsListener> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== METRICS_PATH) return reply(res, 404, `not found: the metrics are at ${METRICS_PATH}`);
+  const options = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS };
+  const deadlines = new HeaderDeadlines(HEADERS_TIMEOUT_MS);
+  const server = createServer(options, (req, res) => {
+    deadlines.requestArrived(req.socket, res);
+    const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    if (!bodiless || (req.method !== 'GET' && req.method !== 'HEAD')) res.shouldKeepAlive = false;
     const hostname = hostnameOf(req.headers.host);
-    const refusal = LOOPBACK_HOSTS.has(hostname) ? undefined : `forbidden: Host "${req.headers.host ?? ''}" is not a loopback address`;
-    serveMetrics(host, req, res, { public: true, refusal, authorized: () => true }).catch((error: unknown) => {
+    if (!LOOPBACK_HOSTS.has(hostname)) return reply(res, 403, `forbidden: Host "${req.headers.host ?? ''}" is not a loopback address`);
+    // The origin-form path itself: `//other/metrics` is not /metrics, though a URL parser would make it so.
+    const path = (req.url ?? '').split('?', 1)[0];
+    if (path !== METRICS_PATH) return reply(res, 404, `not found: the metrics are at ${METRICS_PATH}`);
+    serveMetrics(host, req, res, { public: true, authorized: () => true }).catch((error: unknown) => {
       logger?.error(`metrics: ${messageOf(error)}`);
       if (!res.headersSent) reply(res, 500, 'internal server error');
       else res.end();
     });
   });
+  server.on('connection', (socket: Socket) => deadlines.opened(socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
@@ -83,6 +99,34 @@ export async function startMetricsListener(host: DshHost, port: number, logger?:
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Each connection must have sent a whole request head within `limitMs` of
+ * opening, or of its previous answer: a slow client trickling header bytes
+ * is dropped. Our own timer as well as node's `headersTimeout`, whose
+ * periodic check does not run in every embedding (it did not under jest).
+ */
+class HeaderDeadlines {
+  private readonly timers = new WeakMap<Socket, NodeJS.Timeout>();
+
+  constructor(private readonly limitMs: number) {}
+
+  opened(socket: Socket): void {
+    socket.once('close', () => clearTimeout(this.timers.get(socket)));
+    this.arm(socket);
+  }
+
+  requestArrived(socket: Socket, res: ServerResponse): void {
+    clearTimeout(this.timers.get(socket));
+    res.once('finish', () => this.arm(socket));
+  }
+
+  private arm(socket: Socket): void {
+    if (socket.destroyed) return;
+    this.timers.set(socket, setTimeout(() => socket.destroy(), this.limitMs).unref());
+  }
+
 }
 
 function hostnameOf(header: string | undefined): string {
