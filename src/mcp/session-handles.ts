@@ -21,12 +21,12 @@ export function handleNotice(handle: string): string {
   return `[session: ${handle} — it keeps this call's shell and background tasks; pass "${HANDLE_ARGUMENT}": "${handle}" to later calls to use them]`;
 }
 
-/** What a call with an unknown, expired or foreign handle gets. */
+/** Why a call with an unknown, expired or foreign handle is refused (the result reads `Error: ` and this). */
 export function unknownHandleMessage(handle: string): string {
-  return `Error: session handle "${handle}" is unknown or expired (an idle session is closed with its shell and background tasks); call again without "${HANDLE_ARGUMENT}" to start a fresh session`;
+  return `session handle "${handle}" is unknown or expired (an idle session is closed with its shell and background tasks); call again without "${HANDLE_ARGUMENT}" to start a fresh session`;
 }
 
-export const MALFORMED_HANDLE = `Error: "${HANDLE_ARGUMENT}" must be a session handle (dsh-s-…) from an earlier result`;
+export const MALFORMED_HANDLE = `"${HANDLE_ARGUMENT}" must be a session handle (dsh-s-…) from an earlier result`;
 
 export interface HandleLimits {
   /** A session with no call in flight for this long is disposed; 0 keeps it until the server stops. */
@@ -118,10 +118,10 @@ export class SessionHandles {
     const { limits } = this.options;
     const elsewhere = limits.heldElsewhere?.(caller) ?? { total: 0, byCaller: 0 };
     if (this.entries.size + elsewhere.total >= limits.maxSessions) {
-      return `Error: too many sessions: this server holds at most ${limits.maxSessions} (--max-sessions); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
+      return `too many sessions: this server holds at most ${limits.maxSessions} (--max-sessions); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
     }
     if (limits.maxSessionsPerCaller !== undefined && this.heldBy(caller) + elsewhere.byCaller >= limits.maxSessionsPerCaller) {
-      return `Error: too many sessions for caller "${caller ?? 'default'}": at most ${limits.maxSessionsPerCaller} each (--max-sessions-per-caller); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
+      return `too many sessions for caller "${caller ?? 'default'}": at most ${limits.maxSessionsPerCaller} each (--max-sessions-per-caller); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
     }
     return undefined;
   }
