@@ -21,6 +21,7 @@ import { ModernHttp } from './http-modern.js';
 import { answerOAuthPath, refuseUnauthorized } from './http-oauth.js';
 import { PARSE_ERROR, type RpcError } from './jsonrpc-checks.js';
 import { SessionHandles } from './session-handles.js';
+import { BoundedEventStore } from './sse-replay.js';
 import { toWebRequest } from './node-web.js';
 import { DEFAULT_CALLER } from './token-files.js';
 
@@ -130,6 +131,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     workspace: options.workspace,
     sessions,
     identified: auth !== 'none',
+    eventStore: () => new BoundedEventStore(),
     ...(log ? { logger: log } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
     ...(options.callGate ? { callGate: options.callGate } : {}),
