@@ -157,6 +157,7 @@ export class CheckedStdioTransport implements Transport {
     const checked = checkMessage(value);
     if ('error' in checked) return checked.error;
     const message = checked.message;
+    if ('method' in message && message.method === 'notifications/cancelled') this.forgetCancelled(message.params);
     if ('method' in message && 'id' in message) {
       if (isModernRequest(message)) this.modern = true;
       else if (message.method === 'initialize') this.legacyVersion = protocolVersionOf(message);
@@ -166,6 +167,17 @@ export class CheckedStdioTransport implements Transport {
     }
     this.onmessage?.(message);
     return undefined;
+  }
+
+  /** A cancelled request is never answered (the protocol says so): its batch must not wait for it. */
+  private forgetCancelled(params: unknown): void {
+    const id = (params as { requestId?: RequestId } | undefined)?.requestId;
+    const batch = id === undefined ? undefined : this.batches.find((b) => b.waiting.has(id));
+    if (!batch || id === undefined) return;
+    batch.waiting.delete(id);
+    if (batch.waiting.size > 0) return;
+    this.batches.splice(this.batches.indexOf(batch), 1);
+    if (batch.answers.length > 0) void this.write(batch.answers);
   }
 
   private write(message: unknown): Promise<void> {

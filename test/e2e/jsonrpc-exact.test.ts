@@ -78,6 +78,18 @@ describe('stdio', () => {
     expect(call.result.content[0]!.text).toContain('batched');
   }, 60_000);
 
+  test('a batch whose call the client cancels still answers the rest (no wait for an answer that never comes)', async () => {
+    server = startRawStdio(dirs.workspace, dirs.dshHome);
+    server.send(initialize(1, '2025-03-26'));
+    await server.answer(1);
+    server.send(INITIALIZED);
+    const from = server.messages.length;
+    const slow = { jsonrpc: '2.0', id: 20, method: 'tools/call', params: { name: 'bash', arguments: { command: 'sleep 30', description: 'Wait' } } };
+    server.child.stdin!.write(`${JSON.stringify([slow, { jsonrpc: '2.0', id: 21, method: 'ping' }])}\n`);
+    server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 20, reason: 'test' } });
+    expect(await written(server, from, 1)).toEqual([[{ jsonrpc: '2.0', id: 21, result: {} }]]);
+  }, 60_000);
+
   test('tools/call without a name and logging/setLevel "bogus" → -32602 with one line', async () => {
     server = startRawStdio(dirs.workspace, dirs.dshHome);
     server.send(initialize(1, '2025-11-25'));
