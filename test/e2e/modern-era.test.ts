@@ -2,6 +2,7 @@
 // per-request envelope, no session id) beside the 2025 eras, on stdio and
 // HTTP; state that spans calls lives in a session handle the model carries.
 import { rawRequest } from '../mcp/http-test-kit.js';
+import { startRawStdio } from './support/raw-stdio.js';
 import { serverDirs, startHttpServer, type HttpServer } from './support/mcp-clients.js';
 import { handleIn, MODERN, modernHttp, modernStdio, modernText } from './support/modern-client.js';
 
@@ -44,6 +45,19 @@ describe('stdio, 2026-07-28', () => {
   }, 60_000);
 });
 
+test('a server/discover probe without the envelope (a 2025 client guessing) gets -32601 on stdio, so probing clients fall back', async () => {
+  const dirs = serverDirs();
+  const server = startRawStdio(dirs.workspace, dirs.dshHome);
+  try {
+    server.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} });
+    expect(await server.answer(1)).toMatchObject({ id: 1, error: { code: -32601 } });
+  } finally {
+    server.child.stdin!.end();
+    await server.exited;
+    dirs.cleanup();
+  }
+}, 60_000);
+
 describe('HTTP, 2026-07-28', () => {
   let dirs: ReturnType<typeof serverDirs>;
   let server: HttpServer;
@@ -66,6 +80,12 @@ describe('HTTP, 2026-07-28', () => {
     const list = await rawRequest(server.url, { headers: { ...headers, 'mcp-method': 'tools/list' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope } }) });
     expect(list.status).toBe(200);
     expect(list.body).toContain('"bash"');
+  });
+
+  test('the same probe over HTTP gets 400 with -32000 (no session), never -32022', async () => {
+    const probe = await rawRequest(server.url, { headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }) });
+    expect(probe.status).toBe(400);
+    expect(JSON.parse(probe.body)).toMatchObject({ id: 1, error: { code: -32000 } });
   });
 
   test('a pinned 2.x client runs a background task and reads it back through the handle', async () => {
