@@ -64,9 +64,9 @@ export const DEFAULT_MAX_SESSIONS = 64;
 const RETRY_AFTER_SECONDS = '5';
 /** After the last answer was handed over, how long its response stream may take to end. */
 const FLUSH_MS = 5000;
-/** A request opening a session (or a 2026-07-28 request) larger than this is refused (400 -32700). */
+/** An initialize larger than this is refused (400 -32700) before any session exists. */
 const OPENING_BODY_BYTES = 1024 * 1024;
-/** Any other POST body larger than this gets 413. */
+/** Any other POST body larger than this gets 413 (400 without a session id). */
 const SESSION_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface RunningHttpServer extends RunningServer {
@@ -192,7 +192,8 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       return forward(session, req, res, checked.body);
     }
     if (req.method !== 'POST') return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header');
-    const text = await readBody(req, OPENING_BODY_BYTES);
+    // A 2026-07-28 request may be as large as a session's; a session-opening one is far smaller.
+    const text = await readBody(req, SESSION_BODY_BYTES);
     if (text === undefined) return replyJsonRpc(res, 400, PARSE_ERROR, 'request body is not valid JSON (or too large)');
     const checked = checkBody(text, undefined);
     if ('refusal' in checked) return refuse(res, checked.refusal);
@@ -202,6 +203,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       return modern.serve(req, res, body, caller);
     }
     if (!isInitializeRequest(body)) return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header: send initialize first', requestIdOf(body));
+    if (Buffer.byteLength(text) > OPENING_BODY_BYTES) return replyJsonRpc(res, 400, PARSE_ERROR, 'request body is not valid JSON (or too large)');
     if (draining) return refuseDraining(res, body);
     return openSession(req, res, body, caller);
   };
