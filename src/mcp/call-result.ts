@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/server';
 import type { ToolDescriptor } from '../container/prompt-assembler.js';
 import type { ToolResult } from '../core/tool-contract.js';
 

@@ -1,5 +1,4 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 
 /** What a request that arrives while the server drains is answered (JSON-RPC error -32000). */
 export const DRAINING_MESSAGE = 'the server is shutting down: it accepts no new sessions or calls; reconnect later';

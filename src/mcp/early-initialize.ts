@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { InitializeRequest, JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeRequest, JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { DshHost } from '../container/dsh-host.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 

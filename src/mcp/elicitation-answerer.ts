@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ElicitRequestFormParams, Server } from '@modelcontextprotocol/server';
 import { PluginModule } from '../core/plugin-module.js';
 import {
   ApprovalAnswerer,
@@ -7,7 +7,6 @@ import {
 } from '../providers/approval/approval-service.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
 import { approvalFacts, describeApproval } from '../providers/approval/approval-text.js';
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 
 /** The SDK needs a request timeout; the approval service's own limit (`approval.timeoutMs`) ends the wait through the signal. */
 const ELICITATION_TIMEOUT_MS = MAX_TIMER_MS;

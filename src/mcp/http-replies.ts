@@ -1,24 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** An initialize (or any request the server reads itself) larger than this is refused. */
-const MAX_BODY_BYTES = 1024 * 1024;
-
-/** The request body as JSON; undefined when it is not JSON or over 1 MiB. */
-export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // Past the cap the rest is read and dropped (never kept), so the client gets the reply instead of a reset.
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-  }
-  if (size > MAX_BODY_BYTES) return undefined;
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+import type { ServerResponse } from 'node:http';
 
 export function reply(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(`${text}\n`);

@@ -1,12 +1,9 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { randomUUID } from 'node:crypto';
+import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
-import { McpConnection } from './mcp-connection.js';
 import type { RunningServer } from './stdio-server.js';
 import { messageOf } from '../core/describe-value.js';
 import { authorizationOf, type HttpToken } from './http-auth.js';
@@ -14,10 +11,18 @@ import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
 import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
 import { checkListenAddress, DEFAULT_HTTP_HOST, HostAllowList } from './http-access.js';
 import { answerHealth, HEALTH_PATH, READY_PATH } from './http-health.js';
-import { carriesRequest, readJson, reply, replyJsonRpc, requestIdOf } from './http-replies.js';
+import { carriesRequest, reply, replyJsonRpc, requestIdOf } from './http-replies.js';
 import type { CallGate } from './call-gate.js';
 import { drainWithin, settlesWithin } from './drain.js';
-import { DRAINING_MESSAGE, DrainingTransport } from './draining-transport.js';
+import { DRAINING_MESSAGE } from './draining-transport.js';
+import { checkBody, readBody } from './http-body.js';
+import { forward, openLegacySession, type LegacySessionDeps } from './http-legacy.js';
+import { ModernHttp } from './http-modern.js';
+import { answerOAuthPath, refuseUnauthorized } from './http-oauth.js';
+import { PARSE_ERROR, type RpcError } from './jsonrpc-checks.js';
+import { SessionHandles } from './session-handles.js';
+import { BoundedEventStore } from './sse-replay.js';
+import { toWebRequest } from './node-web.js';
 import { DEFAULT_CALLER } from './token-files.js';
 
 export interface HttpServeOptions {
@@ -59,6 +64,10 @@ export const DEFAULT_MAX_SESSIONS = 64;
 const RETRY_AFTER_SECONDS = '5';
 /** After the last answer was handed over, how long its response stream may take to end. */
 const FLUSH_MS = 5000;
+/** An initialize larger than this is refused (400 -32700) before any session exists. */
+const OPENING_BODY_BYTES = 1024 * 1024;
+/** Any other POST body larger than this gets 413 (400 without a session id). */
+const SESSION_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface RunningHttpServer extends RunningServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
@@ -86,10 +95,11 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   checkListenAddress(listenHost, auth !== 'none');
   const access = new HostAllowList(listenHost, options.allowedHosts);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const sessions = new HttpSessionTable({
+  const sessions: HttpSessionTable = new HttpSessionTable({
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     maxSessions,
     ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
+    heldElsewhere: (caller) => ({ total: handles.size, byCaller: handles.heldBy(caller) }),
     onSessionClosed: (id, reason, hostSessionId) => {
       log?.info(`mcp http: session ${hostSessionId} ended (${reason})`);
       options.onSessionClosed?.(id, reason, hostSessionId);
@@ -99,6 +109,35 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   let draining = false;
   const refuseDraining = (res: ServerResponse, body: unknown = null) =>
     replyJsonRpc(res, 503, -32000, DRAINING_MESSAGE, requestIdOf(body), { 'retry-after': RETRY_AFTER_SECONDS });
+
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const handles: SessionHandles = new SessionHandles(host, {
+    cwd: options.workspace,
+    limits: {
+      idleTimeoutMs,
+      maxSessions,
+      ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
+      heldElsewhere: (caller) => ({ total: sessions.size, byCaller: caller === undefined ? 0 : sessions.heldBy(caller) }),
+    },
+    ...(log ? { logger: log } : {}),
+  });
+  const cancelled = new AbortController();
+  const modern = new ModernHttp(
+    { host, handles, cancelled: cancelled.signal, ...(log ? { logger: log } : {}), ...(options.callGate ? { callGate: options.callGate } : {}) },
+    log,
+  );
+  const legacyDeps: LegacySessionDeps = {
+    host,
+    workspace: options.workspace,
+    sessions,
+    identified: auth !== 'none',
+    eventStore: () => new BoundedEventStore(),
+    ...(log ? { logger: log } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
+    ...(options.callGate ? { callGate: options.callGate } : {}),
+  };
+  const refuse = (res: ServerResponse, refusal: RpcError) =>
+    replyJsonRpc(res, 400, refusal.error.code, refusal.error.message, refusal.id);
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: string): Promise<void> => {
     const full = sessions.reserve(caller);
@@ -110,40 +149,9 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       return replyJsonRpc(res, 503, -32000, message, requestIdOf(body));
     }
     try {
-      await initialize(req, res, body, caller);
+      await openLegacySession(legacyDeps, req, res, body, caller);
     } finally {
       sessions.release(caller);
-    }
-  };
-
-  const initialize = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: string): Promise<void> => {
-    // The transport's id and the host session's (a random UUID of McpConnection's) are unrelated.
-    const id = randomUUID();
-    const connection = new McpConnection(host, {
-      cwd: options.workspace,
-      logger: log,
-      approvals: options.approvals,
-      // Under --no-auth nobody is identified: the session has no caller.
-      ...(auth === 'none' ? {} : { caller }),
-      ...(options.callGate ? { callGate: options.callGate } : {}),
-    });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: (): void => sessions.add(id, transport, connection, caller, answers),
-    });
-    const answers = new DrainingTransport(transport);
-    const previousOnClose = connection.server.onclose;
-    connection.server.onclose = () => {
-      previousOnClose?.();
-      // Reported once the host session is gone, so "closed" means its tasks and shell are too.
-      void connection.close().then(() => sessions.closed(id));
-    };
-    try {
-      await connection.connect(answers);
-      await transport.handleRequest(req, res, body);
-    } finally {
-      // An initialize that failed (validation or a throw) never registers: drop its session now.
-      if (!sessions.has(id)) await connection.close();
     }
   };
 
@@ -159,29 +167,43 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
         authorized: () => auth === 'none' || auth.callerOf(authorizationOf(req)) !== undefined,
       });
     }
-    if (url.pathname !== MCP_PATH) return reply(res, 404, 'not found: the MCP endpoint is ' + MCP_PATH);
+    if (url.pathname !== MCP_PATH) {
+      const refusal = access.refusal(req);
+      if (refusal) return reply(res, 403, refusal);
+      if (answerOAuthPath(url.pathname, req, res, MCP_PATH)) return;
+      return reply(res, 404, 'not found: the MCP endpoint is ' + MCP_PATH);
+    }
     const refusal = access.refusal(req);
     if (refusal) return reply(res, 403, refusal);
     // Before anything else about the request is looked at: no session is created or found without a token.
     const caller = auth === 'none' ? DEFAULT_CALLER : auth.callerOf(authorizationOf(req));
-    if (caller === undefined) {
-      res.setHeader('www-authenticate', 'Bearer realm="dsh-tools"');
-      return replyJsonRpc(res, 401, -32001, 'unauthorized: send "Authorization: Bearer <token>" (see the server\'s stderr for the token file)');
-    }
+    if (caller === undefined) return refuseUnauthorized(req, res, MCP_PATH);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
+      const session = sessions.begin(sessionId, req.method, res, caller);
+      if (!session) return replyJsonRpc(res, 404, -32001, 'session not found (expired or closed): initialize again');
+      if (req.method !== 'POST') return forward(session, req, res);
+      const text = await readBody(req, SESSION_BODY_BYTES);
+      if (text === undefined) return replyJsonRpc(res, 413, -32600, `request body too large: at most ${SESSION_BODY_BYTES} bytes`);
+      const checked = checkBody(text, session.connection.server.getNegotiatedProtocolVersion());
+      if ('refusal' in checked) return refuse(res, checked.refusal);
       // While draining, answers and notifications still pass (an approval for a running call); new requests do not.
-      const body = draining && req.method === 'POST' ? await readJson(req) : undefined;
-      if (draining && req.method === 'POST' && (body === undefined || carriesRequest(body))) return refuseDraining(res, body);
-      const transport = sessions.begin(sessionId, req.method, res, caller);
-      if (!transport) return replyJsonRpc(res, 404, -32001, 'session not found (expired or closed): initialize again');
-      return body === undefined ? transport.handleRequest(req, res) : transport.handleRequest(req, res, body);
+      if (draining && carriesRequest(checked.body)) return refuseDraining(res, checked.body);
+      return forward(session, req, res, checked.body);
     }
     if (req.method !== 'POST') return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header');
-    const body = await readJson(req);
-    if (body === undefined) return replyJsonRpc(res, 400, -32700, 'request body is not valid JSON (or too large)');
-    const initializing = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
-    if (!initializing) return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header: send initialize first');
+    // A 2026-07-28 request may be as large as a session's; a session-opening one is far smaller.
+    const text = await readBody(req, SESSION_BODY_BYTES);
+    if (text === undefined) return replyJsonRpc(res, 400, PARSE_ERROR, 'request body is not valid JSON (or too large)');
+    const checked = checkBody(text, undefined);
+    if ('refusal' in checked) return refuse(res, checked.refusal);
+    const body = checked.body;
+    if (!(await isLegacyRequest(toWebRequest(req, res), body))) {
+      if (draining) return refuseDraining(res, body);
+      return modern.serve(req, res, body, caller);
+    }
+    if (!isInitializeRequest(body)) return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header: send initialize first', requestIdOf(body));
+    if (Buffer.byteLength(text) > OPENING_BODY_BYTES) return replyJsonRpc(res, 400, PARSE_ERROR, 'request body is not valid JSON (or too large)');
     if (draining) return refuseDraining(res, body);
     return openSession(req, res, body, caller);
   };
@@ -212,15 +234,19 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       draining = true;
       // Answers first (a cancelled call never gets one, so its stream alone proves nothing), then their streams end.
       const answered = async () => {
-        await sessions.drainAnswers();
+        await Promise.all([sessions.drainAnswers(), modern.whenIdle()]);
         await settlesWithin(sessions.whenNoRequestOpen(), FLUSH_MS);
       };
-      return drainWithin(timeoutMs, answered, () => sessions.cancelCalls(), log);
+      const cancel = () => {
+        sessions.cancelCalls();
+        cancelled.abort(new Error('the server is shutting down'));
+      };
+      return drainWithin(timeoutMs, answered, cancel, log);
     },
     close: () => {
       closing ??= (async () => {
         const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-        await sessions.closeAll();
+        await Promise.allSettled([sessions.closeAll(), handles.closeAll(), modern.close()]);
         // SSE streams are long-lived responses: cut them so the listener can close.
         server.closeAllConnections();
         await listenerClosed;

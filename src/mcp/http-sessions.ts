@@ -1,4 +1,4 @@
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { WebStandardStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
 import type { McpConnection } from './mcp-connection.js';
 import type { DrainingTransport } from './draining-transport.js';
@@ -15,6 +15,14 @@ export interface HttpSessionLimits {
   readonly maxSessionsPerCaller?: number;
   /** Called once per session after it was disposed: its transport id, the reason, its host session's id. */
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
+  /** Sessions held outside this table (the 2026-07-28 era's handles), counted against the same caps. */
+  readonly heldElsewhere?: (caller: string) => { total: number; byCaller: number };
+}
+
+/** A session's two ends, as a request to it needs them. */
+export interface OpenSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly connection: McpConnection;
 }
 
 interface Entry {
@@ -57,15 +65,20 @@ export class HttpSessionTable {
    * is full, `'caller'` when that caller holds its share. Pair with `release()`.
    */
   reserve(caller: string): 'server' | 'caller' | undefined {
-    if (this.entries.size + this.opening >= this.limits.maxSessions) return 'server';
+    const elsewhere = this.limits.heldElsewhere?.(caller) ?? { total: 0, byCaller: 0 };
+    if (this.entries.size + this.opening + elsewhere.total >= this.limits.maxSessions) return 'server';
     const perCaller = this.limits.maxSessionsPerCaller;
     if (perCaller !== undefined) {
-      const held = [...this.entries.values()].filter((entry) => entry.caller === caller).length;
-      if (held + (this.openingBy.get(caller) ?? 0) >= perCaller) return 'caller';
+      if (this.heldBy(caller) + (this.openingBy.get(caller) ?? 0) + elsewhere.byCaller >= perCaller) return 'caller';
     }
     this.opening++;
     this.openingBy.set(caller, (this.openingBy.get(caller) ?? 0) + 1);
     return undefined;
+  }
+
+  /** Sessions `caller` holds (opened and not closed). */
+  heldBy(caller: string): number {
+    return [...this.entries.values()].filter((entry) => entry.caller === caller).length;
   }
 
   /** Gives back a place claimed by `reserve()` (the session was added, or its initialize failed). */
@@ -94,13 +107,13 @@ export class HttpSessionTable {
    * clock; unless it is the event stream (`GET`), it counts as in flight
    * until `res` closes.
    */
-  begin(id: string, method: string | undefined, res: ServerResponse, caller: string): StreamableHTTPServerTransport | undefined {
+  begin(id: string, method: string | undefined, res: ServerResponse, caller: string): OpenSession | undefined {
     const entry = this.entries.get(id);
     // A session already being disposed is as gone as a closed one.
     if (!entry || entry.reason !== undefined || entry.caller !== caller) return undefined;
     if (method === 'GET') {
       this.arm(id, entry);
-      return entry.transport;
+      return entry;
     }
     entry.inFlight++;
     this.requestsOpen++;
@@ -111,7 +124,7 @@ export class HttpSessionTable {
       if (this.requestsOpen === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
       if (this.entries.get(id) === entry) this.arm(id, entry);
     });
-    return entry.transport;
+    return entry;
   }
 
   /** Refuses new requests on every session; resolves once each request received before is answered (or cancelled by its client). */

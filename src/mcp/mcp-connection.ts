@@ -1,20 +1,12 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type ProgressToken,
-  type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Server, type Transport } from '@modelcontextprotocol/server';
 import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
-import type { ToolProgress } from '../core/tool-contract.js';
 import type { Logger } from '../providers/logging/logger.js';
-import { errorResult } from '../core/tool-contract.js';
-import { toCallToolResult, toMcpTool } from './call-result.js';
 import type { CallGate } from './call-gate.js';
+import { answerOf, runCall } from './call-runner.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
+import { registerToolHandlers } from './tool-handlers.js';
 
 export interface McpConnectionOptions {
   /** Working directory of the connection's host session (the workspace). */
@@ -34,56 +26,30 @@ export interface McpConnectionOptions {
   readonly callGate?: CallGate;
 }
 
-type SendNotification = (notification: ServerNotification) => Promise<void>;
-
 /**
- * One MCP connection = one MCP `Server` = one host session. The server lists
- * the host's active tools, runs calls as the session, forwards progress and
- * session notices, and is closed together with its session: `close()` (or
- * the transport closing) disposes the session, which kills its background
- * tasks and closes its persistent shell.
+ * One 2025-era MCP connection = one MCP `Server` = one host session. The
+ * server lists the host's active tools, runs calls as the session, forwards
+ * progress and session notices, and is closed together with its session:
+ * `close()` (or the transport closing) disposes the session, which kills its
+ * background tasks and closes its persistent shell. (The 2026-07-28 era has
+ * no connection state: see modern-server.ts.)
  */
 export class McpConnection {
   readonly server: Server;
   readonly session: HostSession;
   private closing?: Promise<void>;
   private readonly unsubscribe: Array<() => void> = [];
-  /** Aborted by `cancelCalls()` (a drain that ran out of time): unlike the client's cancel, the answer is still sent. */
   private readonly cancelled = new AbortController();
 
   constructor(
-    private readonly host: DshHost,
+    host: DshHost,
     private readonly options: McpConnectionOptions,
   ) {
     this.session = host.openSession({ id: options.sessionId, cwd: options.cwd, caller: options.caller });
     const instructions = serverInstructions(host);
-    this.server = new Server(SERVER_INFO, {
-      capabilities: serverCapabilities(),
-      ...(instructions ? { instructions } : {}),
-    });
-    this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.host.tools().map(toMcpTool) }));
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const { name, arguments: args, _meta } = request.params;
-      const token = _meta?.progressToken;
-      const started = performance.now();
-      const signal = AbortSignal.any([extra.signal, this.cancelled.signal]);
-      const admitted = options.callGate ? await options.callGate.acquire(signal) : undefined;
-      if (admitted !== undefined && typeof admitted !== 'function') return toCallToolResult(errorResult(admitted.refused), []);
-      let result;
-      try {
-        result = await this.session.call(name, args ?? {}, {
-          signal,
-          onProgress: token === undefined ? undefined : progressForwarder(token, extra.sendNotification),
-        });
-      } finally {
-        admitted?.();
-      }
-      // A cancelled call's reply is never sent: keep the notices for the next one.
-      const notices = extra.signal.aborted ? [] : this.session.takeNotices();
-      const outcome = extra.signal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
-      this.options.logger?.debug(`mcp ${this.session.id}: ${name} → ${outcome} in ${Math.round(performance.now() - started)} ms`);
-      return toCallToolResult(result, notices);
-    });
+    this.server = new Server(SERVER_INFO, { capabilities: serverCapabilities(), ...(instructions ? { instructions } : {}) });
+    const deps = { logger: options.logger, callGate: options.callGate, cancelled: this.cancelled.signal };
+    registerToolHandlers(this.server, host, async (call) => answerOf(this.session, await runCall(this.session, call, deps)));
     this.unsubscribe.push(this.session.onNotice((notice) => this.log(notice)));
     if (options.approvals) this.unsubscribe.push(options.approvals.register(this.session.id, this.server));
     // The transport closing (client gone, HTTP DELETE) ends the session.
@@ -118,28 +84,9 @@ export class McpConnection {
 
   /** Each notice also goes out at once as a logging message, for clients that show them. */
   private log(notice: string): void {
+    if (!this.server.transport) return;
     this.server
-      .sendLoggingMessage({ level: 'info', logger: 'dsh-tools', data: notice }, this.server.transport?.sessionId)
+      .sendLoggingMessage({ level: 'info', logger: 'dsh-tools', data: notice }, this.server.transport.sessionId)
       .catch((error: unknown) => this.options.logger?.debug(`mcp: notice not delivered: ${String(error)}`));
   }
-}
-
-/**
- * Progress as MCP wants it: `progress` must grow, so a report without new
- * bytes is dropped. The tools throttle their reports already.
- */
-function progressForwarder(token: ProgressToken, send: SendNotification): (progress: ToolProgress) => void {
-  let last = 0;
-  return (progress) => {
-    if (!(progress.bytes > last)) return;
-    last = progress.bytes;
-    send({
-      method: 'notifications/progress',
-      params: {
-        progressToken: token,
-        progress: progress.bytes,
-        ...(progress.lastLine ? { message: progress.lastLine } : {}),
-      },
-    }).catch(() => undefined);
-  };
 }

@@ -7,9 +7,13 @@ import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import type { CallGate } from './call-gate.js';
 import { drainWithin } from './drain.js';
 import { DrainingTransport } from './draining-transport.js';
+import { CheckedStdioTransport } from './stdio-wire.js';
+import type { McpConnection } from './mcp-connection.js';
 
 /** The MCP SDK: loaded while the client's initialize is answered without it (see early-initialize.ts). */
-const sdk = lazy(() => Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('./mcp-connection.js')]));
+const sdk = lazy(() =>
+  Promise.all([import('@modelcontextprotocol/server/stdio'), import('./mcp-connection.js'), import('./modern-server.js'), import('./session-handles.js')]),
+);
 
 /** Why a server stopped by itself when that was a failure, not its client leaving. */
 export interface ServerFailure {
@@ -30,6 +34,9 @@ export interface RunningServer {
   /** Closes every connection and disposes their sessions. Does not dispose the host. */
   close(): Promise<void>;
 }
+
+/** Sessions a stdio client may hold under handles at once (2026-07-28 era). */
+const STDIO_MAX_HANDLES = 64;
 
 export interface StdioServeOptions {
   readonly workspace: string;
@@ -68,44 +75,54 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   stdin.once('close', onEnd);
   stdout.on('error', onBrokenPipe);
 
-  const [answered, [{ StdioServerTransport }, { McpConnection }]] = await Promise.all([
+  const [answered, [{ serveStdio: serveEras }, { McpConnection }, { modernServer }, { SessionHandles }]] = await Promise.all([
     answerInitializeEarly(stdin, stdout, host),
     sdk(),
   ]);
-  const connection = new McpConnection(host, {
-    cwd: options.workspace,
-    logger: options.logger,
-    approvals: options.approvals,
-    ...(options.callGate ? { callGate: options.callGate } : {}),
-  });
-  const stdio = new StdioServerTransport(stdin, stdout);
-  const transport = new DrainingTransport(answered === undefined ? stdio : new ReplayingTransport(stdio, answered));
+  const wire = new CheckedStdioTransport(stdin, stdout);
+  if (answered !== undefined) wire.markInitialized(answered.params.protocolVersion);
+  const transport = new DrainingTransport(answered === undefined ? wire : new ReplayingTransport(wire, answered));
+  const cancelled = new AbortController();
+  // 2026-07-28 requests on this pipe: one client, so every handle is this connection's (no caller to fence).
+  const handles = new SessionHandles(host, { cwd: options.workspace, limits: { idleTimeoutMs: 0, maxSessions: STDIO_MAX_HANDLES }, ...(options.logger ? { logger: options.logger } : {}) });
+  let connection: McpConnection | undefined;
+  const legacy = (): McpConnection =>
+    (connection ??= new McpConnection(host, {
+      cwd: options.workspace,
+      logger: options.logger,
+      approvals: options.approvals,
+      ...(options.callGate ? { callGate: options.callGate } : {}),
+    }));
+  const modernDeps = { host, handles, cancelled: cancelled.signal, ...(options.logger ? { logger: options.logger } : {}), ...(options.callGate ? { callGate: options.callGate } : {}) };
 
   // The transport reports a fatal read (an over-long message) as an error, then closes itself.
   let lastError: Error | undefined;
   let closing = false;
-  const previousOnError = connection.server.onerror;
-  connection.server.onerror = (error) => {
-    lastError = error;
-    previousOnError?.(error);
-  };
-  const previousOnClose = connection.server.onclose;
-  connection.server.onclose = () => {
-    previousOnClose?.();
+  wire.watcher = {
+    error: (error) => (lastError = error),
     // Only close() or a broken read closes this transport; stdin ending does not.
-    end('transport closed', closing ? undefined : transportFailure(lastError));
+    closed: () => end('transport closed', closing ? undefined : transportFailure(lastError)),
   };
-
-  await connection.connect(transport);
+  const factory = (ctx: { era: 'legacy' | 'modern' }) => (ctx.era === 'legacy' ? legacy().server : modernServer(modernDeps, undefined));
+  // The CommonJS build types the lazy import from the SDK's ESM declarations and Server from its CJS ones: the same class.
+  const served = serveEras(factory as unknown as Parameters<typeof serveEras>[0], {
+    transport,
+    onerror: (error) => options.logger?.debug(`mcp: ${error.message}`),
+  });
   return {
     closed,
     // With stdout broken no answer can be delivered: cancel at once.
-    drain: (timeoutMs) => drainWithin(stdoutBroken ? 0 : timeoutMs, () => transport.drain(), () => connection.cancelCalls(), options.logger),
+    drain: (timeoutMs) =>
+      drainWithin(stdoutBroken ? 0 : timeoutMs, () => transport.drain(), () => {
+        connection?.cancelCalls();
+        cancelled.abort(new Error('the server is shutting down'));
+      }, options.logger),
     close: async () => {
       closing = true;
       stdin.off('end', onEnd);
       stdin.off('close', onEnd);
-      await connection.close();
+      await served.close();
+      await Promise.allSettled([connection?.close(), handles.closeAll()]);
       markClosed();
       // Keep swallowing late EPIPEs from writes that were already queued.
       stdout.off('error', onBrokenPipe);

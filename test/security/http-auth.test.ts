@@ -68,7 +68,8 @@ test.each([
   const value = typeof header === 'function' ? header() : header;
   const reply = await rawRequest(url, { headers: value === undefined ? {} : { authorization: value }, body: initializeBody() });
   expect(reply.status).toBe(401);
-  expect(reply.headers['www-authenticate']).toBe('Bearer realm="dsh-tools"');
+  // Issue 22 item 12: the challenge also names metadata that offers no authorization server.
+  expect(reply.headers['www-authenticate']).toMatch(/^Bearer realm="dsh-tools", error="invalid_token", .*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/);
   expect(JSON.parse(reply.body)).toMatchObject({ error: { message: expect.stringContaining('unauthorized') } });
   expect(reply.headers['mcp-session-id']).toBeUndefined();
   expect(opened).toEqual([]);

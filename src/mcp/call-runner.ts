@@ -1,0 +1,78 @@
+import type { CallToolResult, Notification, ProgressToken, ServerContext } from '@modelcontextprotocol/server';
+import type { HostSession } from '../container/host-session.js';
+import { errorResult, type ToolProgress, type ToolResult } from '../core/tool-contract.js';
+import type { Logger } from '../providers/logging/logger.js';
+import type { CallGate } from './call-gate.js';
+import { toCallToolResult } from './call-result.js';
+
+/** Sends one notification that belongs to the call being answered. */
+export type SendNotification = (notification: Notification) => Promise<void>;
+
+export interface CallRunnerDeps {
+  readonly logger?: Logger;
+  readonly callGate?: CallGate;
+  /** Aborted by a drain that ran out of time: unlike the client's cancel, the answer is still sent. */
+  readonly cancelled: AbortSignal;
+}
+
+/** What one `tools/call` needs from the request: its signal, progress token and notification channel. */
+export interface CallRequest {
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly ctx: ServerContext;
+  readonly progressToken?: ProgressToken;
+}
+
+/**
+ * Runs one tool call as `session`: waits for a place at the call gate,
+ * forwards progress, and returns the host result (or the gate's refusal)
+ * together with whether the client cancelled it (its reply is then never
+ * sent, so its notices stay for the next call).
+ */
+export async function runCall(session: HostSession, call: CallRequest, deps: CallRunnerDeps): Promise<{ result: ToolResult; clientCancelled: boolean }> {
+  const started = performance.now();
+  const clientSignal = call.ctx.mcpReq.signal;
+  const signal = AbortSignal.any([clientSignal, deps.cancelled]);
+  const admitted = deps.callGate ? await deps.callGate.acquire(signal) : undefined;
+  if (admitted !== undefined && typeof admitted !== 'function') return { result: errorResult(admitted.refused), clientCancelled: false };
+  let result: ToolResult;
+  try {
+    result = await session.call(call.name, call.args, {
+      signal,
+      onProgress: call.progressToken === undefined ? undefined : progressForwarder(call.progressToken, (n) => call.ctx.mcpReq.notify(n)),
+    });
+  } finally {
+    admitted?.();
+  }
+  const outcome = clientSignal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
+  deps.logger?.debug(`mcp ${session.id}: ${call.name} → ${outcome} in ${Math.round(performance.now() - started)} ms`);
+  return { result, clientCancelled: clientSignal.aborted };
+}
+
+/** The MCP result of a finished call: the session's pending notices (and `extra` lines) follow the text. */
+export function answerOf(session: HostSession, ran: { result: ToolResult; clientCancelled: boolean }, extra: readonly string[] = []): CallToolResult {
+  // A cancelled call's reply is never sent: keep the notices for the next one.
+  const notices = ran.clientCancelled ? [] : session.takeNotices();
+  return toCallToolResult(ran.result, [...notices, ...extra]) as CallToolResult;
+}
+
+/**
+ * Progress as MCP wants it: `progress` must grow, so a report without new
+ * bytes is dropped. The tools throttle their reports already.
+ */
+export function progressForwarder(token: ProgressToken, send: SendNotification): (progress: ToolProgress) => void {
+  let last = 0;
+  return (progress) => {
+    if (!(progress.bytes > last)) return;
+    last = progress.bytes;
+    sendProgress(token, send, progress.bytes, progress.lastLine);
+  };
+}
+
+/** Sends one progress notification for a call (the heartbeat sends through here too). */
+export function sendProgress(token: ProgressToken, send: SendNotification, progress: number, message?: string): void {
+  send({
+    method: 'notifications/progress',
+    params: { progressToken: token, progress, ...(message ? { message } : {}) },
+  }).catch(() => undefined);
+}

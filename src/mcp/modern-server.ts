@@ -1,0 +1,58 @@
+import { Server, type CallToolResult } from '@modelcontextprotocol/server';
+import type { DshHost } from '../container/dsh-host.js';
+import { errorResult } from '../core/tool-contract.js';
+import type { Logger } from '../providers/logging/logger.js';
+import type { CallGate } from './call-gate.js';
+import { toCallToolResult } from './call-result.js';
+import { answerOf, runCall, type CallRequest } from './call-runner.js';
+import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
+import { HANDLE_ARGUMENT, handleNotice, type SessionHandles } from './session-handles.js';
+import { registerToolHandlers } from './tool-handlers.js';
+
+/** How the tools describe their `session` argument to the model. */
+export const HANDLE_DESCRIPTION =
+  'The session handle (dsh-s-…) an earlier result named. Pass it to keep using that session\'s persistent shell and background tasks; leave it out to run in a fresh session.';
+
+export interface ModernServerDeps {
+  readonly host: DshHost;
+  readonly handles: SessionHandles;
+  readonly logger?: Logger;
+  readonly callGate?: CallGate;
+  /** Aborted when a drain runs out of time. */
+  readonly cancelled: AbortSignal;
+}
+
+/**
+ * A `Server` for 2026-07-28 requests of `caller` (the HTTP token's name;
+ * undefined on stdio). It holds nothing between requests: each call runs in
+ * the session its `session` argument names, or in a fresh one that is kept
+ * under a new handle when it left a shell or background tasks behind.
+ */
+export function modernServer(deps: ModernServerDeps, caller: string | undefined): Server {
+  const instructions = serverInstructions(deps.host);
+  const server = new Server(SERVER_INFO, { capabilities: serverCapabilities(), ...(instructions ? { instructions } : {}) });
+  registerToolHandlers(server, deps.host, (call) => callWithHandle(deps, caller, call), (tool) => ({
+    ...tool,
+    inputSchema: {
+      ...tool.inputSchema,
+      properties: { ...tool.inputSchema.properties, [HANDLE_ARGUMENT]: { type: 'string', description: HANDLE_DESCRIPTION } },
+    },
+  }));
+  server.onerror = (error) => deps.logger?.debug(`mcp: ${error.message}`);
+  return server;
+}
+
+async function callWithHandle(deps: ModernServerDeps, caller: string | undefined, call: CallRequest): Promise<CallToolResult> {
+  const { [HANDLE_ARGUMENT]: handle, ...args } = call.args;
+  const held = deps.handles.acquire(handle, caller);
+  if (typeof held === 'string') return toCallToolResult(errorResult(held)) as CallToolResult;
+  const runDeps = { cancelled: deps.cancelled, ...(deps.logger ? { logger: deps.logger } : {}), ...(deps.callGate ? { callGate: deps.callGate } : {}) };
+  let minted: string | undefined;
+  let ran;
+  try {
+    ran = await runCall(held.session, { ...call, args }, runDeps);
+  } finally {
+    minted = await held.finish();
+  }
+  return answerOf(held.session, ran, minted === undefined ? [] : [handleNotice(minted)]);
+}

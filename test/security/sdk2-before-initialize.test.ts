@@ -1,0 +1,44 @@
+// Issue 22 item 8: on a 2025-era stdio connection nothing runs before
+// `initialize`; a 2026-07-28 request describes itself and is answered.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { bashCall, INITIALIZE, startRawStdio } from '../e2e/support/raw-stdio.js';
+import { serverDirs } from '../e2e/support/mcp-clients.js';
+
+let dirs: ReturnType<typeof serverDirs>;
+beforeEach(() => (dirs = serverDirs()));
+afterEach(() => dirs.cleanup());
+
+const REFUSED = 'Invalid Request: the connection is not initialized: send "initialize" first';
+
+test('tools/call and tools/list before initialize are refused with -32600 and run nothing; initialize then works', async () => {
+  const server = startRawStdio(dirs.workspace, dirs.dshHome);
+  try {
+    const marker = path.join(dirs.workspace, 'ran-before-initialize');
+    server.send(bashCall(10, `touch ${marker}`));
+    server.send({ jsonrpc: '2.0', id: 11, method: 'tools/list' });
+    expect(await server.answer(10)).toEqual({ jsonrpc: '2.0', id: 10, error: { code: -32600, message: REFUSED } });
+    expect(await server.answer(11)).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32600, message: REFUSED } });
+    server.send({ jsonrpc: '2.0', id: 12, method: 'ping' });
+    expect(await server.answer(12)).toEqual({ jsonrpc: '2.0', id: 12, result: {} });
+    server.send(INITIALIZE);
+    expect(await server.answer(1)).toMatchObject({ result: { serverInfo: { name: 'dsh-tools' } } });
+    expect(existsSync(marker)).toBe(false);
+  } finally {
+    server.child.stdin!.end();
+    await server.exited;
+  }
+}, 60_000);
+
+test('a 2026-07-28 request needs no initialize', async () => {
+  const server = startRawStdio(dirs.workspace, dirs.dshHome);
+  try {
+    const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    server.send({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta } });
+    const answer = await server.answer(5);
+    expect(answer).toMatchObject({ id: 5, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'bash' })]) } });
+  } finally {
+    server.child.stdin!.end();
+    await server.exited;
+  }
+}, 60_000);
