@@ -13,6 +13,8 @@ import type { Logger } from '../providers/logging/logger.js';
 import { errorResult } from '../core/tool-contract.js';
 import { toCallToolResult, toMcpTool } from './call-result.js';
 import type { CallGate } from './call-gate.js';
+import { withHeartbeat } from './progress-heartbeat.js';
+import { registerSpillResources } from './spill-resources.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 
@@ -62,6 +64,7 @@ export class McpConnection {
       ...(instructions ? { instructions } : {}),
     });
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.host.tools().map(toMcpTool) }));
+    const spills = registerSpillResources(this.server);
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const { name, arguments: args, _meta } = request.params;
       const token = _meta?.progressToken;
@@ -71,10 +74,8 @@ export class McpConnection {
       if (admitted !== undefined && typeof admitted !== 'function') return toCallToolResult(errorResult(admitted.refused), []);
       let result;
       try {
-        result = await this.session.call(name, args ?? {}, {
-          signal,
-          onProgress: token === undefined ? undefined : progressForwarder(token, extra.sendNotification),
-        });
+        const forward = token === undefined ? undefined : progressForwarder(token, extra.sendNotification);
+        result = await withHeartbeat(this.host, forward, (onProgress) => this.session.call(name, args ?? {}, { signal, onProgress }));
       } finally {
         admitted?.();
       }
@@ -82,7 +83,7 @@ export class McpConnection {
       const notices = extra.signal.aborted ? [] : this.session.takeNotices();
       const outcome = extra.signal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
       this.options.logger?.debug(`mcp ${this.session.id}: ${name} → ${outcome} in ${Math.round(performance.now() - started)} ms`);
-      return toCallToolResult(result, notices);
+      return toCallToolResult(result, notices, spills);
     });
     this.unsubscribe.push(this.session.onNotice((notice) => this.log(notice)));
     if (options.approvals) this.unsubscribe.push(options.approvals.register(this.session.id, this.server));
