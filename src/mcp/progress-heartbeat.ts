@@ -35,15 +35,20 @@ export function heartbeatMessage(elapsedMs: number): string {
   return `still running after ${Math.floor(elapsedMs / 1000)}s`;
 }
 
-/** What clients need to know, said in the server's instructions. */
-export const HEARTBEAT_NOTE =
-  'A call that asks for progress (a progressToken) gets a progress notification at least every ' +
-  '15 s while it runs, even without output: a client whose request timeout is shorter than a command ' +
-  'needs to reset it on progress (resetTimeoutOnProgress in the TypeScript SDK).';
+/** What clients need to know for long calls, said in the server's instructions. */
+export function heartbeatNote(intervalMs: number): string {
+  return (
+    `A call that asks for progress (a progressToken) gets a progress notification at least every ${intervalMs / 1000} s ` +
+    'while it runs, even without output: a client whose request timeout is shorter than a command needs to reset it ' +
+    'on progress (resetTimeoutOnProgress in the TypeScript SDK).'
+  );
+}
 
-/** The server's instructions with the heartbeat note appended. */
-export function withHeartbeatNote(instructions: string | undefined): string {
-  return instructions ? `${instructions}\n\n${HEARTBEAT_NOTE}` : HEARTBEAT_NOTE;
+/** The server's instructions with the heartbeat note appended (unchanged when heartbeats are off). */
+export function withHeartbeatNote(instructions: string | undefined, host: DshHost): string | undefined {
+  const intervalMs = intervalOf(host);
+  if (intervalMs <= 0) return instructions;
+  return instructions ? `${instructions}\n\n${heartbeatNote(intervalMs)}` : heartbeatNote(intervalMs);
 }
 
 function intervalOf(host: DshHost): number {

@@ -14,5 +14,5 @@ export function serverCapabilities(): { tools: Record<string, never>; logging: R
 
 /** The initialize result's `instructions`: the assembled prompt sections, then what a client needs for long calls. */
 export function serverInstructions(host: DshHost): string | undefined {
-  return withHeartbeatNote(renderPrompt(host.prompt()) || undefined);
+  return withHeartbeatNote(renderPrompt(host.prompt()) || undefined, host);
 }

@@ -1,7 +1,8 @@
 // Issue 22 item 5: a quiet command outlives a TypeScript-SDK client's
 // request timeout only when progress resets it. The server (dist/cli/main.js,
 // a real 1.x SDK client over stdio) sends a heartbeat while nothing else was
-// sent for one interval; here the interval is 0.3 s and the client's timeout 1.2 s.
+// sent for one interval; here the interval is 0.25 s and the client's timeout
+// 3 s (twelve intervals: room for a loaded machine), the command quiet for 6 s.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { serverDirs, startStdioServer, textOf, type StdioServer } from './support/mcp-clients.js';
@@ -12,7 +13,7 @@ let cleanup: () => void;
 beforeAll(async () => {
   const dirs = serverDirs();
   cleanup = dirs.cleanup;
-  server = await startStdioServer({ ...dirs, args: ['--heartbeat-interval', '0.3'] });
+  server = await startStdioServer({ ...dirs, args: ['--heartbeat-interval', '0.25'] });
 }, 180_000);
 
 afterAll(async () => {
@@ -25,7 +26,7 @@ const HEARTBEAT = /^still running after \d+s$/;
 async function callWithProgress(command: string, reset: boolean): Promise<{ result: CallToolResult; updates: Progress[] }> {
   const updates: Progress[] = [];
   const result = (await server.client.callTool({ name: 'bash', arguments: { command, description: 'A quiet command' } }, CallToolResultSchema, {
-    timeout: 1200,
+    timeout: 3000,
     resetTimeoutOnProgress: reset,
     onprogress: (progress) => updates.push(progress),
   })) as CallToolResult;
@@ -33,9 +34,9 @@ async function callWithProgress(command: string, reset: boolean): Promise<{ resu
 }
 
 test('a quiet command longer than the client timeout succeeds with resetTimeoutOnProgress: heartbeats arrive and grow', async () => {
-  const { result, updates } = await callWithProgress('sleep 3; echo done', true);
+  const { result, updates } = await callWithProgress('sleep 6; echo done', true);
   expect(textOf(result)).toBe('done');
-  // 3 s at 0.3 s: about ten; a loaded machine may merge a few. The output's own report may come last.
+  // 6 s at 0.25 s: about 24; a loaded machine may merge some. The output's own report may come last.
   const heartbeats = updates.filter((update) => update.message !== 'done');
   expect(heartbeats.length).toBeGreaterThanOrEqual(4);
   for (const update of heartbeats) expect(update.message).toMatch(HEARTBEAT);
@@ -44,7 +45,7 @@ test('a quiet command longer than the client timeout succeeds with resetTimeoutO
 }, 30_000);
 
 test('without resetTimeoutOnProgress the same call times out at the client: the heartbeat is what keeps it alive', async () => {
-  const failure = await callWithProgress('sleep 3; echo done', false).then(
+  const failure = await callWithProgress('sleep 6; echo done', false).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -54,7 +55,7 @@ test('without resetTimeoutOnProgress the same call times out at the client: the 
 
 test('output and heartbeats share one growing progress sequence; none arrives after the result', async () => {
   const errorsBefore = server.errors.length;
-  const { result, updates } = await callWithProgress('echo first; sleep 2; echo second', true);
+  const { result, updates } = await callWithProgress('echo first; sleep 4; echo second', true);
   expect(textOf(result)).toBe('first\nsecond');
   const messages = updates.map((update) => update.message);
   expect(messages[0]).toBe('first');

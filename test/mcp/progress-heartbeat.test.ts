@@ -3,7 +3,7 @@
 // none at all without a progress token or with interval 0.
 import type { DshHost } from '../../src/container/dsh-host.js';
 import type { ToolProgress } from '../../src/core/tool-contract.js';
-import { DEFAULT_HEARTBEAT_MS, HeartbeatSettings, heartbeatMessage, withHeartbeat } from '../../src/mcp/progress-heartbeat.js';
+import { DEFAULT_HEARTBEAT_MS, HeartbeatSettings, heartbeatMessage, withHeartbeat, withHeartbeatNote } from '../../src/mcp/progress-heartbeat.js';
 
 function hostWithInterval(intervalMs: number | undefined): DshHost {
   return {
@@ -64,4 +64,12 @@ test('no progress token, or interval 0: no heartbeat and no listener', async () 
 test('the default interval stays well under the 60 s request timeout; the message is whole seconds', () => {
   expect(DEFAULT_HEARTBEAT_MS).toBe(15_000);
   expect(heartbeatMessage(45_900)).toBe('still running after 45s');
+});
+
+test('the instructions name the interval in force and what a client needs; no note when heartbeats are off', () => {
+  const note = withHeartbeatNote('prompt', hostWithInterval(undefined))!;
+  expect(note.startsWith('prompt\n\nA call that asks for progress (a progressToken) gets a progress notification at least every 15 s')).toBe(true);
+  expect(note).toContain('resetTimeoutOnProgress');
+  expect(withHeartbeatNote('prompt', hostWithInterval(2500))).toContain('at least every 2.5 s');
+  expect(withHeartbeatNote('prompt', hostWithInterval(0))).toBe('prompt');
 });
