@@ -7,6 +7,7 @@ import type { Logger } from '../providers/logging/logger.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
 import { checkObserveFlags, parseAuditLog, parseMetricsPort, startMetricsPort, withObserveFlags, type ObserveFlags } from './observe-options.js';
 import { addServeDeployOptions, checkServeDeployOptions, type ServeDeployOptions } from './serve-http-options.js';
+import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './heartbeat-option.js';
 
 const HELP_AFTER = `
 Transports:
@@ -80,7 +81,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ObserveFlags {
+interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag {
   readonly idleTimeout: number;
   readonly maxSessions: number;
 }
@@ -107,7 +108,8 @@ export function registerServeCommand(program: Command): void {
     .option('--max-sessions <n>', 'HTTP: open sessions at most', parseCount, 64)
     .option('--audit-log <file>', 'append one JSON line per tool call to this file (created 0600)', parseAuditLog)
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
-    .option('--metrics-public', 'HTTP: /metrics answers without the bearer token');
+    .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
+    .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
   addServeDeployOptions(serve)
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
@@ -136,6 +138,7 @@ export function registerServeCommand(program: Command): void {
         }
         await reapLeftContainers(host, logger);
         await host.load(mcpApprovalModule(approvals));
+        await loadHeartbeat(host, options);
         // Before the transport: a port in use fails the start with nothing serving yet.
         metrics = await startMetricsPort(host, options, logger);
         const { CallGate } = await import('../mcp/call-gate.js');

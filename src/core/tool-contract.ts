@@ -135,7 +135,11 @@ export interface ToolMeta {
   readonly title?: string;
   readonly description: string;
   readonly annotations?: ToolAnnotations;
-  /** JSON Schema (type `object`) of the result's `value`, which MCP sends as `structuredContent`. */
+  /**
+   * JSON Schema (type `object`) of the result as MCP sends it (`structuredContent`):
+   * the `value` without null fields and without `stdout`/`stderr`/`output`, plus
+   * `text`, the whole model-visible text (see `src/mcp/call-result.ts`).
+   */
   readonly outputSchema?: JsonSchema;
   /** The class-validator / class-transformer decorated argument class. */
   readonly args: new () => object;

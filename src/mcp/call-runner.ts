@@ -4,6 +4,8 @@ import { errorResult, type ToolProgress, type ToolResult } from '../core/tool-co
 import type { Logger } from '../providers/logging/logger.js';
 import type { CallGate } from './call-gate.js';
 import { toCallToolResult } from './call-result.js';
+import { withHeartbeat } from './progress-heartbeat.js';
+import type { SessionSpills } from './spill-resources.js';
 
 /** Sends one notification that belongs to the call being answered. */
 export type SendNotification = (notification: Notification) => Promise<void>;
@@ -13,6 +15,8 @@ export interface CallRunnerDeps {
   readonly callGate?: CallGate;
   /** Aborted by a drain that ran out of time: unlike the client's cancel, the answer is still sent. */
   readonly cancelled: AbortSignal;
+  /** Heartbeat interval of a quiet call that asked for progress (`--heartbeat-interval`); 0 or absent: none. */
+  readonly heartbeatMs?: number;
 }
 
 /** What one `tools/call` needs from the request: its signal, progress token and notification channel. */
@@ -33,27 +37,32 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
   const started = performance.now();
   const clientSignal = call.ctx.mcpReq.signal;
   const signal = AbortSignal.any([clientSignal, deps.cancelled]);
-  const admitted = deps.callGate ? await deps.callGate.acquire(signal) : undefined;
-  if (admitted !== undefined && typeof admitted !== 'function') return { result: errorResult(admitted.refused), clientCancelled: false };
-  let result: ToolResult;
-  try {
-    result = await session.call(call.name, call.args, {
-      signal,
-      onProgress: call.progressToken === undefined ? undefined : progressForwarder(call.progressToken, (n) => call.ctx.mcpReq.notify(n)),
-    });
-  } finally {
-    admitted?.();
-  }
+  const forward = call.progressToken === undefined ? undefined : progressForwarder(call.progressToken, (n) => call.ctx.mcpReq.notify(n));
+  // The heartbeat starts before the call gate: a call queued behind others is quiet too.
+  const result = await withHeartbeat(deps.heartbeatMs ?? 0, forward, async (onProgress): Promise<ToolResult> => {
+    const admitted = deps.callGate ? await deps.callGate.acquire(signal) : undefined;
+    if (admitted !== undefined && typeof admitted !== 'function') return errorResult(admitted.refused);
+    try {
+      return await session.call(call.name, call.args, { signal, onProgress });
+    } finally {
+      admitted?.();
+    }
+  });
   const outcome = clientSignal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
   deps.logger?.debug(`mcp ${session.id}: ${call.name} → ${outcome} in ${Math.round(performance.now() - started)} ms`);
   return { result, clientCancelled: clientSignal.aborted };
 }
 
 /** The MCP result of a finished call: the session's pending notices (and `extra` lines) follow the text. */
-export function answerOf(session: HostSession, ran: { result: ToolResult; clientCancelled: boolean }, extra: readonly string[] = []): CallToolResult {
+export function answerOf(
+  session: HostSession,
+  ran: { result: ToolResult; clientCancelled: boolean },
+  extra: readonly string[] = [],
+  spills?: SessionSpills,
+): CallToolResult {
   // A cancelled call's reply is never sent: keep the notices for the next one.
   const notices = ran.clientCancelled ? [] : session.takeNotices();
-  return toCallToolResult(ran.result, [...notices, ...extra]) as CallToolResult;
+  return toCallToolResult(ran.result, [...notices, ...extra], spills) as CallToolResult;
 }
 
 /**

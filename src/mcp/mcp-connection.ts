@@ -4,6 +4,8 @@ import type { HostSession } from '../container/host-session.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { CallGate } from './call-gate.js';
 import { answerOf, runCall } from './call-runner.js';
+import { heartbeatIntervalOf } from './progress-heartbeat.js';
+import { registerSpillResources } from './spill-resources.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 import { registerToolHandlers } from './tool-handlers.js';
@@ -48,8 +50,9 @@ export class McpConnection {
     this.session = host.openSession({ id: options.sessionId, cwd: options.cwd, caller: options.caller });
     const instructions = serverInstructions(host);
     this.server = new Server(SERVER_INFO, { capabilities: serverCapabilities(), ...(instructions ? { instructions } : {}) });
-    const deps = { logger: options.logger, callGate: options.callGate, cancelled: this.cancelled.signal };
-    registerToolHandlers(this.server, host, async (call) => answerOf(this.session, await runCall(this.session, call, deps)));
+    const deps = { logger: options.logger, callGate: options.callGate, cancelled: this.cancelled.signal, heartbeatMs: heartbeatIntervalOf(host) };
+    const spills = registerSpillResources(this.server);
+    registerToolHandlers(this.server, host, async (call) => answerOf(this.session, await runCall(this.session, call, deps), [], spills));
     this.unsubscribe.push(this.session.onNotice((notice) => this.log(notice)));
     if (options.approvals) this.unsubscribe.push(options.approvals.register(this.session.id, this.server));
     // The transport closing (client gone, HTTP DELETE) ends the session.

@@ -5,6 +5,7 @@ import type { Logger } from '../providers/logging/logger.js';
 import type { CallGate } from './call-gate.js';
 import { toCallToolResult } from './call-result.js';
 import { answerOf, runCall, type CallRequest } from './call-runner.js';
+import { heartbeatIntervalOf } from './progress-heartbeat.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 import { HANDLE_ARGUMENT, handleNotice, type SessionHandles } from './session-handles.js';
 import { registerToolHandlers } from './tool-handlers.js';
@@ -30,7 +31,8 @@ export interface ModernServerDeps {
  */
 export function modernServer(deps: ModernServerDeps, caller: string | undefined): Server {
   const instructions = serverInstructions(deps.host);
-  const server = new Server(SERVER_INFO, { capabilities: serverCapabilities(), ...(instructions ? { instructions } : {}) });
+  // No resources: a stateless request has no session to keep the offered spill links in.
+  const server = new Server(SERVER_INFO, { capabilities: serverCapabilities({ resources: false }), ...(instructions ? { instructions } : {}) });
   registerToolHandlers(server, deps.host, (call) => callWithHandle(deps, caller, call), (tool) => ({
     ...tool,
     inputSchema: {
@@ -46,7 +48,7 @@ async function callWithHandle(deps: ModernServerDeps, caller: string | undefined
   const { [HANDLE_ARGUMENT]: handle, ...args } = call.args;
   const held = deps.handles.acquire(handle, caller);
   if (typeof held === 'string') return toCallToolResult(errorResult(held)) as CallToolResult;
-  const runDeps = { cancelled: deps.cancelled, ...(deps.logger ? { logger: deps.logger } : {}), ...(deps.callGate ? { callGate: deps.callGate } : {}) };
+  const runDeps = { cancelled: deps.cancelled, heartbeatMs: heartbeatIntervalOf(deps.host), ...(deps.logger ? { logger: deps.logger } : {}), ...(deps.callGate ? { callGate: deps.callGate } : {}) };
   let minted: string | undefined;
   let ran;
   try {

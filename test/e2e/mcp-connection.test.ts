@@ -73,7 +73,7 @@ test('closing the client side disposes the host session', async () => {
 
 test('results: notices follow one blank line; non-object values are wrapped for structuredContent', () => {
   const result = toCallToolResult({ content: [{ type: 'text', text: 'done' }], value: 7 }, ['n1', 'n2']);
-  expect(result).toEqual({ content: [{ type: 'text', text: 'done\n\nn1\nn2' }], structuredContent: { value: 7 } });
+  expect(result).toEqual({ content: [{ type: 'text', text: 'done\n\nn1\nn2' }], structuredContent: { value: 7, text: 'done\n\nn1\nn2' } });
   const trailing = toCallToolResult({ content: [{ type: 'text', text: 'line\n' }], isError: true }, ['n']);
   expect(trailing).toEqual({ content: [{ type: 'text', text: 'line\n\nn' }], isError: true });
   expect(toStructuredContent(['a'])).toEqual({ value: ['a'] });

@@ -53,7 +53,7 @@ test('a foreground bash call returns the exact model-visible text and the typed 
   const result = await bash('echo out; echo err >&2; exit 3');
   expect(textOf(result)).toBe('out\n[stderr]\nerr\n[exit code: 3]');
   expect(result.isError).toBeFalsy();
-  expect(result.structuredContent).toMatchObject({ kind: 'foreground', exitCode: 3, stdout: 'out\n', stderr: 'err\n' });
+  expect(result.structuredContent).toMatchObject({ kind: 'foreground', exitCode: 3, text: 'out\n[stderr]\nerr\n[exit code: 3]' });
   // The session cwd is the workspace.
   expect(textOf(await bash('pwd'))).toBe(workspace);
 });

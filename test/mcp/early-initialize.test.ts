@@ -119,7 +119,7 @@ describe('serveStdio', () => {
     await client.connect(new StdioServerTransport(stdout, stdin));
     server = await started;
     expect(client.getInstructions()).toBe(serverInstructions(host));
-    expect(client.getServerCapabilities()).toEqual({ tools: {}, logging: {} });
+    expect(client.getServerCapabilities()).toEqual({ tools: {}, logging: {}, resources: {} });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('bash');
     const result = await client.callTool({ name: 'bash', arguments: { command: 'echo hi', description: 'Say hi' } });
     expect(JSON.stringify(result.content)).toContain('hi');

@@ -80,7 +80,7 @@ test('an idle session\'s persistent shell dies with it', async () => {
   try {
     const { client } = await connectClient(new URL(server.url));
     const result = await client.callTool(bash('echo $$'));
-    const shellPid = Number((result.structuredContent as { output: string }).output.trim());
+    const shellPid = Number((result.structuredContent as { text: string }).text.trim());
     expect(isAlivePid(shellPid)).toBe(true);
     const ended = once(ends, 'closed');
     await client.close();

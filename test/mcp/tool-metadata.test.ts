@@ -48,7 +48,7 @@ test('each tool has a title, honest annotations and an object output schema', as
     expect(tools.get('bash')).toMatchObject({
       title: 'Run a shell command',
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-      outputSchema: { type: 'object', required: ['kind'] },
+      outputSchema: { type: 'object', required: ['kind', 'text'] },
     });
     expect(tools.get('task_list')).toMatchObject({
       title: 'List background tasks',
@@ -73,20 +73,22 @@ test('real one-shot and task results satisfy their output schemas (the client va
   const { client, close } = await connect('oneshot');
   try {
     const ok = await call(client, 'bash', bash('echo hi'));
-    expect(ok.structuredContent).toMatchObject({ kind: 'foreground', exitCode: 0, stdout: 'hi\n' });
+    expect(ok.structuredContent).toMatchObject({ kind: 'foreground', exitCode: 0, text: 'hi' });
     const failed = await call(client, 'bash', bash('echo err >&2; exit 3'));
-    expect(failed.structuredContent).toMatchObject({ exitCode: 3, stderr: 'err\n' });
+    expect(failed.structuredContent).toMatchObject({ exitCode: 3, text: '[stderr]\nerr\n[exit code: 3]' });
     const timedOut = await call(client, 'bash', bash('sleep 5', { timeoutMs: 100 }));
     expect(timedOut.structuredContent).toMatchObject({ timedOut: true });
     const long = await call(client, 'bash', bash('seq 1 2000'));
     expect(long.structuredContent).toMatchObject({ stdoutTruncated: true, stdoutSpillPath: expect.any(String) });
     const killedBySignal = await call(client, 'bash', bash('kill -TERM $$'));
-    expect(killedBySignal.structuredContent).toMatchObject({ exitCode: null, signal: 'SIGTERM' });
+    expect(killedBySignal.structuredContent).toMatchObject({ signal: 'SIGTERM' });
+    // A field that does not apply is absent, never null (the portable form).
+    expect(killedBySignal.structuredContent).not.toHaveProperty('exitCode');
 
-    expect((await call(client, 'task_list', {})).structuredContent).toEqual({ kind: 'task_list', tasks: [] });
+    expect((await call(client, 'task_list', {})).structuredContent).toEqual({ kind: 'task_list', tasks: [], text: '(no background tasks)' });
     const started = await call(client, 'bash', bash('echo started; sleep 30', { run_in_background: true }));
     const taskId = (started.structuredContent as { taskId: string }).taskId;
-    expect(started.structuredContent).toEqual({ kind: 'background', taskId });
+    expect(started.structuredContent).toEqual({ kind: 'background', taskId, text: `started background task ${taskId}` });
     const listed = await call(client, 'task_list', {});
     expect(listed.structuredContent).toMatchObject({ tasks: [{ id: taskId, status: 'running' }] });
     const read = await call(client, 'task_output', { task_id: taskId });
@@ -114,7 +116,7 @@ test('real persistent-shell results satisfy its output schema', async () => {
   try {
     expect(tools.get('bash')?.title).toBe('Run a command in your shell');
     const first = await call(client, 'bash', bash('cd /tmp && echo here'));
-    expect(first.structuredContent).toMatchObject({ kind: 'foreground', output: expect.stringContaining('here'), exitCode: 0 });
+    expect(first.structuredContent).toMatchObject({ kind: 'foreground', text: expect.stringContaining('here'), exitCode: 0 });
     const failing = await call(client, 'bash', bash('false'));
     expect(failing.structuredContent).toMatchObject({ exitCode: 1 });
     const exited = await call(client, 'bash', bash('exit 4'));

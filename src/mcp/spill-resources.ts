@@ -1,0 +1,85 @@
+import { constants, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ReadResourceResult, Resource, ResourceLink, Server } from '@modelcontextprotocol/server';
+
+/*
+ * A truncated result names its spill file (`full output: <path>`); clients
+ * that read resources get the same file as a `resource_link`. Only the
+ * session a link was handed to can read it: each connection keeps the links
+ * its own results carried, and `resources/read` answers those and nothing
+ * else. No URI is ever turned into a path, so a guessed URI, another
+ * session's spill or any other file is refused before the disk is touched.
+ */
+
+/** JSON-RPC "resource not found" (MCP). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** Links kept per session; past this the oldest are forgotten (retention has usually deleted their files by then). */
+const MAX_OFFERED = 1024;
+
+const MIME_TYPE = 'text/plain';
+const DESCRIPTION = 'The complete output stream on the server; the result text shows only part of it.';
+
+/** A JSON-RPC error with a plain message (the SDK sends `message` and `code` as they are). */
+function resourceError(message: string): Error {
+  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND });
+}
+
+/** The spill files one session's results offered, readable by that session only. */
+export class SessionSpills {
+  private readonly offered = new Map<string, string>();
+
+  /** Registers `file` for this session and returns the content block that links it. */
+  offer(file: string): ResourceLink {
+    const uri = pathToFileURL(file).href;
+    this.offered.delete(uri);
+    this.offered.set(uri, file);
+    while (this.offered.size > MAX_OFFERED) this.offered.delete(this.offered.keys().next().value!);
+    return { type: 'resource_link', uri, name: path.basename(file), mimeType: MIME_TYPE, description: DESCRIPTION };
+  }
+
+  /** The offered files that still exist, oldest first. */
+  async list(): Promise<Resource[]> {
+    const resources: Resource[] = [];
+    for (const [uri, file] of this.offered) {
+      const stat = await fs.lstat(file).catch(() => undefined);
+      if (stat?.isFile()) resources.push({ uri, name: path.basename(file), mimeType: MIME_TYPE, description: DESCRIPTION, size: stat.size });
+    }
+    return resources;
+  }
+
+  /** The file behind a URI this session was offered; a clear error for anything else. */
+  async read(uri: string): Promise<ReadResourceResult> {
+    const file = this.offered.get(uri);
+    if (file === undefined) throw resourceError(`unknown resource ${uri}: this session was not offered it (only its own spill files can be read)`);
+    let handle;
+    try {
+      // O_NOFOLLOW: a spill file swapped for a symlink is refused, never followed.
+      handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw resourceError(`spill file ${file} no longer exists (removed with its session or by spill retention)`);
+      throw resourceError(`spill file ${file} cannot be read (${code ?? String(error)})`);
+    }
+    try {
+      if (!(await handle.stat()).isFile()) throw resourceError(`spill file ${file} is not a regular file`);
+      const text = await handle.readFile({ encoding: 'utf8' });
+      return { contents: [{ uri, mimeType: MIME_TYPE, text }] };
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/**
+ * Serves `resources/list` and `resources/read` on `server` from a new
+ * `SessionSpills`, which the connection hands to `toCallToolResult`. The
+ * server must declare `SPILL_RESOURCE_CAPABILITIES` (`spill-capabilities.ts`, in `serverCapabilities()`).
+ */
+export function registerSpillResources(server: Server): SessionSpills {
+  const spills = new SessionSpills();
+  server.setRequestHandler('resources/list', async () => ({ resources: await spills.list() }));
+  server.setRequestHandler('resources/read', (request) => spills.read(request.params.uri));
+  return spills;
+}
