@@ -37,7 +37,16 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
   const started = performance.now();
   const clientSignal = call.ctx.mcpReq.signal;
   const signal = AbortSignal.any([clientSignal, deps.cancelled]);
-  const forward = call.progressToken === undefined ? undefined : progressForwarder(call.progressToken, (n) => call.ctx.mcpReq.notify(n));
+  // Progress still on its way when the call ends is awaited first: a notification after the result names a token the client forgot.
+  const inFlight = new Set<Promise<void>>();
+  const notify: SendNotification = (notification) => {
+    const sent: Promise<void> = call.ctx.mcpReq.notify(notification).finally(() => inFlight.delete(sent));
+    inFlight.add(sent);
+    return sent;
+  };
+  const toClient = call.progressToken === undefined ? undefined : progressForwarder(call.progressToken, notify);
+  // A client that cancelled (or timed out) has forgotten the token: nothing more is sent for it.
+  const forward = toClient && ((progress: ToolProgress) => clientSignal.aborted || toClient(progress));
   // The heartbeat starts before the call gate: a call queued behind others is quiet too.
   const result = await withHeartbeat(deps.heartbeatMs ?? 0, forward, async (onProgress): Promise<ToolResult> => {
     const admitted = deps.callGate ? await deps.callGate.acquire(signal) : undefined;
@@ -48,6 +57,7 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
       admitted?.();
     }
   });
+  await Promise.allSettled([...inFlight]);
   const outcome = clientSignal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
   deps.logger?.debug(`mcp ${session.id}: ${call.name} → ${outcome} in ${Math.round(performance.now() - started)} ms`);
   return { result, clientCancelled: clientSignal.aborted };

@@ -1,7 +1,7 @@
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ReadResourceResult, Resource, ResourceLink, Server } from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, type ReadResourceResult, type Resource, type ResourceLink, type Server } from '@modelcontextprotocol/server';
 
 /*
  * A truncated result names its spill file (`full output: <path>`); clients
@@ -12,18 +12,15 @@ import type { ReadResourceResult, Resource, ResourceLink, Server } from '@modelc
  * session's spill or any other file is refused before the disk is touched.
  */
 
-/** JSON-RPC "resource not found" (MCP). */
-const RESOURCE_NOT_FOUND = -32002;
-
 /** Links kept per session; past this the oldest are forgotten (retention has usually deleted their files by then). */
 const MAX_OFFERED = 1024;
 
 const MIME_TYPE = 'text/plain';
 const DESCRIPTION = 'The complete output stream on the server; the result text shows only part of it.';
 
-/** A JSON-RPC error with a plain message (the SDK sends `message` and `code` as they are). */
-function resourceError(message: string): Error {
-  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND });
+/** "Resource not found" as the 2.x SDK sends it on every era: -32602 with `data: { uri }` and this message. */
+function resourceError(uri: string, message: string): Error {
+  return new ResourceNotFoundError(uri, message);
 }
 
 /** The spill files one session's results offered, readable by that session only. */
@@ -52,18 +49,18 @@ export class SessionSpills {
   /** The file behind a URI this session was offered; a clear error for anything else. */
   async read(uri: string): Promise<ReadResourceResult> {
     const file = this.offered.get(uri);
-    if (file === undefined) throw resourceError(`unknown resource ${uri}: this session was not offered it (only its own spill files can be read)`);
+    if (file === undefined) throw resourceError(uri, `unknown resource ${uri}: this session was not offered it (only its own spill files can be read)`);
     let handle;
     try {
       // O_NOFOLLOW: a spill file swapped for a symlink is refused, never followed.
       handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw resourceError(`spill file ${file} no longer exists (removed with its session or by spill retention)`);
-      throw resourceError(`spill file ${file} cannot be read (${code ?? String(error)})`);
+      if (code === 'ENOENT') throw resourceError(uri, `spill file ${file} no longer exists (removed with its session or by spill retention)`);
+      throw resourceError(uri, `spill file ${file} cannot be read (${code ?? String(error)})`);
     }
     try {
-      if (!(await handle.stat()).isFile()) throw resourceError(`spill file ${file} is not a regular file`);
+      if (!(await handle.stat()).isFile()) throw resourceError(uri, `spill file ${file} is not a regular file`);
       const text = await handle.readFile({ encoding: 'utf8' });
       return { contents: [{ uri, mimeType: MIME_TYPE, text }] };
     } finally {

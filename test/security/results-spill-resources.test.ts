@@ -49,7 +49,9 @@ async function readFails(session: ResultsSession, uri: string): Promise<Error & 
     (error: Error & { code?: number }) => error,
   );
   expect(failure).toBeDefined();
-  expect(failure!.code).toBe(-32002);
+  // Resource not found, as the 2026-07-28 spec has it on every era: -32602 whose data is exactly the URI.
+  expect(failure!.code).toBe(-32602);
+  expect((failure as Error & { data?: unknown }).data).toEqual({ uri });
   return failure!;
 }
 
