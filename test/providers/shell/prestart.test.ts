@@ -218,6 +218,39 @@ describe('calls made together', () => {
     expect(started[1]).toEqual([]);
     await waitingShell(executor);
   });
+
+  it("in other sessions start no shell while two or more calls run, and every session's once the burst is over", async () => {
+    const executor = pool.make();
+    const sessions = ['a', 'b', 'c'].map(fakeSession);
+    const seen: number[] = [];
+    const burst = ['sleep 0.2', 'sleep 0.5', 'sleep 0.8'].map((command, i) =>
+      runCommand(executor, { command, session: sessions[i] }).then(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setImmediate(resolve));
+        seen.push(executor.prestartedPids.length);
+      }),
+    );
+    await Promise.all(burst);
+    // a ended while b and c ran: nothing started. b ended with only c running: a's and b's shells start then.
+    expect(seen[0]).toBe(0);
+    expect(seen[1]).toBe(2);
+    expect(await pollUntil(() => executor.prestartedPids.length === 3)).toBe(true);
+    // Each waiting shell is taken by its own session's next call.
+    for (const session of sessions) await runCommand(executor, { command: 'true', session });
+    expect(executor.prestartedRuns).toBe(3);
+  });
+
+  it('a session disposed while its shell waited for the burst gets none', async () => {
+    const executor = pool.make();
+    const [gone, busy, busier] = ['gone', 'busy', 'busier'].map(fakeSession);
+    const running = [runCommand(executor, { command: 'sleep 0.5', session: busy! }), runCommand(executor, { command: 'sleep 0.5', session: busier! })];
+    await runCommand(executor, { command: 'true', session: gone! });
+    await gone!.dispose();
+    await Promise.all(running);
+    expect(await pollUntil(() => executor.prestartedPids.length === 2)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(executor.prestartedPids).toHaveLength(2);
+  });
 });
 
 describe('no pre-started shell outlives', () => {
