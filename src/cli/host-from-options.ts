@@ -10,6 +10,9 @@ export async function hostFromOptions(
   options: GlobalOptions,
   adjust: (environment: CliEnvironment) => CliEnvironment = (environment) => environment,
 ): Promise<{ host: DshHost; workspace: string }> {
+  // The usual composition loads while the options resolve (the others build on it or are rare).
+  const usual = import('../plugins/local.environment.js');
+  usual.catch(() => undefined);
   const environment = adjust(await resolveEnvironment(options));
   const host = await createHost(...(await modulesOf(environment)));
   return { host, workspace: environment.workspace! };
