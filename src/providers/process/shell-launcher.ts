@@ -6,7 +6,7 @@
  * spawned and tracks. The command reaches bash only as data (`read -N` into
  * `BASH_EXECUTION_STRING`, as a plain `bash -c` has it), never as shell code
  * of the launcher. What still differs from a fresh `bash -c` is listed in
- * docs/performance.md and tested in test/providers/shell/prestart.test.ts.
+ * docs/performance.md and tested in test/providers/shell/prestart-differences.test.ts.
  *
  * Record: 10 bytes giving the header's length (`%09d `), the header — decimal
  * numbers `<stdin: 0|1> <env count> <body bytes> <workdir bytes> <bytes of
