@@ -155,7 +155,7 @@ function launcherPids(): number[] {
   for (const entry of readdirSafe('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes('\0dsh-launcher\0')) found.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(': dsh-launcher;')) found.push(Number(entry));
     } catch {
       // gone
     }

@@ -22,7 +22,7 @@ function launchersOf(serverPid: number): number[] {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('\0dsh-launcher\0') || !isAlive(pid)) continue;
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(': dsh-launcher;') || !isAlive(pid)) continue;
     } catch {
       continue;
     }

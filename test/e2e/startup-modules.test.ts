@@ -14,6 +14,17 @@ const VALIDATION = [/\/class-validator\//, /class-validator-jsonschema\/build\/i
 const DOCKER = /\/dockerode\//;
 /** Loaded only by the Kubernetes backend (--kubernetes), at its first cluster call. */
 const KUBERNETES = /@kubernetes\/client-node/;
+/**
+ * The code of compositions other than the chosen one: their environment files,
+ * and container or pod code beyond the configuration and seam files the
+ * option parser reads.
+ */
+const OTHER_COMPOSITIONS = [
+  /\/plugins\/(container|kubernetes|sandboxed)\.environment\.js$/,
+  /\/providers\/container\/(?!container-config\.js|container-engine\.js|container-hardening\.js)[^/]+$/,
+  /\/providers\/kubernetes\/(?!kubernetes-config(-checks)?\.js)[^/]+$/,
+  /\/providers\/sandbox\/(bwrap|sandbox-confinement|seccomp)/,
+];
 
 let dir: string;
 beforeAll(() => {
@@ -36,6 +47,15 @@ function matching(loaded: string[], patterns: RegExp[]): string[] {
 }
 
 describe('start-up loads only what the first response needs', () => {
+  it.each([['prompt'], ['call', 'task_list', '{}']])('%s (local composition): no code of the sandbox, container or Kubernetes compositions', (...args) => {
+    const traced = tracedArgs([...args, '--workspace', dir]);
+    const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    const loaded = traced.loaded();
+    expect(loaded.some((url) => url.endsWith('/plugins/local.environment.js'))).toBe(true);
+    expect(matching(loaded, OTHER_COMPOSITIONS)).toEqual([]);
+  });
+
   it('prompt: no validation, no schema generator, no MCP SDK', () => {
     const traced = tracedArgs(['prompt', '--workspace', dir]);
     const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });

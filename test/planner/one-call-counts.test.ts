@@ -72,8 +72,8 @@ describeWithBwrap(`one sandboxed one-shot call${NEEDS_BWRAP}`, () => {
       fs.rmSync(workspace, { recursive: true, force: true });
     }
     // Before the planner: policy 3, realpath 8, redactor 8. The redactor now: one stream per output stream, then the
-    // host's last line of defence over the text and each non-empty string of the value (stdout, kind, shell, mode),
-    // and one over the command for the call's observers (the audit record and span carry it redacted).
-    expect(counts).toEqual({ policy: 1, realpath: 1, redactor: 8 });
+    // host's last line of defence over the text and each non-empty string of the value (stdout, kind, shell, mode);
+    // the command is redacted only when an observer reads it (no audit sink, no includeCommand here: 7, was 8).
+    expect(counts).toEqual({ policy: 1, realpath: 1, redactor: 7 });
   });
 });

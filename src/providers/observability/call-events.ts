@@ -22,27 +22,46 @@ export interface ObservationSource extends ContributionSource {
 export const MAX_RECORDED_COMMAND_CHARS = 8192;
 const MAX_TOOL_NAME_CHARS = 200;
 
-/** The start event of a call; reads only facts that are already there (never throws on a provider's failure). */
+/**
+ * The start event of a call; reads only facts that are already there (never
+ * throws on a provider's failure). The command is redacted when an observer
+ * first reads it (an audit sink, a span with `telemetry.includeCommand`),
+ * once per call: most calls have no reader, and redaction walks the text.
+ */
 export function callStart(source: ObservationSource, tool: string, rawArgs: unknown, ctx: CallContext): ToolCallStart {
   const args = isRecord(rawArgs) ? rawArgs : {};
-  const command = typeof args.command === 'string' ? recordedCommand(source, args.command) : undefined;
   const workdir = typeof args.workdir === 'string' ? args.workdir : (ctx.session?.cwd ?? quietly(() => source.get(HostConfig).workspace));
   const caller = (ctx.session as { readonly caller?: unknown } | undefined)?.caller;
   // The policy decides once per call, in the planner: the start event only says a sandbox is composed; the mode
   // the call ran under comes with its end (the result's `sandboxMode`).
   const sandboxed = source.isBound(SandboxPolicy);
   const known = String(tool).slice(0, MAX_TOOL_NAME_CHARS);
-  return {
+  const start: ToolCallStart = {
     time: Date.now(),
     callId: ctx.callId,
     tool: known,
     knownTool: toolNames(source).has(tool),
     ...(typeof caller === 'string' ? { caller } : {}),
     ...(ctx.session ? { sessionId: ctx.session.id } : {}),
-    ...(command !== undefined ? { command } : {}),
     ...(workdir !== undefined ? { workdir } : {}),
     mode: source.isBound(ContainerEngine) ? 'container' : sandboxed ? 'sandbox' : 'local',
   };
+  if (typeof args.command !== 'string') return start;
+  const given = args.command;
+  let recorded: string | undefined;
+  return withCommand(start, { enumerable: true, get: () => (recorded ??= recordedCommand(source, given)) });
+}
+
+/** `event` with the `command` property described by `command` (a getter stays a getter). */
+function withCommand<T extends object>(event: T, command: PropertyDescriptor | undefined): T {
+  return command === undefined ? event : Object.defineProperty(event, 'command', command);
+}
+
+/** The start's fields without reading its `command` (a spread would run the redaction). */
+function startFields(start: ToolCallStart): Omit<ToolCallStart, 'command'> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(start)) if (key !== 'command') fields[key] = start[key as keyof ToolCallStart];
+  return fields as unknown as Omit<ToolCallStart, 'command'>;
 }
 
 export interface CallEnding {
@@ -62,8 +81,8 @@ export function callEnd(source: ObservationSource, start: ToolCallStart, ending:
   const decided = ending.scope.sandboxMode as SandboxMode | undefined;
   const ranMode = typeof value.sandboxMode === 'string' ? (value.sandboxMode as SandboxMode) : (decided ?? start.sandboxMode);
   const background = value.kind === 'background' && typeof value.taskId === 'string';
-  return {
-    ...start,
+  const end: ToolCallEnd = {
+    ...startFields(start),
     ...(ranMode !== undefined ? { sandboxMode: ranMode } : {}),
     outcome: outcomeOf(ending, value, verdict === 'deny' || (last !== undefined && last.decision !== 'allowed-once')),
     exitCode: typeof value.exitCode === 'number' ? value.exitCode : null,
@@ -77,6 +96,7 @@ export function callEnd(source: ObservationSource, start: ToolCallStart, ending:
     ...(value.shell === 'persistent' ? { persistentShell: value.shellExited === true || value.shellReset === true ? 'closed' : 'open' } : {}),
     ...(background ? { taskId: value.taskId as string } : {}),
   };
+  return withCommand(end, Object.getOwnPropertyDescriptor(start, 'command'));
 }
 
 function outcomeOf(ending: CallEnding, value: Record<string, unknown>, refused: boolean): CallOutcome {

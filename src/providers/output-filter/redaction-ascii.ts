@@ -33,13 +33,12 @@ export function asciiCut(carry: string, chunk: Buffer, rules: readonly Redaction
   const length = chunk.length;
   // The carry and the seam into the chunk: a needle may start in one and end in the other.
   const seam = carry === '' ? '' : carry + chunk.toString('latin1', 0, Math.min(length, SEAM_CHARS));
-  let text: string | undefined;
   for (const rule of rules) {
     if (rule.literals !== undefined) {
-      text ??= chunk.toString('latin1');
       // A literal may be longer than the seam: its own seam reaches `maxLength - 1` into the chunk.
-      const literalSeam = carry === '' ? '' : carry + text.slice(0, rule.maxLength - 1);
-      if (matches(rule.regex, literalSeam) || matches(rule.regex, text)) return undefined;
+      const literalSeam = carry === '' ? '' : carry + chunk.toString('latin1', 0, Math.min(length, rule.maxLength - 1));
+      // Searched as bytes: decoding every chunk to a string only to search it cost a copy and its garbage.
+      if (matches(rule.regex, literalSeam) || rule.literals.some((literal) => literalIn(chunk, literal))) return undefined;
     } else if (mayMatchBytes(seam, chunk, rule)) {
       return undefined;
     }
@@ -47,10 +46,7 @@ export function asciiCut(carry: string, chunk: Buffer, rules: readonly Redaction
   const total = carry.length + length;
   const size = Math.min(window, total);
   const from = length - size;
-  const tail =
-    from >= 0
-      ? (text?.slice(from) ?? chunk.toString('latin1', from))
-      : carry.slice(carry.length + from) + (text ?? chunk.toString('latin1'));
+  const tail = from >= 0 ? chunk.toString('latin1', from) : carry.slice(carry.length + from) + chunk.toString('latin1');
   let cut = size;
   for (const rule of rules) cut = Math.min(cut, holdFrom(tail, rule));
   return total - size + cut;
@@ -61,6 +57,13 @@ function matches(regex: RegExp, text: string): boolean {
   const found = regex.test(text);
   regex.lastIndex = 0;
   return found;
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/** Whether `literal` occurs in the ASCII `chunk` (one with a non-ASCII character cannot). */
+function literalIn(chunk: Buffer, literal: string): boolean {
+  return literal === '' || (ASCII_ONLY.test(literal) && chunk.includes(literal, 0, 'latin1'));
 }
 
 /** `mayMatch` of `seam + chunk` without joining them (marks and probes are ASCII). */

@@ -2,6 +2,14 @@ import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 
+/**
+ * While this many calls run in the executor (a burst: many sessions' calls at
+ * once), no shell is started: each would be one more spawn competing with
+ * the burst for the CPU. The sessions that asked get theirs when the burst is
+ * over. One long command alone does not hold the others' shells back.
+ */
+const BURST_CALLS = 2;
+
 interface Slot {
   readonly shell: PrestartedShell;
   /** How it was started (confinement and what it may read): a call that would spawn otherwise does not get it. */
@@ -20,6 +28,10 @@ export class PrestartSlots {
   private readonly slots = new Map<string, Slot>();
   /** Calls running per session: while any runs, no shell is started for it (see `begin`). */
   private readonly running = new Map<string, number>();
+  /** Calls running in all sessions (see `BURST_CALLS`). */
+  private runningCalls = 0;
+  /** Sessions whose shell waits for the end of a burst, with how to start it. */
+  private readonly deferred = new Map<string, { session: SessionContext | undefined; key: string; start: () => PrestartedShell | undefined }>();
   /** Marks, in each session's scope, that its waiting shell is stopped when it closes. */
   private readonly sessionKey = new ScopeKey<true>('the pre-started shell');
   private disposed = false;
@@ -48,6 +60,7 @@ export class PrestartSlots {
   begin(session: SessionContext | undefined): void {
     const id = session?.id ?? '';
     this.running.set(id, (this.running.get(id) ?? 0) + 1);
+    this.runningCalls++;
   }
 
   end(session: SessionContext | undefined): void {
@@ -55,12 +68,15 @@ export class PrestartSlots {
     const left = (this.running.get(id) ?? 1) - 1;
     if (left > 0) this.running.set(id, left);
     else this.running.delete(id);
+    this.runningCalls = Math.max(0, this.runningCalls - 1);
+    if (this.runningCalls < BURST_CALLS && this.deferred.size > 0) setImmediate(() => this.startDeferred());
   }
 
   /**
    * Puts `unused` back (a call that could not use it), else starts a fresh
    * shell with `start` — unless the slot is filled, a call of the session
-   * runs, or the session or the slots are gone. Never throws.
+   * runs, or the session or the slots are gone; during a burst of other
+   * sessions' calls the start waits for its end. Never throws.
    */
   fill(session: SessionContext | undefined, key: string, start: () => PrestartedShell | undefined, unused?: PrestartedShell): void {
     const id = session?.id ?? '';
@@ -68,6 +84,11 @@ export class PrestartSlots {
       unused?.discard();
       return;
     }
+    if (unused?.usable !== true && this.runningCalls >= BURST_CALLS) {
+      this.deferred.set(id, { session, key, start });
+      return;
+    }
+    this.deferred.delete(id);
     const shell = unused?.usable === true ? unused : start();
     if (shell === undefined) return;
     const idle = setTimeout(() => this.drop(id), this.idleMs);
@@ -83,7 +104,15 @@ export class PrestartSlots {
 
   dispose(): void {
     this.disposed = true;
+    this.deferred.clear();
     for (const id of [...this.slots.keys()]) this.drop(id);
+  }
+
+  private startDeferred(): void {
+    if (this.runningCalls >= BURST_CALLS) return;
+    const waiting = [...this.deferred.values()];
+    this.deferred.clear();
+    for (const { session, key, start } of waiting) this.fill(session, key, start);
   }
 
   private drop(id: string): void {

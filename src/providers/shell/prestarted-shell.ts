@@ -3,6 +3,7 @@ import { BARE_SPAWN, type Execa } from '../process/execa-loader.js';
 import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
 import { ensureReaperWatchdog } from '../process/reaper-watchdog.js';
 import { encodeLaunchRecord, launcherArgv, launchEnv } from '../process/shell-launcher.js';
+import { exceedsArgLimit } from '../process/long-command.js';
 import { REAPER_FDS, reaperStdio } from '../process/namespace-reaper.js';
 import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
 
@@ -86,20 +87,22 @@ export class PrestartedShell {
   }
 
   /**
-   * Hands the call over: the launcher becomes the call's `bash -c` with
-   * exactly `env`, in `workdir`, stdin `/dev/null` or `stdin`. Undefined
-   * (the launcher untouched) when the env cannot be given this way.
+   * Hands the call over: the launcher runs the call's command with exactly
+   * `env`, in `workdir`, stdin `/dev/null` or `stdin`. Undefined (the
+   * launcher untouched) when the call cannot be given this way: an env the
+   * launcher cannot set, or a command over the argv limit (it travels on
+   * fd 3 of a plain spawn, see long-command.ts).
    */
   launch(call: { command: string; workdir: string; env: Record<string, string>; stdin: string | undefined }): LauncherChild | undefined {
-    if (!this.usable) return undefined;
-    const env = launchEnv(call.env);
-    if (env === undefined) return undefined;
+    if (!this.usable || exceedsArgLimit(call.command)) return undefined;
+    const set = launchEnv(call.env);
+    if (set === undefined) return undefined;
     this.taken = true;
     this.handed = true;
     setReferenced(this.child, true);
     // execa types extra fds as readable; node gives a duplex socket.
     const control = this.child.stdio[3] as unknown as Writable;
-    control.end(encodeLaunchRecord({ workdir: call.workdir, command: call.command, hasStdin: call.stdin !== undefined, ...env }));
+    control.end(encodeLaunchRecord({ workdir: call.workdir, command: call.command, hasStdin: call.stdin !== undefined, set }));
     const stdin = this.child.stdio[4] as unknown as Writable;
     if (call.stdin === undefined) stdin.destroy();
     else stdin.end(call.stdin);
