@@ -10,7 +10,7 @@ describeClient({
   modernEra: false,
   listShape: 'names',
   progress: 'callback',
-  cancel: true,
+  cancel: 'notifies',
   elicitation: false,
   session: true,
 });

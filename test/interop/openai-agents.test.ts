@@ -8,10 +8,10 @@ describeClient({
   node: 20,
   transports: ['stdio', 'http'],
   modernEra: false,
-  listShape: 'raw',
+  listShape: 'full',
   progress: 'none',
   structuredMode: true,
-  cancel: true,
+  cancel: 'notifies',
   elicitation: false,
   session: true,
 });

@@ -8,9 +8,9 @@ describeClient({
   node: 20,
   transports: ['stdio', 'http'],
   modernEra: true,
-  listShape: 'raw',
+  listShape: 'full',
   progress: 'resets-timeout',
-  cancel: true,
+  cancel: 'notifies',
   elicitation: true,
   session: true,
 });

@@ -2,7 +2,7 @@
 // reads the driver's result for that case once the run has finished.
 import { createRequire } from 'node:module';
 import { waitUntilGone } from '../../support/process-table.js';
-import type { ClientSpec } from './client-spec.js';
+import type { ClientSpec, Transport } from './client-spec.js';
 import type { CaseOutcome } from './run-driver.js';
 
 const require = createRequire(import.meta.url);
@@ -25,7 +25,7 @@ interface CallView {
 const TOOL_NAMES = ['bash', 'task_kill', 'task_list', 'task_output'];
 
 /** The case outcome, failing with the driver's error when the case did not succeed. */
-function succeeded(outcome: Outcome, name: string): CaseOutcome & CallView {
+export function succeeded(outcome: Outcome, name: string): CaseOutcome & CallView {
   const result = outcome(name);
   expect({ case: name, ok: result.ok, error: result.error }).toEqual({ case: name, ok: true, error: undefined });
   return result as CaseOutcome & CallView;
@@ -37,13 +37,14 @@ export function connectAndListTests(spec: ClientSpec, outcome: Outcome, era: 'le
     if (era === 'modern' && connect.protocolVersion) expect(connect.protocolVersion).toBe('2026-07-28');
   });
 
-  test(`tools/list: ${spec.listShape === 'raw' ? 'titles, annotations and output schemas that validate the result' : 'the tool names'}`, () => {
+  const listed = { full: 'titles, annotations and output schemas that validate the result', untitled: 'annotations and output schemas that validate the result', names: 'the tool names' };
+  test(`tools/list: ${listed[spec.listShape]}`, () => {
     const tools = succeeded(outcome, 'list').tools as ToolView[];
     expect(tools.map((tool) => tool.name).sort()).toEqual(expect.arrayContaining(TOOL_NAMES));
-    if (spec.listShape !== 'raw') return;
+    if (spec.listShape === 'names') return;
     const ajv = new AjvClass({ strict: false, allErrors: true });
     for (const tool of tools) {
-      expect({ tool: tool.name, title: typeof tool.title }).toEqual({ tool: tool.name, title: 'string' });
+      if (spec.listShape === 'full') expect({ tool: tool.name, title: typeof tool.title }).toEqual({ tool: tool.name, title: 'string' });
       expect(typeof tool.annotations?.readOnlyHint).toBe('boolean');
       expect(tool.outputSchema).toBeDefined();
       ajv.compile(tool.outputSchema!);
@@ -60,7 +61,7 @@ export function connectAndListTests(spec: ClientSpec, outcome: Outcome, era: 'le
   });
 }
 
-export function callTests(spec: ClientSpec, outcome: Outcome, marker: () => string): void {
+export function callTests(spec: ClientSpec, outcome: Outcome, marker: () => string, transport: Transport): void {
   test('call: a non-zero exit → "[exit code: 3]"', () => {
     expect(succeeded(outcome, 'exit').text).toContain('[exit code: 3]');
   });
@@ -77,6 +78,13 @@ export function callTests(spec: ClientSpec, outcome: Outcome, marker: () => stri
     });
   }
 
+  if (spec.strictLint) {
+    test('Inspector --strict: no schema portability warnings on the tools', () => {
+      expect(succeeded(outcome, 'strict')).toMatchObject({ exitCode: 0, warnings: [] });
+    });
+  }
+
+  if (!spec.session) return approvalTest(spec, outcome);
   heartbeatTest(spec, outcome);
 
   test('background: run_in_background, then task_output reads the result', () => {
@@ -88,7 +96,11 @@ export function callTests(spec: ClientSpec, outcome: Outcome, marker: () => stri
   });
 
   if (spec.cancel) {
-    test('cancel: an aborted call settles at once, its command is gone, the next call works', async () => {
+    const cancelTitle =
+      spec.cancel === 'notifies' || transport === 'http'
+        ? 'cancel: an aborted call settles at once, its command is gone, the next call works'
+        : 'cancel: the abort settles at once and the next call works; no notifications/cancelled, so the command ends only when the client closes (drain 2 s)';
+    test(cancelTitle, async () => {
       const cancel = succeeded(outcome, 'cancel');
       // Rejected, or (LangChain) turned into the error text an agent hands the model.
       const abortedText = (cancel.result as CallView | undefined)?.text ?? '';
@@ -99,19 +111,7 @@ export function callTests(spec: ClientSpec, outcome: Outcome, marker: () => stri
     });
   }
 
-  if (spec.elicitation) {
-    test('approval: the form elicitation is answered and the command runs once', () => {
-      const approval = succeeded(outcome, 'approval');
-      expect(approval.text).toContain('approve-me');
-      expect(approval.text).not.toContain('Error:');
-      if (approval.asked) expect(approval.asked.join('\n')).toContain('Rule: "interop approval"');
-    });
-  } else {
-    test('approval: without form elicitation the call fails closed and nothing runs', () => {
-      const approval = succeeded(outcome, 'approval');
-      expect(approval.text).toContain('Error: command not approved');
-    });
-  }
+  approvalTest(spec, outcome);
 }
 
 export function badTokenTest(outcome: Outcome): void {
@@ -143,6 +143,22 @@ function heartbeatTest(spec: ClientSpec, outcome: Outcome): void {
   } else {
     test('a quiet 4 s command returns (this client passes no progress on)', () => {
       expect(succeeded(outcome, 'heartbeat').text).toContain('quiet-done');
+    });
+  }
+}
+
+function approvalTest(spec: ClientSpec, outcome: Outcome): void {
+  if (spec.elicitation) {
+    test('approval: the form elicitation is answered and the command runs once', () => {
+      const approval = succeeded(outcome, 'approval');
+      expect(approval.text).toContain('approve-me');
+      expect(approval.text).not.toContain('Error:');
+      if (approval.asked) expect(approval.asked.join('\n')).toContain('Rule: "interop approval"');
+    });
+  } else {
+    test('approval: without form elicitation the call fails closed and nothing runs', () => {
+      const approval = succeeded(outcome, 'approval');
+      expect(approval.text).toContain('Error: command not approved');
     });
   }
 }

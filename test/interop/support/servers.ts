@@ -33,12 +33,14 @@ export async function startServers(): Promise<InteropServers> {
   const config = path.join(root, 'interop.yaml');
   writeFileSync(config, CONFIG_YAML);
   const common = { workspace, dshHome, env: HEARTBEAT_ENV };
-  const http = await startHttpServer({ ...common, args: ['--config', config, '--idle-timeout', '600'] });
-  const expiring = await startHttpServer({ ...common, args: ['--config', config, '--idle-timeout', '2'] });
+  // A short drain: a call a client dropped without cancelling ends soon after the client goes.
+  const args = ['--config', config, '--drain-timeout', '2'];
+  const http = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '600'] });
+  const expiring = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '2'] });
   return {
     stdio: {
       command: process.execPath,
-      args: [MAIN_JS, 'serve', '--workspace', workspace, '--config', config],
+      args: [MAIN_JS, 'serve', '--workspace', workspace, ...args],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, DSH_HOME: dshHome, ...HEARTBEAT_ENV },
     },
     http,

@@ -89,6 +89,8 @@ const CASES = {
     return { ...outcome, settledMs, after };
   },
   approval: (client) => client.call('bash', bash('echo approve-me')),
+  // Clients with a schema linter (Inspector --strict): its portability report on our tools.
+  strict: (client) => client.strict(),
 };
 
 /**
@@ -97,6 +99,7 @@ const CASES = {
  */
 export async function runScript(makeClient, config) {
   const results = {};
+  const pending = [];
   let client;
   const timed = async (name, run) => {
     const started = Date.now();
@@ -135,8 +138,11 @@ export async function runScript(makeClient, config) {
         continue;
       }
       if (name !== 'connect' && !results.connect?.ok) continue;
-      await timed(name, () => CASES[name](client, config));
+      // A client without a session (one process per request) runs its cases side by side.
+      if (client.independentCases && name !== 'connect') pending.push(timed(name, () => CASES[name](client, config)));
+      else await timed(name, () => CASES[name](client, config));
     }
+    await Promise.all(pending);
   } finally {
     await Promise.race([client?.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 5_000))]);
     writeFileSync(config.resultFile, JSON.stringify(results));
