@@ -68,7 +68,7 @@ export function describeClient(spec: ClientSpec): void {
     }
 
     if (spec.transports.includes('http') && spec.session) {
-      describe('http, session expiry (--idle-timeout 2)', () => {
+      describe('http, session expiry (--idle-timeout 5)', () => {
         const idleEnds = () => (servers.expiring.stderr().match(/ session \S+ ended \(idle\)/g) ?? []).length;
         let endsBefore = 0;
         const outcome = driverRun(

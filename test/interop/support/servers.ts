@@ -36,7 +36,7 @@ export async function startServers(): Promise<InteropServers> {
   // A short drain: a call a client dropped without cancelling ends soon after the client goes.
   const args = ['--config', config, '--drain-timeout', '2'];
   const http = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '600'] });
-  const expiring = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '2'] });
+  const expiring = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '5'] });
   return {
     stdio: {
       command: process.execPath,
