@@ -11,10 +11,12 @@ function textOf(output) {
 }
 
 async function makeClient(config) {
+  // Its default 5 s for connect and list is tight for a server starting on a busy machine.
+  const common = { name: 'dsh', clientSessionTimeoutSeconds: 30 };
   const server =
     config.transport === 'stdio'
-      ? new MCPServerStdio({ command: config.server.command, args: config.server.args, env: config.server.env, name: 'dsh' })
-      : new MCPServerStreamableHttp({ url: config.url, name: 'dsh', requestInit: { headers: { authorization: `Bearer ${config.token}` } } });
+      ? new MCPServerStdio({ ...common, command: config.server.command, args: config.server.args, env: config.server.env })
+      : new MCPServerStreamableHttp({ ...common, url: config.url, requestInit: { headers: { authorization: `Bearer ${config.token}` } } });
   let tools = [];
   let calls = 0;
   return {
