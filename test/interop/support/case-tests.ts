@@ -147,9 +147,11 @@ function heartbeatTest(spec: ClientSpec, outcome: Outcome): void {
   }
 }
 
-function approvalTest(spec: ClientSpec, outcome: Outcome): void {
+/** 2025 era: elicitation/create; 2026-07-28 era: an input_required round trip the client answers with the same form handler. */
+export function approvalTest(spec: ClientSpec, outcome: Outcome, era: 'legacy' | 'modern' = 'legacy'): void {
+  const asked = era === 'modern' ? 'the input_required round trip (form)' : 'the form elicitation';
   if (spec.elicitation) {
-    test('approval: the form elicitation is answered and the command runs once', () => {
+    test(`approval: ${asked} is answered and the command runs once`, () => {
       const approval = succeeded(outcome, 'approval');
       expect(approval.text).toContain('approve-me');
       expect(approval.text).not.toContain('Error:');

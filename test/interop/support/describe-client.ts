@@ -6,7 +6,7 @@
 import { ensureBuilt } from '../../e2e/support/built-server.js';
 import { uniqueSleep } from '../../support/process-table.js';
 import { waitUntil } from '../../support/process-table.js';
-import { badTokenTest, callTests, connectAndListTests, succeeded } from './case-tests.js';
+import { approvalTest, badTokenTest, callTests, connectAndListTests, succeeded } from './case-tests.js';
 import { casesFor, type ClientSpec, type Transport } from './client-spec.js';
 import { nodeFor } from './fixture.js';
 import { runDriver, type CaseOutcome, type DriverResults } from './run-driver.js';
@@ -93,8 +93,9 @@ export function describeClient(spec: ClientSpec): void {
     if (spec.modernEra) {
       for (const transport of spec.transports) {
         describe(`${transport}, 2026-07-28 era (pinned)`, () => {
-          const outcome = driverRun(() => configFor(transport, 'modern', ['connect', 'list', 'echo']));
+          const outcome = driverRun(() => configFor(transport, 'modern', ['connect', 'list', 'echo', 'approval']));
           connectAndListTests(spec, outcome, 'modern');
+          approvalTest(spec, outcome, 'modern');
         });
       }
     }
