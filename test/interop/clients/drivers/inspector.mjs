@@ -17,8 +17,10 @@ function inspector(config, args, signal) {
       ? [...Object.entries(config.server.env).flatMap(([key, value]) => ['-e', `${key}=${value}`]), '--', config.server.command, ...config.server.args]
       : ['--transport', 'http', '--server-url', config.url, '--header', `Authorization: Bearer ${config.token}`];
   const era = config.era === 'modern' ? ['--protocol-era', 'modern'] : [];
+  // Its 15 s default is short for a stdio server starting beside the other runs on two cores.
+  const patience = ['--connect-timeout', '60000'];
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, '--format', 'json', ...era, ...args, ...target], { signal, maxBuffer: 64 << 20, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, '--format', 'json', ...patience, ...era, ...args, ...target], { signal, maxBuffer: 64 << 20, timeout: 120_000 }, (error, stdout, stderr) => {
       let json = null;
       try {
         json = JSON.parse(stdout || stderr.trim().split('\n').pop() || 'null');
