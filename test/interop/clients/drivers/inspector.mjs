@@ -40,7 +40,9 @@ function failure(run) {
 async function makeClient(config) {
   let tools = [];
   return {
-    independentCases: true,
+    // stdio: each request has a server of its own, so they run side by side; over HTTP
+    // six CLIs at once on a loaded machine saw "fetch failed", so one at a time.
+    independentCases: config.transport === 'stdio',
     // No session to open: the first request (tools/list) is the connection check, and the list.
     async connect() {
       const run = await inspector(config, ['--method', 'tools/list']);
