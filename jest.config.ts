@@ -9,8 +9,9 @@ const config: Config = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // Fixture consumer projects run against the packed tarball (scripts/consumer-check.sh).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/consumers/'],
+  // Fixture consumer projects run against the packed tarball (scripts/consumer-check.sh);
+  // the interop clients' fixture holds drivers and node_modules, not suites.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/consumers/', '<rootDir>/test/interop/clients/'],
   setupFiles: ['<rootDir>/test/setup.ts'],
   testTimeout: 30000,
   // Process-heavy suites share two cores; keep the load predictable.

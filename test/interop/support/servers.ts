@@ -1,0 +1,54 @@
+// The servers a client file runs against: one HTTP server per file (shared
+// by its runs), one for the idle-expiry run, and the stdio command line each
+// client spawns itself. All use the same approval rule and a short heartbeat.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { MAIN_JS } from '../../e2e/support/built-server.js';
+import { serverDirs, startHttpServer, type HttpServer } from '../../e2e/support/mcp-clients.js';
+
+/** `echo approve-me` asks the client (elicitation) before it runs. */
+const CONFIG_YAML = [
+  'logLevel: info',
+  'approval:',
+  '  rules:',
+  '    - { match: echo approve-me, action: ask, name: interop approval }',
+  '',
+].join('\n');
+
+/**
+ * The heartbeat interval the "results" helper reads (issue 22 item 5), shortened
+ * so the quiet case takes seconds: 1 s against a 3 s client timeout and a 4 s command.
+ */
+export const HEARTBEAT_ENV = { DSH_MCP_HEARTBEAT_MS: '1000' };
+
+export interface InteropServers {
+  stdio: { command: string; args: string[]; env: Record<string, string> };
+  http: HttpServer;
+  expiring: HttpServer;
+  stop(): Promise<void>;
+}
+
+export async function startServers(): Promise<InteropServers> {
+  const { root, workspace, dshHome, cleanup } = serverDirs();
+  const config = path.join(root, 'interop.yaml');
+  writeFileSync(config, CONFIG_YAML);
+  const common = { workspace, dshHome, env: HEARTBEAT_ENV };
+  // A short drain: a call a client dropped without cancelling ends soon after the client goes.
+  const args = ['--config', config, '--drain-timeout', '2'];
+  const http = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '600'] });
+  const expiring = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '5'] });
+  return {
+    stdio: {
+      command: process.execPath,
+      args: [MAIN_JS, 'serve', '--workspace', workspace, ...args],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, DSH_HOME: dshHome, ...HEARTBEAT_ENV },
+    },
+    http,
+    expiring,
+    async stop() {
+      for (const server of [http, expiring]) if (server.process.exitCode === null) server.process.kill('SIGTERM');
+      await Promise.all([http.exited, expiring.exited]);
+      cleanup();
+    },
+  };
+}
