@@ -15,11 +15,6 @@ const CONFIG_YAML = [
   '',
 ].join('\n');
 
-/**
- * The heartbeat interval the "results" helper reads (issue 22 item 5), shortened
- * so the quiet case takes seconds: 1 s against a 3 s client timeout and a 4 s command.
- */
-export const HEARTBEAT_ENV = { DSH_MCP_HEARTBEAT_MS: '1000' };
 
 export interface InteropServers {
   stdio: { command: string; args: string[]; env: Record<string, string> };
@@ -32,16 +27,17 @@ export async function startServers(): Promise<InteropServers> {
   const { root, workspace, dshHome, cleanup } = serverDirs();
   const config = path.join(root, 'interop.yaml');
   writeFileSync(config, CONFIG_YAML);
-  const common = { workspace, dshHome, env: HEARTBEAT_ENV };
+  const common = { workspace, dshHome };
   // A short drain: a call a client dropped without cancelling ends soon after the client goes.
-  const args = ['--config', config, '--drain-timeout', '2'];
+  // A short heartbeat, so the quiet case takes seconds: 1 s against a 3 s client timeout and a 4 s command.
+  const args = ['--config', config, '--drain-timeout', '2', '--heartbeat-interval', '1'];
   const http = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '600'] });
   const expiring = await startHttpServer({ ...common, args: [...args, '--idle-timeout', '5'] });
   return {
     stdio: {
       command: process.execPath,
       args: [MAIN_JS, 'serve', '--workspace', workspace, ...args],
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, DSH_HOME: dshHome, ...HEARTBEAT_ENV },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, DSH_HOME: dshHome },
     },
     http,
     expiring,
