@@ -12,5 +12,6 @@ describeClient({
   progress: 'none',
   cancel: 'stream-only',
   elicitation: true,
+  discoversModernOver: ['http'],
   session: true,
 });

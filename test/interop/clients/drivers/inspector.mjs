@@ -15,7 +15,8 @@ function inspector(config, args, signal) {
   const target =
     config.transport === 'stdio'
       ? [...Object.entries(config.server.env).flatMap(([key, value]) => ['-e', `${key}=${value}`]), '--', config.server.command, ...config.server.args]
-      : ['--transport', 'http', '--server-url', config.url, '--header', `Authorization: Bearer ${config.token}`];
+      : // The token is static: --stored-auth-only (the CLI's advice for non-interactive runs) reports a 401 instead of starting OAuth.
+        ['--transport', 'http', '--server-url', config.url, '--header', `Authorization: Bearer ${config.token}`, '--stored-auth-only'];
   const era = config.era === 'modern' ? ['--protocol-era', 'modern'] : [];
   // Its 15 s default is short for a stdio server starting beside the other runs on two cores.
   const patience = ['--connect-timeout', '60000'];

@@ -66,8 +66,10 @@ const CASES = {
   async background(client) {
     const started = await client.call('bash', bash('sleep 1; echo bg-done', { run_in_background: true }));
     const id = /\b(?:task|id)[: ]+([A-Za-z0-9_-]+)/.exec(started.text ?? '')?.[1] ?? /\b([a-z]+-?[0-9a-f]{4,}|\d+)\b/.exec(started.text ?? '')?.[1];
-    const output = await client.call('task_output', { task_id: id, wait: true, timeout_ms: 20_000 });
-    return { started, taskId: id, output };
+    // In the 2026-07-28 era the task lives in a session the result names; a model passes that handle on.
+    const session = /\[session: (dsh-s-[A-Za-z0-9_-]+)/.exec(started.text ?? '')?.[1];
+    const output = await client.call('task_output', { task_id: id, wait: true, timeout_ms: 20_000, ...(session ? { session } : {}) });
+    return { started, taskId: id, session, output };
   },
   async cancel(client, config) {
     // config.marker is a unique sleep length (1000.<digits>) the jest side can find too.
