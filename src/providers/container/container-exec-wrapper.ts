@@ -46,19 +46,19 @@ export const EXEC_WRAPPER =
   `if ((i)); then exec 5< <(${EXEC_TAG_VAR}= exec head -c "$i"); h+=($!); else exec 5</dev/null; fi; ` +
   `if ((c)); then exec 6< <(printf %s "$C"); h+=($!); r='eval "$(cat <&3)" 3<&-'; else exec 6</dev/null; r=$C; fi; unset C; ` +
   // The job table's word for how the command ended, in the C locale, copied out at each child's end (no fork in the trap).
-  'exec 7<> <(:); j() { local LC_ALL=C; jobs -l >&7; }; trap j CHLD; ' +
+  'exec 7<> <(:); o=($!); j() { local LC_ALL=C; jobs -l >&7; }; trap j CHLD; ' +
   '"$0" -c "$r" <&5 3<&6 2>&4 4>&- 5<&- 6<&- 7>&- & p=$!; exec 5<&- 6<&-; ' +
   // A trap may end `wait` early, and a stopped command ends it too: wait again while the command is
   // still there (`wait -f` sleeps through a stop; before bash 5.1, a short read paces the loop).
   '((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && f=-f || f=; ' +
-  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 9 _ 9<> <(:); done; ' +
+  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 9 _ 9<> <(:); o+=($!); done; ' +
   // The command may have died between a `wait` that saw it stop and the check: ask once more for how it ended.
   'wait $p; s=$?; trap - CHLD; d=; ' +
   'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; exec 7<&-; ' +
   `((s > 128)) && [[ $d != Done && $d != Exit ]] && printf '\\037dsh-status:%s:signal:%d\\037' "$K" $((s - 128)) >&4; ` +
   '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +
-  // The helpers are skipped by pid: one killed but not yet gone may still be a fork with the wrapper's environ (its tag).
-  'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; for x in "${h[@]}"; do [[ $q == "$x" ]] && continue 2; done; ' +
+  // The helpers (and the job-table pipe's `:`) are skipped by pid: one not yet gone may still be a fork with the wrapper's environ (its tag).
+  'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; for x in "${h[@]}" "${o[@]}"; do [[ $q == "$x" ]] && continue 2; done; ' +
   // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
   'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z ]] && continue; ' +
   '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
