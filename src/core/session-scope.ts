@@ -2,8 +2,15 @@
 export class ScopeKey<T> {
   /** Never set: carries the service's type so `get` and `peek` return it. */
   declare readonly type?: T;
+  /** The service holds what a later call can use (a shell, background tasks): a session with it is worth keeping. */
+  readonly outlivesCall: boolean;
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    options: { readonly outlivesCall?: boolean } = {},
+  ) {
+    this.outlivesCall = options.outlivesCall ?? false;
+  }
 }
 
 /**
@@ -21,6 +28,8 @@ export interface SessionScope {
   get<T>(key: ScopeKey<T>, create: () => T, dispose?: (service: T) => void | Promise<void>): T;
   /** The service if it was made (and the scope is still open), else undefined. */
   peek<T>(key: ScopeKey<T>): T | undefined;
+  /** A service whose key `outlivesCall` was made: the session holds something a later call can use. */
+  readonly holdsLastingState: boolean;
   /** Runs `dispose` with the scope, in reverse order of adding. Added after disposal: runs at once. */
   add(name: string, dispose: () => void | Promise<void>): void;
 }
@@ -51,6 +60,12 @@ export class DisposableScope implements SessionScope {
 
   peek<T>(key: ScopeKey<T>): T | undefined {
     return this.disposed ? undefined : (this.services.get(key) as T | undefined);
+  }
+
+  get holdsLastingState(): boolean {
+    if (this.disposed) return false;
+    for (const key of this.services.keys()) if (key.outlivesCall) return true;
+    return false;
   }
 
   /** What the scope will dispose, oldest first (diagnostics and tests). */

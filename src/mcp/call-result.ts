@@ -88,19 +88,21 @@ export function toCallToolResult(result: ToolResult, notices: readonly string[] 
  */
 export function toStructuredContent(value: unknown, text?: string): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
+  const holder = value;
   let plain: unknown;
   try {
-    const json = JSON.stringify(value, withoutNullFields);
+    // The output keys are dropped while serializing: the output is never copied only to be thrown away.
+    const json = JSON.stringify(value, function (this: unknown, key: string, field: unknown) {
+      if (this === holder && OUTPUT_KEYS.has(key)) return undefined;
+      return withoutNullFields.call(this, key, field);
+    });
     if (json === undefined) return undefined;
     plain = JSON.parse(json);
   } catch {
     // A cyclic or BigInt-carrying value: the text is still the whole answer.
     return undefined;
   }
-  const fields =
-    typeof plain === 'object' && plain !== null && !Array.isArray(plain)
-      ? Object.fromEntries(Object.entries(plain).filter(([key]) => !OUTPUT_KEYS.has(key)))
-      : { value: plain };
+  const fields = typeof plain === 'object' && plain !== null && !Array.isArray(plain) ? (plain as Record<string, unknown>) : { value: plain };
   return text === undefined ? fields : { ...fields, text };
 }
 

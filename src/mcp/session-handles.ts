@@ -100,7 +100,7 @@ export class SessionHandles {
     return {
       session,
       finish: async () => {
-        if (!keepsState(session) || session.disposed) {
+        if (!session.scope.holdsLastingState) {
           await session.dispose();
           return undefined;
         }
@@ -138,13 +138,4 @@ export class SessionHandles {
     }, idle);
     entry.timer.unref();
   }
-}
-
-/** What outlives a call, by the name its session-scope entry carries (session-scope.ts `ScopeKey`). */
-const LASTING_STATE = /persistent shell|background tasks/;
-
-/** True when the session holds a shell or background tasks: only then is it worth a handle. */
-function keepsState(session: HostSession): boolean {
-  const pending = (session.scope as { pending?: readonly string[] }).pending;
-  return pending === undefined || pending.some((name) => LASTING_STATE.test(name));
 }

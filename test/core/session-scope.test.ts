@@ -6,6 +6,17 @@ const A = new ScopeKey<{ name: string }>('service a');
 const B = new ScopeKey<{ name: string }>('service b');
 
 describe('DisposableScope', () => {
+  it('holds lasting state only once a service whose key outlives a call is made, and none after disposal', async () => {
+    const scope = new DisposableScope(() => undefined);
+    scope.get(A, () => ({ name: 'a' }));
+    scope.add('hook', () => undefined);
+    expect(scope.holdsLastingState).toBe(false);
+    scope.get(new ScopeKey<true>('the shell', { outlivesCall: true }), () => true);
+    expect(scope.holdsLastingState).toBe(true);
+    await scope.dispose();
+    expect(scope.holdsLastingState).toBe(false);
+  });
+
   it('makes a service once and disposes services newest first, one at a time', async () => {
     const order: string[] = [];
     const scope = new DisposableScope(() => undefined);

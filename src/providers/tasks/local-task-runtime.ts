@@ -37,7 +37,7 @@ export class LocalTaskRuntime implements TaskRuntime {
   private readonly tasks = new Map<string, TaskEntry>();
   private readonly counters = new Map<string, number>();
   /** Marks, in each owner's scope, that this runtime disposes the owner's tasks when it closes. */
-  private readonly ownerKey = new ScopeKey<true>('the background tasks');
+  private readonly ownerKey = new ScopeKey<true>('the background tasks', { outlivesCall: true });
   private readonly listeners = new Set<{ readonly listener: DoneListener }>();
   private disposing?: Promise<void>;
 
