@@ -1,23 +1,14 @@
 // Issue 22 items 6 and 7: every malformed message gets its JSON-RPC error, on
 // stdio and over HTTP alike; never a silent drop (the client would hang).
 import { INITIALIZED, startRawStdio, type RawStdioServer } from './support/raw-stdio.js';
-import { serverDirs, startHttpServer, type HttpServer } from './support/mcp-clients.js';
+import { serverDirs } from './support/mcp-clients.js';
+import { httpServerForSuite } from './support/suite-http-server.js';
 import { rawRequest } from '../mcp/http-test-kit.js';
 
 const TOKEN = 'jsonrpc-exact-token-0123456789';
 
 function initialize(id: number, protocolVersion: string): object {
   return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-}
-
-/** The next `count` messages the server writes after `from`. */
-async function written(server: RawStdioServer, from: number, count: number): Promise<unknown[]> {
-  const deadline = Date.now() + 20_000;
-  while (server.messages.length < from + count) {
-    if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${JSON.stringify(server.messages.slice(from))}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return server.messages.slice(from, from + count);
 }
 
 describe('stdio', () => {
@@ -38,7 +29,7 @@ describe('stdio', () => {
     const from = server.messages.length;
     const lines = ['{not json', '{"jsonrpc":"2.0","id":null,"method":"ping"}', '{"jsonrpc":"1.0","id":7,"method":"ping"}', '42', '{"jsonrpc":"2.0","id":8,"method":"ping"}'];
     server.child.stdin!.write(lines.map((line) => `${line}\n`).join(''));
-    expect(await written(server, from, 5)).toEqual([
+    expect(await server.messagesAfter(from, 5)).toEqual([
       { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the message is not valid JSON' } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: "id" must be a string or a number' } },
       { jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid Request: "jsonrpc" must be "2.0"' } },
@@ -53,7 +44,7 @@ describe('stdio', () => {
     await server.answer(1);
     let from = server.messages.length;
     server.child.stdin!.write(`${JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }])}\n`);
-    expect(await written(server, from, 1)).toEqual([
+    expect(await server.messagesAfter(from, 1)).toEqual([
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not accepted in protocol version 2025-11-25' } },
     ]);
     server.child.stdin!.end();
@@ -70,7 +61,7 @@ describe('stdio', () => {
       { jsonrpc: '2.0', id: null, method: 'ping' },
     ];
     server.child.stdin!.write(`${JSON.stringify(batch)}\n`);
-    const [answers] = (await written(server, from, 1)) as [Array<Record<string, unknown>>];
+    const [answers] = (await server.messagesAfter(from, 1)) as unknown as [Array<Record<string, unknown>>];
     expect(answers).toHaveLength(3);
     expect(answers).toContainEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(answers).toContainEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: "id" must be a string or a number' } });
@@ -87,7 +78,7 @@ describe('stdio', () => {
     const slow = { jsonrpc: '2.0', id: 20, method: 'tools/call', params: { name: 'bash', arguments: { command: 'sleep 30', description: 'Wait' } } };
     server.child.stdin!.write(`${JSON.stringify([slow, { jsonrpc: '2.0', id: 21, method: 'ping' }])}\n`);
     server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 20, reason: 'test' } });
-    expect(await written(server, from, 1)).toEqual([[{ jsonrpc: '2.0', id: 21, result: {} }]]);
+    expect(await server.messagesAfter(from, 1)).toEqual([[{ jsonrpc: '2.0', id: 21, result: {} }]]);
   }, 60_000);
 
   test('tools/call without a name and logging/setLevel "bogus" → -32602 with one line', async () => {
@@ -111,21 +102,11 @@ describe('stdio', () => {
 });
 
 describe('HTTP', () => {
-  let dirs: ReturnType<typeof serverDirs>;
-  let server: HttpServer;
+  const suite = httpServerForSuite({ token: TOKEN });
   const auth = { authorization: `Bearer ${TOKEN}` };
-  beforeAll(async () => {
-    dirs = serverDirs();
-    server = await startHttpServer({ workspace: dirs.workspace, dshHome: dirs.dshHome, env: { DSH_HTTP_TOKEN: TOKEN }, token: TOKEN });
-  });
-  afterAll(async () => {
-    server.process.kill('SIGTERM');
-    await server.exited;
-    dirs.cleanup();
-  });
 
   async function session(protocolVersion: string): Promise<Record<string, string>> {
-    const reply = await rawRequest(server.url, { headers: auth, body: JSON.stringify(initialize(1, protocolVersion)) });
+    const reply = await rawRequest(suite.server.url, { headers: auth, body: JSON.stringify(initialize(1, protocolVersion)) });
     expect(reply.status).toBe(200);
     return { ...auth, 'mcp-session-id': reply.headers['mcp-session-id'] as string, 'mcp-protocol-version': protocolVersion };
   }
@@ -146,7 +127,7 @@ describe('HTTP', () => {
     ];
     for (const [body, code, id] of cases) {
       for (const sent of [auth, headers]) {
-        const reply = await rawRequest(server.url, { headers: sent, body });
+        const reply = await rawRequest(suite.server.url, { headers: sent, body });
         expect([body, reply.status]).toEqual([body, 400]);
         expect(JSON.parse(reply.body)).toMatchObject({ jsonrpc: '2.0', id, error: { code } });
       }
@@ -156,7 +137,7 @@ describe('HTTP', () => {
   test('a batch in a 2025-11-25 session gets -32600; in a 2025-03-26 session each element is answered', async () => {
     const modern = await session('2025-11-25');
     const batch = JSON.stringify([{ jsonrpc: '2.0', id: 5, method: 'ping' }, { jsonrpc: '2.0', id: 6, method: 'tools/list' }]);
-    const refused = await rawRequest(server.url, { headers: modern, body: batch });
+    const refused = await rawRequest(suite.server.url, { headers: modern, body: batch });
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.body)).toEqual({
       jsonrpc: '2.0',
@@ -164,7 +145,7 @@ describe('HTTP', () => {
       error: { code: -32600, message: 'Invalid Request: JSON-RPC batches are not accepted in protocol version 2025-11-25' },
     });
     const old = await session('2025-03-26');
-    const answered = await rawRequest(server.url, { headers: old, body: batch });
+    const answered = await rawRequest(suite.server.url, { headers: old, body: batch });
     expect(answered.status).toBe(200);
     const messages = [...answered.body.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!) as unknown);
     const flat = (messages.length > 0 ? messages : [JSON.parse(answered.body) as unknown]).flat() as Array<{ id: number }>;
@@ -173,9 +154,9 @@ describe('HTTP', () => {
 
   test('tools/call without a name and logging/setLevel "bogus" → -32602 with one line', async () => {
     const headers = await session('2025-11-25');
-    const noName = await rawRequest(server.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: {} }) });
+    const noName = await rawRequest(suite.server.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: {} }) });
     expect(jsonOf(noName.body)).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Invalid params: tools/call needs "name" (a string, the tool to call)' } });
-    const bogus = await rawRequest(server.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'logging/setLevel', params: { level: 'bogus' } }) });
+    const bogus = await rawRequest(suite.server.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'logging/setLevel', params: { level: 'bogus' } }) });
     expect(jsonOf(bogus.body)).toMatchObject({ id: 8, error: { code: -32602, message: expect.stringMatching(/^Invalid params: logging\/setLevel "level" must be one of [^\n]+$/) } });
   }, 60_000);
 });

@@ -3,7 +3,8 @@
 // HTTP; state that spans calls lives in a session handle the model carries.
 import { rawRequest } from '../mcp/http-test-kit.js';
 import { startRawStdio } from './support/raw-stdio.js';
-import { serverDirs, startHttpServer, type HttpServer } from './support/mcp-clients.js';
+import { serverDirs } from './support/mcp-clients.js';
+import { httpServerForSuite } from './support/suite-http-server.js';
 import { handleIn, MODERN, modernHttp, modernStdio, modernText } from './support/modern-client.js';
 
 const TOKEN = 'modern-era-token-0123456789abc';
@@ -59,37 +60,27 @@ test('a server/discover probe without the envelope (a 2025 client guessing) gets
 }, 60_000);
 
 describe('HTTP, 2026-07-28', () => {
-  let dirs: ReturnType<typeof serverDirs>;
-  let server: HttpServer;
-  beforeAll(async () => {
-    dirs = serverDirs();
-    server = await startHttpServer({ workspace: dirs.workspace, dshHome: dirs.dshHome, env: { DSH_HTTP_TOKEN: TOKEN }, token: TOKEN });
-  });
-  afterAll(async () => {
-    server.process.kill('SIGTERM');
-    await server.exited;
-    dirs.cleanup();
-  });
+  const suite = httpServerForSuite({ token: TOKEN });
 
   test('server/discover and a request with MCP-Protocol-Version: 2026-07-28 are answered without a session id (no 400)', async () => {
     const headers = { authorization: `Bearer ${TOKEN}`, 'mcp-protocol-version': MODERN };
-    const discover = await rawRequest(server.url, { headers: { ...headers, 'mcp-method': 'server/discover' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }) });
+    const discover = await rawRequest(suite.server.url, { headers: { ...headers, 'mcp-method': 'server/discover' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }) });
     expect(discover.status).toBe(200);
     expect(discover.headers['mcp-session-id']).toBeUndefined();
     expect(discover.body).toContain(MODERN);
-    const list = await rawRequest(server.url, { headers: { ...headers, 'mcp-method': 'tools/list' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope } }) });
+    const list = await rawRequest(suite.server.url, { headers: { ...headers, 'mcp-method': 'tools/list' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope } }) });
     expect(list.status).toBe(200);
     expect(list.body).toContain('"bash"');
   });
 
   test('the same probe over HTTP gets 400 with -32000 (no session), never -32022', async () => {
-    const probe = await rawRequest(server.url, { headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }) });
+    const probe = await rawRequest(suite.server.url, { headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }) });
     expect(probe.status).toBe(400);
     expect(JSON.parse(probe.body)).toMatchObject({ id: 1, error: { code: -32000 } });
   });
 
   test('a pinned 2.x client runs a background task and reads it back through the handle', async () => {
-    const client = await modernHttp(server.url, TOKEN);
+    const client = await modernHttp(suite.server.url, TOKEN);
     try {
       const started = modernText(await client.callTool({ name: 'bash', arguments: { command: 'sleep 0.3; echo from-task', description: 'Background', run_in_background: true } }));
       const handle = handleIn(started);

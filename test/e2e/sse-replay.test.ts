@@ -2,21 +2,11 @@
 // stream gets what it missed by reconnecting with Last-Event-ID.
 import { request, type ClientRequest } from 'node:http';
 import { rawRequest } from '../mcp/http-test-kit.js';
-import { serverDirs, startHttpServer, type HttpServer } from './support/mcp-clients.js';
+import { httpServerForSuite } from './support/suite-http-server.js';
 
 const TOKEN = 'sse-replay-token-0123456789abcd';
 
-let dirs: ReturnType<typeof serverDirs>;
-let server: HttpServer;
-beforeAll(async () => {
-  dirs = serverDirs();
-  server = await startHttpServer({ workspace: dirs.workspace, dshHome: dirs.dshHome, env: { DSH_HTTP_TOKEN: TOKEN }, token: TOKEN });
-});
-afterAll(async () => {
-  server.process.kill('SIGTERM');
-  await server.exited;
-  dirs.cleanup();
-});
+const suite = httpServerForSuite({ token: TOKEN });
 
 /** An open GET event stream: its text so far, until `close()`. */
 function openStream(headers: Record<string, string>): { opened: Promise<number>; text: () => string; until: (pattern: RegExp) => Promise<RegExpExecArray>; close: () => void } {
@@ -24,7 +14,7 @@ function openStream(headers: Record<string, string>): { opened: Promise<number>;
   const waiters = new Set<() => void>();
   let markOpened!: (status: number) => void;
   const opened = new Promise<number>((resolve) => (markOpened = resolve));
-  const req: ClientRequest = request({ host: '127.0.0.1', port: server.url.port, path: server.url.pathname, method: 'GET', headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+  const req: ClientRequest = request({ host: '127.0.0.1', port: suite.server.url.port, path: suite.server.url.pathname, method: 'GET', headers: { accept: 'text/event-stream', ...headers } }, (res) => {
     markOpened(res.statusCode ?? 0);
     res.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
@@ -55,14 +45,14 @@ function openStream(headers: Record<string, string>): { opened: Promise<number>;
 
 test('a notice sent while the event stream was gone is replayed after Last-Event-ID, and only that', async () => {
   const auth = { authorization: `Bearer ${TOKEN}` };
-  const init = await rawRequest(server.url, {
+  const init = await rawRequest(suite.server.url, {
     headers: auth,
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
   });
   const headers = { ...auth, 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
-  await rawRequest(server.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await rawRequest(suite.server.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
   const background = async (id: number, word: string): Promise<string> => {
-    const reply = await rawRequest(server.url, {
+    const reply = await rawRequest(suite.server.url, {
       headers,
       body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bash', arguments: { command: `echo ${word}`, description: `Echo ${word}`, run_in_background: true } } }),
     });
@@ -80,7 +70,7 @@ test('a notice sent while the event stream was gone is replayed after Last-Event
   let appended = '';
   for (let id = 10; !appended.includes(`background task ${secondTask} `) && id < 60; id++) {
     const tick = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bash', arguments: { command: 'sleep 0.1', description: 'Wait a little' } } };
-    appended = (await rawRequest(server.url, { headers, body: JSON.stringify(tick) })).body;
+    appended = (await rawRequest(suite.server.url, { headers, body: JSON.stringify(tick) })).body;
   }
   expect(appended).toContain(`background task ${secondTask} `);
 

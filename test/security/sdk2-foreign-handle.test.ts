@@ -3,34 +3,32 @@
 // nothing, and leaves the session working for its owner.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { serverDirs, startHttpServer, type HttpServer } from '../e2e/support/mcp-clients.js';
+import { httpServerForSuite } from '../e2e/support/suite-http-server.js';
 import { handleIn, modernHttp, modernText } from '../e2e/support/modern-client.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdefgh';
 
-let dirs: ReturnType<typeof serverDirs>;
-let server: HttpServer;
-beforeAll(async () => {
-  dirs = serverDirs();
-  const tokens = path.join(dirs.root, 'tokens');
-  writeFileSync(tokens, `alice:${ALICE}\nbob:${BOB}\n`, { mode: 0o600 });
-  server = await startHttpServer({ workspace: dirs.workspace, dshHome: dirs.dshHome, args: ['--token-file', tokens, '--shell', 'persistent'], token: ALICE });
-});
-afterAll(async () => {
-  server.process.kill('SIGTERM');
-  await server.exited;
-  dirs.cleanup();
+const suite = httpServerForSuite({
+  token: ALICE,
+  args: ['--shell', 'persistent'],
+  tokenFile: (dirs) => {
+    const tokens = path.join(dirs.root, 'tokens');
+    writeFileSync(tokens, `alice:${ALICE}
+bob:${BOB}
+`, { mode: 0o600 });
+    return tokens;
+  },
 });
 
 test("bob cannot use alice's handle: the same Error as an unknown one, nothing runs, alice's shell is untouched", async () => {
-  const alice = await modernHttp(server.url, ALICE);
-  const bob = await modernHttp(server.url, BOB);
+  const alice = await modernHttp(suite.server.url, ALICE);
+  const bob = await modernHttp(suite.server.url, BOB);
   try {
     const made = modernText(await alice.callTool({ name: 'bash', arguments: { command: 'SECRET=alice-only; echo ok', description: 'Set state' } }));
     const handle = handleIn(made)!;
     expect(handle).toBeDefined();
-    const marker = path.join(dirs.workspace, 'bob-ran');
+    const marker = path.join(suite.dirs.workspace, 'bob-ran');
     const stolen = await bob.callTool({ name: 'bash', arguments: { command: `echo $SECRET > ${marker}`, description: 'Steal', session: handle } });
     expect(stolen.isError).toBe(true);
     expect(modernText(stolen)).toBe(

@@ -2,34 +2,18 @@
 // clear Error and runs nothing; an expired session's shell is gone.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { serverDirs, startHttpServer, type HttpServer } from '../e2e/support/mcp-clients.js';
+import { httpServerForSuite } from '../e2e/support/suite-http-server.js';
 import { handleIn, modernHttp, modernText } from '../e2e/support/modern-client.js';
 
 const TOKEN = 'guessed-handle-token-0123456789';
 const MALFORMED = 'Error: "session" must be a session handle (dsh-s-…) from an earlier result';
 
-let dirs: ReturnType<typeof serverDirs>;
-let server: HttpServer;
-beforeAll(async () => {
-  dirs = serverDirs();
-  server = await startHttpServer({
-    workspace: dirs.workspace,
-    dshHome: dirs.dshHome,
-    args: ['--shell', 'persistent', '--idle-timeout', '2'],
-    env: { DSH_HTTP_TOKEN: TOKEN },
-    token: TOKEN,
-  });
-});
-afterAll(async () => {
-  server.process.kill('SIGTERM');
-  await server.exited;
-  dirs.cleanup();
-});
+const suite = httpServerForSuite({ token: TOKEN, args: ['--shell', 'persistent', '--idle-timeout', '2'] });
 
 test('malformed handles are refused before anything runs', async () => {
-  const client = await modernHttp(server.url, TOKEN);
+  const client = await modernHttp(suite.server.url, TOKEN);
   try {
-    const marker = path.join(dirs.workspace, 'ran');
+    const marker = path.join(suite.dirs.workspace, 'ran');
     for (const session of [42, '', 'dsh-s-short', `dsh-x-${'A'.repeat(43)}`, `dsh-s-${'A'.repeat(43)}/..`, { id: 1 }]) {
       const result = await client.callTool({ name: 'bash', arguments: { command: `touch ${marker}`, description: 'Guess', session } });
       expect([session, modernText(result), result.isError]).toEqual([session, MALFORMED, true]);
@@ -41,7 +25,7 @@ test('malformed handles are refused before anything runs', async () => {
 }, 60_000);
 
 test('a handle idle past --idle-timeout is expired: the Error says so and its shell is gone', async () => {
-  const client = await modernHttp(server.url, TOKEN);
+  const client = await modernHttp(suite.server.url, TOKEN);
   try {
     const handle = handleIn(modernText(await client.callTool({ name: 'bash', arguments: { command: 'echo $$', description: 'Shell pid' } })))!;
     expect(handle).toBeDefined();

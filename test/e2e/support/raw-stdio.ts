@@ -14,6 +14,8 @@ export interface RawStdioServer {
   send(message: object): void;
   /** Resolves with the message answering request `id`. */
   answer(id: number, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Resolves with the `count` messages written after the first `from`, as soon as they are there. */
+  messagesAfter(from: number, count: number, timeoutMs?: number): Promise<Array<Record<string, unknown>>>;
 }
 
 export const INITIALIZE = {
@@ -50,6 +52,24 @@ export function startRawStdio(workspace: string, dshHome: string, args: string[]
     for (const listener of listeners) listener();
   });
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  /** Resolves with `found()` once it gives something: checked on every chunk the server writes and at its exit. */
+  const waitFor = <T>(found: () => T | undefined, what: string, timeoutMs: number): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const value = found();
+        if (value === undefined) return;
+        listeners.delete(check);
+        clearTimeout(timer);
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`${what} within ${timeoutMs} ms; got ${JSON.stringify(messages)}; stderr:\n${stderr}`));
+      }, timeoutMs);
+      listeners.add(check);
+      void exited.then(() => setTimeout(check, 0));
+      check();
+    });
   return {
     child,
     exited,
@@ -57,22 +77,9 @@ export function startRawStdio(workspace: string, dshHome: string, args: string[]
     stderr: () => stderr,
     send: (message) => child.stdin!.write(`${JSON.stringify(message)}\n`),
     answer: (id, timeoutMs = 30_000) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = messages.find((message) => message.id === id);
-          if (!found) return;
-          listeners.delete(check);
-          clearTimeout(timer);
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          listeners.delete(check);
-          reject(new Error(`no answer to request ${id} within ${timeoutMs} ms; got ${JSON.stringify(messages)}; stderr:\n${stderr}`));
-        }, timeoutMs);
-        listeners.add(check);
-        void exited.then(() => setTimeout(check, 0));
-        check();
-      }),
+      waitFor(() => messages.find((message) => message.id === id), `no answer to request ${id}`, timeoutMs),
+    messagesAfter: (from, count, timeoutMs = 20_000) =>
+      waitFor(() => (messages.length >= from + count ? messages.slice(from, from + count) : undefined), `expected ${count} messages after ${from}`, timeoutMs),
   };
 }
 
