@@ -1,4 +1,4 @@
-import type { CallToolResult, ListToolsResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type ListToolsResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
 import { messageOf } from '../core/describe-value.js';
@@ -107,10 +107,13 @@ export class McpTasks {
       schemas: { params: typeof TASK_ID_PARAMS | typeof LIST_PARAMS },
       handler: (params: { taskId: string; cursor?: string }, ctx: ServerContext) => Promise<unknown>,
     ) => void;
-    on('tasks/get', { params: TASK_ID_PARAMS }, async ({ taskId }) => this.taskOf(taskId));
-    on('tasks/list', { params: LIST_PARAMS }, async () => ({ tasks: this.list() }));
-    on('tasks/result', { params: TASK_ID_PARAMS }, ({ taskId }, ctx) => this.result(taskId, ctx.mcpReq.signal));
-    on('tasks/cancel', { params: TASK_ID_PARAMS }, async ({ taskId }) => this.cancel(taskId));
+    // To a client that did not declare tasks these methods do not exist, as before.
+    const served = <T>(answer: () => T | Promise<T>): Promise<T> =>
+      this.declared() ? Promise.resolve().then(answer) : Promise.reject(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found'));
+    on('tasks/get', { params: TASK_ID_PARAMS }, ({ taskId }) => served(() => this.taskOf(taskId)));
+    on('tasks/list', { params: LIST_PARAMS }, () => served(() => ({ tasks: this.list() })));
+    on('tasks/result', { params: TASK_ID_PARAMS }, ({ taskId }, ctx) => served(() => this.result(taskId, ctx.mcpReq.signal)));
+    on('tasks/cancel', { params: TASK_ID_PARAMS }, ({ taskId }) => served(() => this.cancel(taskId)));
   }
 
   private taskOf(taskId: string): McpTask {
