@@ -27,6 +27,8 @@ type McpTool = ListToolsResult['tools'][number];
 
 /** How long `tasks/cancel` waits for the killed process to settle before it answers. */
 const CANCEL_SETTLE_MS = 10_000;
+/** Kept answers and refused calls per connection (oldest forgotten first), so a long session stays bounded. */
+const KEPT_PER_CONNECTION = 100;
 
 /** A task-augmented call refused before anything started: a failed task with no background task behind it. */
 interface RefusedCall {
@@ -141,7 +143,7 @@ export class McpTasks {
     let result = this.results.get(taskId);
     if (!result) {
       result = taskResultOf(this.session, this.host, this.runtime, taskId);
-      this.results.set(taskId, result);
+      keep(this.results, taskId, result);
     }
     const answer = await result;
     return { ...answer, _meta: { ...answer._meta, ...relatedTaskMeta(taskId) } };
@@ -185,7 +187,7 @@ export class McpTasks {
       ttl,
       pollInterval: TASK_POLL_INTERVAL_MS,
     };
-    this.refused.set(taskId, { task, result: { ...result, isError: true } });
+    keep(this.refused, taskId, { task, result: { ...result, isError: true } });
     this.notifyStatus(undefined, task);
     return { ...result, task } as CallToolResult;
   }
@@ -196,6 +198,14 @@ export class McpTasks {
     notify({ method: 'notifications/tasks/status', params: task }).catch((error: unknown) =>
       this.logger?.debug(`mcp: task status of ${task.taskId} not delivered: ${messageOf(error)}`),
     );
+  }
+}
+
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+  map.set(key, value);
+  for (const oldest of map.keys()) {
+    if (map.size <= KEPT_PER_CONNECTION) break;
+    map.delete(oldest);
   }
 }
 
