@@ -172,7 +172,7 @@ describe('bad input gets the exact JSON-RPC error', () => {
     for (const request of [tasks.get('bash-9999'), tasks.result('bash-9999'), tasks.cancel('bash-9999')]) {
       expect(await rpcError(request)).toEqual({ code: -32602, message: 'MCP error -32602: Failed to retrieve task: Task not found: "bash-9999"' });
     }
-    expect(await rpcError(tasks.get(42))).toMatchObject({ code: -32602, message: expect.stringContaining('taskId must be a non-empty string') });
+    expect(await rpcError(tasks.get(42))).toEqual({ code: -32602, message: 'MCP error -32602: Invalid params for tasks/get: taskId must be a non-empty string' });
   });
 
   it('a ttl that is negative or not a number: -32602 and nothing runs; a huge one is clamped', async () => {
@@ -204,7 +204,7 @@ describe('bad input gets the exact JSON-RPC error', () => {
 
   it('a cursor the server never handed out: -32602', async () => {
     const request = tasks.client.request({ method: 'tasks/list', params: { cursor: 'x' } }, (await import('@modelcontextprotocol/sdk/types.js')).ListTasksResultSchema);
-    expect(await rpcError(request)).toMatchObject({ code: -32602 });
+    expect(await rpcError(request)).toEqual({ code: -32602, message: 'MCP error -32602: Invalid params for tasks/list: unknown cursor "x"' });
   });
 });
 
