@@ -26,7 +26,7 @@ import {
 type McpTool = ListToolsResult['tools'][number];
 
 /** How long `tasks/cancel` waits for the killed process to settle before it answers. */
-const CANCEL_SETTLE_MS = 10_000;
+const CANCEL_SETTLE_MS = 30_000;
 /** Kept answers and refused calls per connection (oldest forgotten first), so a long session stays bounded. */
 const KEPT_PER_CONNECTION = 100;
 
