@@ -25,6 +25,8 @@ export interface CallRequest {
   readonly args: Record<string, unknown>;
   readonly ctx: ServerContext;
   readonly progressToken?: ProgressToken;
+  /** The 2025-11-25 `task` parameter (task-augmented call), served by mcp-tasks.ts. */
+  readonly task?: unknown;
 }
 
 /**

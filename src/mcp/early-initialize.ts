@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { InitializeRequest, JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { DshHost } from '../container/dsh-host.js';
+import { TaskRuntime } from '../providers/tasks/task-runtime.js';
+import { taskCapabilitiesFor } from './mcp-tasks-wire.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 
 /*
@@ -45,7 +47,7 @@ export function initializeResult(request: InitializeRequest, host: DshHost): Rec
   const instructions = serverInstructions(host);
   return {
     protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : SUPPORTED_PROTOCOL_VERSIONS[0],
-    capabilities: serverCapabilities(),
+    capabilities: { ...serverCapabilities(), ...taskCapabilitiesFor(request.params.capabilities, host.isBound(TaskRuntime)) },
     serverInfo: SERVER_INFO,
     ...(instructions !== undefined ? { instructions } : {}),
   };

@@ -1,9 +1,10 @@
-import { Server, type Transport } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type Transport } from '@modelcontextprotocol/server';
 import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { CallGate } from './call-gate.js';
-import { answerOf, runCall } from './call-runner.js';
+import { answerOf, runCall, type CallRequest } from './call-runner.js';
+import { McpTasks } from './mcp-tasks.js';
 import { heartbeatIntervalOf } from './progress-heartbeat.js';
 import { registerSpillResources } from './spill-resources.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
@@ -52,7 +53,10 @@ export class McpConnection {
     this.server = new Server(SERVER_INFO, { capabilities: serverCapabilities(), ...(instructions ? { instructions } : {}) });
     const deps = { logger: options.logger, callGate: options.callGate, cancelled: this.cancelled.signal, heartbeatMs: heartbeatIntervalOf(host) };
     const spills = registerSpillResources(this.server);
-    registerToolHandlers(this.server, host, async (call) => answerOf(this.session, await runCall(this.session, call, deps), [], spills));
+    const plain = async (call: CallRequest): Promise<CallToolResult> => answerOf(this.session, await runCall(this.session, call, deps), [], spills);
+    const tasks = McpTasks.attach(this.server, this.session, host, options.logger);
+    registerToolHandlers(this.server, host, (call) => (tasks ? tasks.call(call, plain) : plain(call)), tasks?.shapeTool);
+    if (tasks) this.unsubscribe.push(() => tasks.detach());
     this.unsubscribe.push(this.session.onNotice((notice) => this.log(notice)));
     if (options.approvals) this.unsubscribe.push(options.approvals.register(this.session.id, this.server));
     // The transport closing (client gone, HTTP DELETE) ends the session.

@@ -16,8 +16,8 @@ export function registerToolHandlers(
 ): void {
   server.setRequestHandler('tools/list', () => ({ tools: host.tools().map((tool) => shape(toMcpTool(tool) as ListToolsResult['tools'][number])) }));
   server.setRequestHandler('tools/call', (request, ctx: ServerContext) => {
-    const { name, arguments: args, _meta } = request.params;
+    const { name, arguments: args, _meta, task } = request.params as typeof request.params & { task?: unknown };
     const progressToken = _meta?.progressToken;
-    return call({ name, args: args ?? {}, ctx, ...(progressToken !== undefined ? { progressToken } : {}) });
+    return call({ name, args: args ?? {}, ctx, ...(progressToken !== undefined ? { progressToken } : {}), ...(task !== undefined ? { task } : {}) });
   });
 }
