@@ -5,7 +5,8 @@
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ensureBuilt, MAIN_JS } from './support/built-server.js';
-import { processesWith, serverDirs, startHttpServer, waitUntil, type HttpServer } from './support/mcp-clients.js';
+import { processesWith, serverDirs, waitUntil } from './support/mcp-clients.js';
+import { httpServerForSuite } from './support/suite-http-server.js';
 import { uniqueSleep } from '../support/process-table.js';
 import { TasksClient, textOf } from '../mcp/support/tasks-kit.js';
 
@@ -85,20 +86,10 @@ describe('stdio', () => {
 });
 
 describe('Streamable HTTP', () => {
-  let dirs: ReturnType<typeof serverDirs>;
-  let server: HttpServer;
-  beforeAll(async () => {
-    dirs = serverDirs();
-    server = await startHttpServer({ workspace: dirs.workspace, dshHome: dirs.dshHome, env: { DSH_HTTP_TOKEN: TOKEN }, token: TOKEN });
-  });
-  afterAll(async () => {
-    server.process.kill('SIGTERM');
-    await server.exited;
-    dirs.cleanup();
-  });
+  const suite = httpServerForSuite({ token: TOKEN });
 
   const connect = () =>
-    TasksClient.connect(new StreamableHTTPClientTransport(server.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    TasksClient.connect(new StreamableHTTPClientTransport(suite.server.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
 
   test('a task runs, is polled to its end, read, and another is cancelled', async () => {
     const tasks = await connect();
