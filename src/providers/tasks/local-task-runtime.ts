@@ -1,7 +1,8 @@
 import { inject, injectable, optional } from 'inversify';
-import { scopeOf, ScopeKey } from '../../core/session-scope.js';
+import { existingScopeOf, scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import { Clock, Logger } from '../logging/logger.js';
+import { OwnerTasks } from './owner-tasks.js';
 import { settlementOf, TaskEntry } from './task-entry.js';
 import { resolveTaskRuntimeConfig } from './task-runtime-config.js';
 import {
@@ -30,14 +31,21 @@ type DoneListener = (event: TaskDoneEvent) => void;
  * and notifies listeners once; another owner's task reads as unknown. A
  * producer that throws does not reject `start`: the task exists as `failed`
  * with the error as its detail, so the failure stays readable like any other.
+ * A session's tasks live in its scope (`OwnerTasks`, found by the session
+ * object) and are killed when it closes; only the unowned pool is the runtime's.
  */
 @injectable()
 export class LocalTaskRuntime implements TaskRuntime {
   private readonly config: TaskRuntimeConfig;
-  private readonly tasks = new Map<string, TaskEntry>();
+  /** Ids count per kind per runtime (`bash-1`, `bash-2`, … across sessions): keyed by kind, not by session. */
   private readonly counters = new Map<string, number>();
-  /** Marks, in each owner's scope, that this runtime disposes the owner's tasks when it closes. */
-  private readonly ownerKey = new ScopeKey<true>('the background tasks', { outlivesCall: true });
+  /** Start order across the runtime: a caller's list merges its own tasks with the unowned ones by it. */
+  private started = 0;
+  /** Each owner's tasks, in its scope; this key is this runtime's (another runtime keeps its own). */
+  private readonly ownerKey = new ScopeKey<OwnerTasks>('the background tasks', { outlivesCall: true });
+  /** Tasks of owners still open, for a runtime disposal that comes before theirs. */
+  private readonly owners = new Set<OwnerTasks>();
+  private readonly unowned = new OwnerTasks(undefined);
   private readonly listeners = new Set<{ readonly listener: DoneListener }>();
   private disposing?: Promise<void>;
 
@@ -56,7 +64,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     }
     if (owner?.disposed) throw new Error(`cannot start a background task: session "${owner.id}" has been disposed`);
     const limit = this.config.maxConcurrentTasksPerOwner;
-    const live = this.liveCount(owner?.id);
+    const live = (owner === undefined ? this.unowned : this.ownTasks(owner))?.liveCount() ?? 0;
     if (live >= limit) {
       const who = owner ? 'this session' : 'the unowned pool';
       throw new Error(
@@ -69,10 +77,10 @@ export class LocalTaskRuntime implements TaskRuntime {
   async start(spec: TaskStartSpec): Promise<TaskSnapshot> {
     validateTaskSpec(spec);
     this.preflight(spec.owner);
-    // Hooked before the id is taken: a session that refuses the hook rejects the start cleanly.
-    if (spec.owner) this.hookOwner(spec.owner);
+    // Made before the id is taken: a session that refuses the scope rejects the start cleanly.
+    const table = spec.owner ? this.tasksOf(spec.owner) : this.unowned;
     const entry = new TaskEntry(this.nextId(spec.kind), spec.kind, spec.label, spec.owner, this.now());
-    this.tasks.set(entry.id, entry);
+    table.add(entry, ++this.started);
     let handle: unknown;
     try {
       handle = await spec.producer();
@@ -92,18 +100,18 @@ export class LocalTaskRuntime implements TaskRuntime {
   }
 
   get(caller: TaskCaller, id: string): TaskSnapshot | undefined {
-    return this.visible(caller, id)?.snapshot();
+    return this.visible(caller, id)?.entry.snapshot();
   }
 
   list(caller: TaskCaller): TaskSnapshot[] {
-    const result: TaskSnapshot[] = [];
-    for (const entry of this.tasks.values()) if (this.canSee(caller, entry)) result.push(entry.snapshot());
-    return result;
+    const own = caller === undefined ? [] : (this.ownTasks(caller)?.ordered() ?? []);
+    return [...own, ...this.unowned.ordered()].sort((a, b) => a.order - b.order).map(({ entry }) => entry.snapshot());
   }
 
   read(caller: TaskCaller, id: string): TaskRead | undefined {
-    const entry = this.visible(caller, id);
-    if (!entry) return undefined;
+    const found = this.visible(caller, id);
+    if (!found) return undefined;
+    const { entry, table } = found;
     // Status first: a task that settled before this read has drained all its
     // output, so this delta is final and the handle can be released.
     const terminal = !entry.live;
@@ -118,7 +126,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     }
     if (terminal && !entry.collected) {
       entry.collected = true;
-      this.forgetOldCollected(entry.ownerId);
+      table.forgetOldCollected(this.config.maxFinishedTasksPerOwner);
     }
     return Object.freeze({
       snapshot: entry.snapshot(),
@@ -133,7 +141,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     id: string,
     reason?: string,
   ): Promise<{ snapshot: TaskSnapshot; alreadyFinished: boolean } | undefined> {
-    const entry = this.visible(caller, id);
+    const entry = this.visible(caller, id)?.entry;
     if (!entry) return undefined;
     if (!entry.live) return { snapshot: entry.snapshot(), alreadyFinished: true };
     entry.killedByModel = true;
@@ -146,7 +154,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
       throw new Error(`invalid wait timeout: expected a non-negative number of milliseconds, got ${String(timeoutMs)}`);
     }
-    const entry = this.visible(caller, id);
+    const entry = this.visible(caller, id)?.entry;
     if (!entry) return undefined;
     if (!entry.live || timeoutMs === 0 || signal?.aborted) return entry.snapshot();
     await new Promise<void>((resolve) => {
@@ -172,20 +180,15 @@ export class LocalTaskRuntime implements TaskRuntime {
     };
   }
 
+  /** By id for embedders: stops the tasks of every open session with this id (the scope does it for a closing session). */
   async disposeOwner(ownerId: string): Promise<void> {
-    const owned = [...this.tasks.values()].filter((entry) => entry.ownerId === ownerId);
-    for (const entry of owned) this.cancel(entry);
-    await Promise.all(owned.map((entry) => entry.settled));
-    // Nobody can see these any more; forget them so long-lived hosts stay bounded.
-    for (const entry of owned) this.tasks.delete(entry.id);
+    const owners = [...this.owners].filter((table) => table.owner?.id === ownerId);
+    await Promise.all(owners.map((table) => table.stopAll((entry) => this.cancel(entry))));
   }
 
   dispose(): Promise<void> {
     this.disposing ??= (async () => {
-      const all = [...this.tasks.values()];
-      for (const entry of all) this.cancel(entry);
-      await Promise.all(all.map((entry) => entry.settled));
-      this.tasks.clear();
+      await Promise.all([...this.owners, this.unowned].map((table) => table.stopAll((entry) => this.cancel(entry))));
       this.listeners.clear();
     })();
     return this.disposing;
@@ -197,32 +200,35 @@ export class LocalTaskRuntime implements TaskRuntime {
     return `${kind}-${n}`;
   }
 
-  /** Keeps a long-lived owner's task list bounded: the oldest fully read tasks go first. */
-  private forgetOldCollected(ownerId: string | undefined): void {
-    const collected = [...this.tasks.values()].filter((entry) => entry.ownerId === ownerId && entry.collected);
-    const excess = collected.length - this.config.maxFinishedTasksPerOwner;
-    for (const entry of collected.slice(0, Math.max(0, excess))) this.tasks.delete(entry.id);
+  /** The owner's tasks, made in its scope on its first start (throws once the session is disposed). */
+  private tasksOf(owner: SessionContext): OwnerTasks {
+    return scopeOf(owner).get(
+      this.ownerKey,
+      () => {
+        const table = new OwnerTasks(owner);
+        this.owners.add(table);
+        return table;
+      },
+      async (table) => {
+        await table.stopAll((entry) => this.cancel(entry));
+        this.owners.delete(table);
+      },
+    );
   }
 
-  private liveCount(ownerId: string | undefined): number {
-    let count = 0;
-    for (const entry of this.tasks.values()) if (entry.ownerId === ownerId && entry.live) count++;
-    return count;
+  /** The caller's own tasks if it started any: another session's are never found. */
+  private ownTasks(caller: SessionContext): OwnerTasks | undefined {
+    return existingScopeOf(caller)?.peek(this.ownerKey);
   }
 
-  private hookOwner(owner: SessionContext): void {
-    scopeOf(owner).get(this.ownerKey, () => true, () => this.disposeOwner(owner.id));
-  }
-
-  private canSee(caller: TaskCaller, entry: TaskEntry): boolean {
-    return entry.ownerId === undefined || entry.ownerId === caller?.id;
-  }
-
-  /** The fence: unknown and foreign ids are indistinguishable. */
-  private visible(caller: TaskCaller, id: string): TaskEntry | undefined {
+  /** The fence: a caller finds its own tasks and unowned ones, so unknown and foreign ids are indistinguishable. */
+  private visible(caller: TaskCaller, id: string): { entry: TaskEntry; table: OwnerTasks } | undefined {
     if (typeof id !== 'string') return undefined;
-    const entry = this.tasks.get(id);
-    return entry && this.canSee(caller, entry) ? entry : undefined;
+    for (const table of [caller === undefined ? undefined : this.ownTasks(caller), this.unowned]) {
+      const entry = table?.get(id);
+      if (entry && table) return { entry, table };
+    }
+    return undefined;
   }
 
   /** Moves a live task to `stopping` and kills its process (or marks it for the kill once spawned). */
