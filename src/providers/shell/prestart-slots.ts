@@ -15,6 +15,8 @@ interface Slot {
   /** How it was started (confinement and what it may read): a call that would spawn otherwise does not get it. */
   readonly key: string;
   readonly idle: NodeJS.Timeout;
+  /** When it was put in (`pids` lists the waiting shells in that order). */
+  readonly order: number;
 }
 
 /** One session's pre-start state (in its scope), or the sessionless calls' (in the slots). */
@@ -47,6 +49,7 @@ export class PrestartSlots {
   private readonly waiting = new Set<SessionPrestart>();
   /** Calls running in all sessions (see `BURST_CALLS`). */
   private runningCalls = 0;
+  private filled = 0;
   private disposed = false;
 
   constructor(private readonly idleMs: number) {}
@@ -106,12 +109,13 @@ export class PrestartSlots {
     if (shell === undefined) return;
     const idle = setTimeout(() => this.drop(state), this.idleMs);
     idle.unref();
-    state.slot = { shell, key, idle };
+    state.slot = { shell, key, idle, order: ++this.filled };
   }
 
   /** Pids of the waiting shells (for diagnostics and tests). */
   get pids(): number[] {
-    return [this.sessionless, ...this.owners].flatMap((state) => (state.slot?.shell.pid === undefined ? [] : [state.slot.shell.pid]));
+    const slots = [this.sessionless, ...this.owners].flatMap((state) => (state.slot === undefined ? [] : [state.slot]));
+    return slots.sort((a, b) => a.order - b.order).flatMap((slot) => (slot.shell.pid === undefined ? [] : [slot.shell.pid]));
   }
 
   dispose(): void {
