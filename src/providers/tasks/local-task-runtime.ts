@@ -1,9 +1,8 @@
 import { inject, injectable, optional } from 'inversify';
-import { existingScopeOf, scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import { Clock, Logger } from '../logging/logger.js';
-import { OwnerTasks } from './owner-tasks.js';
 import { settlementOf, TaskEntry } from './task-entry.js';
+import { TaskTables } from './task-tables.js';
 import { resolveTaskRuntimeConfig } from './task-runtime-config.js';
 import {
   TaskRuntimeConfig,
@@ -31,7 +30,7 @@ type DoneListener = (event: TaskDoneEvent) => void;
  * and notifies listeners once; another owner's task reads as unknown. A
  * producer that throws does not reject `start`: the task exists as `failed`
  * with the error as its detail, so the failure stays readable like any other.
- * A session's tasks live in its scope (`OwnerTasks`, found by the session
+ * A session's tasks live in its scope (`TaskTables`, found by the session
  * object) and are killed when it closes; only the unowned pool is the runtime's.
  */
 @injectable()
@@ -39,13 +38,8 @@ export class LocalTaskRuntime implements TaskRuntime {
   private readonly config: TaskRuntimeConfig;
   /** Ids count per kind per runtime (`bash-1`, `bash-2`, … across sessions): keyed by kind, not by session. */
   private readonly counters = new Map<string, number>();
-  /** Start order across the runtime: a caller's list merges its own tasks with the unowned ones by it. */
-  private started = 0;
-  /** Each owner's tasks, in its scope; this key is this runtime's (another runtime keeps its own). */
-  private readonly ownerKey = new ScopeKey<OwnerTasks>('the background tasks', { outlivesCall: true });
-  /** Tasks of owners still open, for a runtime disposal that comes before theirs. */
-  private readonly owners = new Set<OwnerTasks>();
-  private readonly unowned = new OwnerTasks(undefined);
+  /** Each session's tasks, in its scope; the unowned ones. */
+  private readonly tables = new TaskTables((entry) => this.cancel(entry));
   private readonly listeners = new Set<{ readonly listener: DoneListener }>();
   private disposing?: Promise<void>;
 
@@ -64,7 +58,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     }
     if (owner?.disposed) throw new Error(`cannot start a background task: session "${owner.id}" has been disposed`);
     const limit = this.config.maxConcurrentTasksPerOwner;
-    const live = (owner === undefined ? this.unowned : this.ownTasks(owner))?.liveCount() ?? 0;
+    const live = this.tables.liveCount(owner);
     if (live >= limit) {
       const who = owner ? 'this session' : 'the unowned pool';
       throw new Error(
@@ -78,9 +72,9 @@ export class LocalTaskRuntime implements TaskRuntime {
     validateTaskSpec(spec);
     this.preflight(spec.owner);
     // Made before the id is taken: a session that refuses the scope rejects the start cleanly.
-    const table = spec.owner ? this.tasksOf(spec.owner) : this.unowned;
+    const table = this.tables.tableFor(spec.owner);
     const entry = new TaskEntry(this.nextId(spec.kind), spec.kind, spec.label, spec.owner, this.now());
-    table.add(entry, ++this.started);
+    this.tables.file(table, entry);
     let handle: unknown;
     try {
       handle = await spec.producer();
@@ -100,16 +94,15 @@ export class LocalTaskRuntime implements TaskRuntime {
   }
 
   get(caller: TaskCaller, id: string): TaskSnapshot | undefined {
-    return this.visible(caller, id)?.entry.snapshot();
+    return this.tables.find(caller, id)?.entry.snapshot();
   }
 
   list(caller: TaskCaller): TaskSnapshot[] {
-    const own = caller === undefined ? [] : (this.ownTasks(caller)?.ordered() ?? []);
-    return [...own, ...this.unowned.ordered()].sort((a, b) => a.order - b.order).map(({ entry }) => entry.snapshot());
+    return this.tables.visibleTo(caller).map((entry) => entry.snapshot());
   }
 
   read(caller: TaskCaller, id: string): TaskRead | undefined {
-    const found = this.visible(caller, id);
+    const found = this.tables.find(caller, id);
     if (!found) return undefined;
     const { entry, table } = found;
     // Status first: a task that settled before this read has drained all its
@@ -141,7 +134,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     id: string,
     reason?: string,
   ): Promise<{ snapshot: TaskSnapshot; alreadyFinished: boolean } | undefined> {
-    const entry = this.visible(caller, id)?.entry;
+    const entry = this.tables.find(caller, id)?.entry;
     if (!entry) return undefined;
     if (!entry.live) return { snapshot: entry.snapshot(), alreadyFinished: true };
     entry.killedByModel = true;
@@ -154,7 +147,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
       throw new Error(`invalid wait timeout: expected a non-negative number of milliseconds, got ${String(timeoutMs)}`);
     }
-    const entry = this.visible(caller, id)?.entry;
+    const entry = this.tables.find(caller, id)?.entry;
     if (!entry) return undefined;
     if (!entry.live || timeoutMs === 0 || signal?.aborted) return entry.snapshot();
     await new Promise<void>((resolve) => {
@@ -182,13 +175,12 @@ export class LocalTaskRuntime implements TaskRuntime {
 
   /** By id for embedders: stops the tasks of every open session with this id (the scope does it for a closing session). */
   async disposeOwner(ownerId: string): Promise<void> {
-    const owners = [...this.owners].filter((table) => table.owner?.id === ownerId);
-    await Promise.all(owners.map((table) => table.stopAll((entry) => this.cancel(entry))));
+    await this.tables.stopOwnersWithId(ownerId);
   }
 
   dispose(): Promise<void> {
     this.disposing ??= (async () => {
-      await Promise.all([...this.owners, this.unowned].map((table) => table.stopAll((entry) => this.cancel(entry))));
+      await this.tables.stopAll();
       this.listeners.clear();
     })();
     return this.disposing;
@@ -198,37 +190,6 @@ export class LocalTaskRuntime implements TaskRuntime {
     const n = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, n);
     return `${kind}-${n}`;
-  }
-
-  /** The owner's tasks, made in its scope on its first start (throws once the session is disposed). */
-  private tasksOf(owner: SessionContext): OwnerTasks {
-    return scopeOf(owner).get(
-      this.ownerKey,
-      () => {
-        const table = new OwnerTasks(owner);
-        this.owners.add(table);
-        return table;
-      },
-      async (table) => {
-        await table.stopAll((entry) => this.cancel(entry));
-        this.owners.delete(table);
-      },
-    );
-  }
-
-  /** The caller's own tasks if it started any: another session's are never found. */
-  private ownTasks(caller: SessionContext): OwnerTasks | undefined {
-    return existingScopeOf(caller)?.peek(this.ownerKey);
-  }
-
-  /** The fence: a caller finds its own tasks and unowned ones, so unknown and foreign ids are indistinguishable. */
-  private visible(caller: TaskCaller, id: string): { entry: TaskEntry; table: OwnerTasks } | undefined {
-    if (typeof id !== 'string') return undefined;
-    for (const table of [caller === undefined ? undefined : this.ownTasks(caller), this.unowned]) {
-      const entry = table?.get(id);
-      if (entry && table) return { entry, table };
-    }
-    return undefined;
   }
 
   /** Moves a live task to `stopping` and kills its process (or marks it for the kill once spawned). */
