@@ -26,12 +26,23 @@ export interface SessionScope {
    * gets no new state).
    */
   get<T>(key: ScopeKey<T>, create: () => T, dispose?: (service: T) => void | Promise<void>): T;
-  /** The service if it was made (and the scope is still open), else undefined. */
+  /**
+   * The service if it was made and its disposer has not finished, else
+   * undefined: while the scope disposes, a service whose turn has not come
+   * (or whose disposer still runs) is still found.
+   */
   peek<T>(key: ScopeKey<T>): T | undefined;
   /** A service whose key `outlivesCall` was made: the session holds something a later call can use. */
   readonly holdsLastingState: boolean;
   /** Runs `dispose` with the scope, in reverse order of adding. Added after disposal: runs at once. */
   add(name: string, dispose: () => void | Promise<void>): void;
+}
+
+interface Disposer {
+  readonly name: string;
+  readonly run: () => void | Promise<void>;
+  /** The service it disposes (forgotten once it ran). */
+  readonly key?: ScopeKey<unknown>;
 }
 
 /** What a scope does with a disposer that throws or rejects (the rest still run). */
@@ -40,7 +51,7 @@ export type DisposalFailure = (name: string, error: unknown) => void;
 /** A session scope that owns its disposers (`dispose()` runs them, newest first, one at a time). */
 export class DisposableScope implements SessionScope {
   private readonly services = new Map<ScopeKey<unknown>, unknown>();
-  private readonly disposers: Array<{ readonly name: string; readonly run: () => void | Promise<void> }> = [];
+  private readonly disposers: Disposer[] = [];
   private disposal: Promise<void> | undefined;
 
   constructor(private readonly onFailure: DisposalFailure) {}
@@ -54,12 +65,12 @@ export class DisposableScope implements SessionScope {
     if (this.disposed) throw new Error(`the session is disposed: no ${key.name} for it`);
     const service = create();
     this.services.set(key, service);
-    if (dispose) this.disposers.push({ name: key.name, run: () => dispose(service) });
+    if (dispose) this.disposers.push({ name: key.name, run: () => dispose(service), key });
     return service;
   }
 
   peek<T>(key: ScopeKey<T>): T | undefined {
-    return this.disposed ? undefined : (this.services.get(key) as T | undefined);
+    return this.services.get(key) as T | undefined;
   }
 
   get holdsLastingState(): boolean {
@@ -91,7 +102,7 @@ export class DisposableScope implements SessionScope {
     return this.disposal;
   }
 
-  private async runOne(disposer: { readonly name: string; readonly run: () => void | Promise<void> }): Promise<void> {
+  private async runOne(disposer: Disposer): Promise<void> {
     try {
       await disposer.run();
     } catch (error) {
@@ -100,6 +111,8 @@ export class DisposableScope implements SessionScope {
       } catch {
         // Reporting must not stop the teardown either.
       }
+    } finally {
+      if (disposer.key !== undefined) this.services.delete(disposer.key);
     }
   }
 }
@@ -113,6 +126,16 @@ interface ScopedSession {
 }
 
 const fallbackScopes = new WeakMap<ScopedSession, DisposableScope>();
+
+/**
+ * The scope of `session` if it has one already, without making one: a
+ * lookup (another session's id, a caller that never stored anything) finds
+ * nothing and leaves no trace. Undefined for anything that is not a session.
+ */
+export function existingScopeOf(session: unknown): SessionScope | undefined {
+  if (typeof session !== 'object' || session === null) return undefined;
+  return (session as ScopedSession).scope ?? fallbackScopes.get(session as ScopedSession);
+}
 
 /**
  * The scope of `session`: its own when it has one (every host session), else

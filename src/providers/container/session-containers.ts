@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { scopeOf } from '../../core/session-scope.js';
+import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +39,12 @@ interface Entry {
   creating?: Promise<LiveContainer>;
 }
 
+/** Where a session's entry is kept: in its scope (the sessionless calls' in the provider). Released, it holds none. */
+interface Holder {
+  readonly session: SessionContext | undefined;
+  entry?: Entry;
+}
+
 /** Shared session directories are `<tmp>/dsh-ct-<server pid>-XXXXXX`. */
 export const SHARED_DIR_PREFIX = 'dsh-ct-';
 
@@ -54,10 +60,15 @@ export const restartNotice = (reason: string): string => `[container restarted: 
  * from outside, out of memory, …) is replaced on the next call, which tells
  * the session why with `restartNotice`. Shared by the container executor
  * and the container terminal backend, so one session has one container.
+ * Each session's container lives in its scope, found by the session object.
  */
 export class SessionContainers {
   readonly instanceId = randomUUID();
-  private readonly entries = new Map<string, Entry>();
+  /** Each session's holder, in its scope; this key is this provider's (another keeps its own). */
+  private readonly sessionKey = new ScopeKey<Holder>('the session container');
+  private readonly sessionless: Holder = { session: undefined };
+  /** Holders of sessions still open and the sessionless one, for a provider disposal that comes before theirs. */
+  private readonly holders = new Set<Holder>([this.sessionless]);
   private disposing?: Promise<void>;
 
   constructor(
@@ -71,13 +82,8 @@ export class SessionContainers {
     if (this.disposing) throw new Error('the container provider is disposed');
     // A retry after the session ended (an exec that found its container gone) must not start one nobody releases.
     if (session?.disposed) throw new Error(`session ${session.id} is disposed`);
-    const key = session?.id ?? '';
-    let entry = this.entries.get(key);
-    if (!entry) {
-      entry = {};
-      this.entries.set(key, entry);
-      if (session !== undefined) scopeOf(session).add('the session container', () => this.release(key));
-    }
+    const holder = this.holderOf(session);
+    const entry = (holder.entry ??= {});
     if (entry.creating) return entry.creating;
     const previous = entry.live;
     if (previous && !previous.stopped) return previous;
@@ -87,7 +93,7 @@ export class SessionContainers {
     const live = await current.creating;
     current.live = live;
     // Released while it was being created: `release` discarded what it awaited; say so rather than hand it out.
-    if (this.entries.get(key) !== current) throw new Error(`session ${session?.id ?? ''} is disposed`);
+    if (holder.entry !== current) throw new Error(`session ${session?.id ?? ''} is disposed`);
     return live;
   }
 
@@ -109,23 +115,46 @@ export class SessionContainers {
     return live.stopped;
   }
 
-  /** Removes the session's container and its shared directory. */
+  /** By id for embedders: removes the containers of every open session with this id (`''`: the sessionless calls'). */
   async release(key: string): Promise<void> {
-    const entry = this.entries.get(key);
-    this.entries.delete(key);
-    if (!entry) return;
-    const live = entry.live ?? (await entry.creating?.catch(() => undefined));
-    if (live) await this.discard(live);
+    const matching = [...this.holders].filter((holder) => (holder.session?.id ?? '') === key);
+    await Promise.all(matching.map((holder) => this.releaseHolder(holder)));
   }
 
   dispose(): Promise<void> {
-    this.disposing ??= Promise.all([...this.entries.keys()].map((key) => this.release(key))).then(() => this.engine.dispose?.());
+    this.disposing ??= Promise.all([...this.holders].map((holder) => this.releaseHolder(holder))).then(() => this.engine.dispose?.());
     return this.disposing;
   }
 
   /** How many containers are live (for tests and the bench). */
   get size(): number {
-    return [...this.entries.values()].filter((e) => e.live && !e.live.stopped).length;
+    return [...this.holders].filter(({ entry }) => entry?.live && !entry.live.stopped).length;
+  }
+
+  /** The session's holder, made in its scope on its first call (throws once the session is disposed). */
+  private holderOf(session: SessionContext | undefined): Holder {
+    if (session === undefined) return this.sessionless;
+    return scopeOf(session).get(
+      this.sessionKey,
+      () => {
+        const holder: Holder = { session };
+        this.holders.add(holder);
+        return holder;
+      },
+      (holder) => {
+        this.holders.delete(holder);
+        return this.releaseHolder(holder);
+      },
+    );
+  }
+
+  /** Removes the holder's container and its shared directory (awaiting one being created). */
+  private async releaseHolder(holder: Holder): Promise<void> {
+    const entry = holder.entry;
+    holder.entry = undefined;
+    if (!entry) return;
+    const live = entry.live ?? (await entry.creating?.catch(() => undefined));
+    if (live) await this.discard(live);
   }
 
   private async create(session: SessionContext | undefined, previous: LiveContainer | undefined): Promise<LiveContainer> {

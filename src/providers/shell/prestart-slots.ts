@@ -1,4 +1,4 @@
-import { scopeOf, ScopeKey } from '../../core/session-scope.js';
+import { existingScopeOf, scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 
@@ -15,6 +15,20 @@ interface Slot {
   /** How it was started (confinement and what it may read): a call that would spawn otherwise does not get it. */
   readonly key: string;
   readonly idle: NodeJS.Timeout;
+  /** When it was put in (`pids` lists the waiting shells in that order). */
+  readonly order: number;
+}
+
+/** One session's pre-start state (in its scope), or the sessionless calls' (in the slots). */
+interface SessionPrestart {
+  readonly session: SessionContext | undefined;
+  slot?: Slot;
+  /** Its calls running now: while any runs, no shell is started for it (see `begin`). */
+  running: number;
+  /** Its shell waits for the end of a burst, with how to start it. */
+  deferred?: { readonly key: string; readonly start: () => PrestartedShell | undefined };
+  /** The session closed: nothing is started for it any more. */
+  closed: boolean;
 }
 
 /**
@@ -22,28 +36,30 @@ interface Slot {
  * one). A shell waits at most `idleMs`; it is killed when taken by no call in
  * that time, when its session is disposed, on `dispose()`, and when a call
  * finds it started under another key (a mode change, a re-pinned workspace,
- * a new readable path): such a call is spawned plainly.
+ * a new readable path): such a call is spawned plainly. Each session's slot
+ * lives in its scope, found by the session object.
  */
 export class PrestartSlots {
-  private readonly slots = new Map<string, Slot>();
-  /** Calls running per session: while any runs, no shell is started for it (see `begin`). */
-  private readonly running = new Map<string, number>();
+  /** Each session's state, in its scope; this key is these slots' (another executor keeps its own). */
+  private readonly sessionKey = new ScopeKey<SessionPrestart>('the pre-started shell');
+  private readonly sessionless: SessionPrestart = { session: undefined, running: 0, closed: false };
+  /** States of sessions still open, for a disposal of the slots that comes before theirs. */
+  private readonly owners = new Set<SessionPrestart>();
+  /** States whose shell waits for the end of a burst, in the order they asked. */
+  private readonly waiting = new Set<SessionPrestart>();
   /** Calls running in all sessions (see `BURST_CALLS`). */
   private runningCalls = 0;
-  /** Sessions whose shell waits for the end of a burst, with how to start it. */
-  private readonly deferred = new Map<string, { session: SessionContext | undefined; key: string; start: () => PrestartedShell | undefined }>();
-  /** Marks, in each session's scope, that its waiting shell is stopped when it closes. */
-  private readonly sessionKey = new ScopeKey<true>('the pre-started shell');
+  private filled = 0;
   private disposed = false;
 
   constructor(private readonly idleMs: number) {}
 
   /** The session's waiting shell if it was started under `key`; it leaves the slot either way. */
   take(session: SessionContext | undefined, key: string): PrestartedShell | undefined {
-    const id = session?.id ?? '';
-    const slot = this.slots.get(id);
-    if (slot === undefined) return undefined;
-    this.slots.delete(id);
+    const state = this.existing(session);
+    const slot = state?.slot;
+    if (state === undefined || slot === undefined) return undefined;
+    state.slot = undefined;
     clearTimeout(slot.idle);
     if (slot.key === key && slot.shell.usable) return slot.shell;
     slot.shell.discard();
@@ -58,18 +74,16 @@ export class PrestartSlots {
    * burst is over.
    */
   begin(session: SessionContext | undefined): void {
-    const id = session?.id ?? '';
-    this.running.set(id, (this.running.get(id) ?? 0) + 1);
+    const state = this.stateOf(session);
+    if (state !== undefined) state.running++;
     this.runningCalls++;
   }
 
   end(session: SessionContext | undefined): void {
-    const id = session?.id ?? '';
-    const left = (this.running.get(id) ?? 1) - 1;
-    if (left > 0) this.running.set(id, left);
-    else this.running.delete(id);
+    const state = this.existing(session);
+    if (state !== undefined) state.running = Math.max(0, state.running - 1);
     this.runningCalls = Math.max(0, this.runningCalls - 1);
-    if (this.runningCalls < BURST_CALLS && this.deferred.size > 0) setImmediate(() => this.startDeferred());
+    if (this.runningCalls < BURST_CALLS && this.waiting.size > 0) setImmediate(() => this.startDeferred());
   }
 
   /**
@@ -79,46 +93,83 @@ export class PrestartSlots {
    * sessions' calls the start waits for its end. Never throws.
    */
   fill(session: SessionContext | undefined, key: string, start: () => PrestartedShell | undefined, unused?: PrestartedShell): void {
-    const id = session?.id ?? '';
-    if (this.disposed || session?.disposed === true || this.slots.has(id) || this.running.has(id)) {
+    const state = this.disposed || session?.disposed === true ? undefined : this.stateOf(session);
+    if (state === undefined || state.closed || state.slot !== undefined || state.running > 0) {
       unused?.discard();
       return;
     }
     if (unused?.usable !== true && this.runningCalls >= BURST_CALLS) {
-      this.deferred.set(id, { session, key, start });
+      state.deferred = { key, start };
+      this.waiting.add(state);
       return;
     }
-    this.deferred.delete(id);
+    state.deferred = undefined;
+    this.waiting.delete(state);
     const shell = unused?.usable === true ? unused : start();
     if (shell === undefined) return;
-    const idle = setTimeout(() => this.drop(id), this.idleMs);
+    const idle = setTimeout(() => this.drop(state), this.idleMs);
     idle.unref();
-    this.slots.set(id, { shell, key, idle });
-    if (session !== undefined) scopeOf(session).get(this.sessionKey, () => true, () => this.drop(session.id));
+    state.slot = { shell, key, idle, order: ++this.filled };
   }
 
   /** Pids of the waiting shells (for diagnostics and tests). */
   get pids(): number[] {
-    return [...this.slots.values()].flatMap((slot) => (slot.shell.pid === undefined ? [] : [slot.shell.pid]));
+    const slots = [this.sessionless, ...this.owners].flatMap((state) => (state.slot === undefined ? [] : [state.slot]));
+    return slots.sort((a, b) => a.order - b.order).flatMap((slot) => (slot.shell.pid === undefined ? [] : [slot.shell.pid]));
   }
 
   dispose(): void {
     this.disposed = true;
-    this.deferred.clear();
-    for (const id of [...this.slots.keys()]) this.drop(id);
+    this.waiting.clear();
+    for (const state of [this.sessionless, ...this.owners]) {
+      state.deferred = undefined;
+      this.drop(state);
+    }
   }
 
   private startDeferred(): void {
     if (this.runningCalls >= BURST_CALLS) return;
-    const waiting = [...this.deferred.values()];
-    this.deferred.clear();
-    for (const { session, key, start } of waiting) this.fill(session, key, start);
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const state of waiting) {
+      const deferred = state.deferred;
+      state.deferred = undefined;
+      if (deferred !== undefined) this.fill(state.session, deferred.key, deferred.start);
+    }
   }
 
-  private drop(id: string): void {
-    const slot = this.slots.get(id);
+  /** The session's state if it has one (another session's is never found). */
+  private existing(session: SessionContext | undefined): SessionPrestart | undefined {
+    return session === undefined ? this.sessionless : existingScopeOf(session)?.peek(this.sessionKey);
+  }
+
+  /** The session's state, made in its scope on first use; undefined once the session is disposed. */
+  private stateOf(session: SessionContext | undefined): SessionPrestart | undefined {
+    if (session === undefined) return this.sessionless;
+    if (session.disposed) return undefined;
+    const scope = scopeOf(session);
+    if (scope.disposed) return undefined;
+    return scope.get(
+      this.sessionKey,
+      () => {
+        const state: SessionPrestart = { session, running: 0, closed: false };
+        this.owners.add(state);
+        return state;
+      },
+      (state) => {
+        state.closed = true;
+        state.deferred = undefined;
+        this.waiting.delete(state);
+        this.owners.delete(state);
+        this.drop(state);
+      },
+    );
+  }
+
+  private drop(state: SessionPrestart): void {
+    const slot = state.slot;
     if (slot === undefined) return;
-    this.slots.delete(id);
+    state.slot = undefined;
     clearTimeout(slot.idle);
     slot.shell.discard();
   }

@@ -1,8 +1,8 @@
 import { inject, injectable, optional } from 'inversify';
-import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import { Clock, Logger } from '../logging/logger.js';
 import { settlementOf, TaskEntry } from './task-entry.js';
+import { TaskTables } from './task-tables.js';
 import { resolveTaskRuntimeConfig } from './task-runtime-config.js';
 import {
   TaskRuntimeConfig,
@@ -30,14 +30,16 @@ type DoneListener = (event: TaskDoneEvent) => void;
  * and notifies listeners once; another owner's task reads as unknown. A
  * producer that throws does not reject `start`: the task exists as `failed`
  * with the error as its detail, so the failure stays readable like any other.
+ * A session's tasks live in its scope (`TaskTables`, found by the session
+ * object) and are killed when it closes; only the unowned pool is the runtime's.
  */
 @injectable()
 export class LocalTaskRuntime implements TaskRuntime {
   private readonly config: TaskRuntimeConfig;
-  private readonly tasks = new Map<string, TaskEntry>();
+  /** Ids count per kind per runtime (`bash-1`, `bash-2`, … across sessions): keyed by kind, not by session. */
   private readonly counters = new Map<string, number>();
-  /** Marks, in each owner's scope, that this runtime disposes the owner's tasks when it closes. */
-  private readonly ownerKey = new ScopeKey<true>('the background tasks', { outlivesCall: true });
+  /** Each session's tasks, in its scope; the unowned ones. */
+  private readonly tables = new TaskTables((entry) => this.cancel(entry));
   private readonly listeners = new Set<{ readonly listener: DoneListener }>();
   private disposing?: Promise<void>;
 
@@ -56,7 +58,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     }
     if (owner?.disposed) throw new Error(`cannot start a background task: session "${owner.id}" has been disposed`);
     const limit = this.config.maxConcurrentTasksPerOwner;
-    const live = this.liveCount(owner?.id);
+    const live = this.tables.liveCount(owner);
     if (live >= limit) {
       const who = owner ? 'this session' : 'the unowned pool';
       throw new Error(
@@ -69,10 +71,10 @@ export class LocalTaskRuntime implements TaskRuntime {
   async start(spec: TaskStartSpec): Promise<TaskSnapshot> {
     validateTaskSpec(spec);
     this.preflight(spec.owner);
-    // Hooked before the id is taken: a session that refuses the hook rejects the start cleanly.
-    if (spec.owner) this.hookOwner(spec.owner);
+    // Made before the id is taken: a session that refuses the scope rejects the start cleanly.
+    const table = this.tables.tableFor(spec.owner);
     const entry = new TaskEntry(this.nextId(spec.kind), spec.kind, spec.label, spec.owner, this.now());
-    this.tasks.set(entry.id, entry);
+    this.tables.file(table, entry);
     let handle: unknown;
     try {
       handle = await spec.producer();
@@ -92,18 +94,17 @@ export class LocalTaskRuntime implements TaskRuntime {
   }
 
   get(caller: TaskCaller, id: string): TaskSnapshot | undefined {
-    return this.visible(caller, id)?.snapshot();
+    return this.tables.find(caller, id)?.entry.snapshot();
   }
 
   list(caller: TaskCaller): TaskSnapshot[] {
-    const result: TaskSnapshot[] = [];
-    for (const entry of this.tasks.values()) if (this.canSee(caller, entry)) result.push(entry.snapshot());
-    return result;
+    return this.tables.visibleTo(caller).map((entry) => entry.snapshot());
   }
 
   read(caller: TaskCaller, id: string): TaskRead | undefined {
-    const entry = this.visible(caller, id);
-    if (!entry) return undefined;
+    const found = this.tables.find(caller, id);
+    if (!found) return undefined;
+    const { entry, table } = found;
     // Status first: a task that settled before this read has drained all its
     // output, so this delta is final and the handle can be released.
     const terminal = !entry.live;
@@ -118,7 +119,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     }
     if (terminal && !entry.collected) {
       entry.collected = true;
-      this.forgetOldCollected(entry.ownerId);
+      table.forgetOldCollected(this.config.maxFinishedTasksPerOwner);
     }
     return Object.freeze({
       snapshot: entry.snapshot(),
@@ -133,7 +134,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     id: string,
     reason?: string,
   ): Promise<{ snapshot: TaskSnapshot; alreadyFinished: boolean } | undefined> {
-    const entry = this.visible(caller, id);
+    const entry = this.tables.find(caller, id)?.entry;
     if (!entry) return undefined;
     if (!entry.live) return { snapshot: entry.snapshot(), alreadyFinished: true };
     entry.killedByModel = true;
@@ -146,7 +147,7 @@ export class LocalTaskRuntime implements TaskRuntime {
     if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
       throw new Error(`invalid wait timeout: expected a non-negative number of milliseconds, got ${String(timeoutMs)}`);
     }
-    const entry = this.visible(caller, id);
+    const entry = this.tables.find(caller, id)?.entry;
     if (!entry) return undefined;
     if (!entry.live || timeoutMs === 0 || signal?.aborted) return entry.snapshot();
     await new Promise<void>((resolve) => {
@@ -172,20 +173,14 @@ export class LocalTaskRuntime implements TaskRuntime {
     };
   }
 
+  /** By id for embedders: stops the tasks of every open session with this id (the scope does it for a closing session). */
   async disposeOwner(ownerId: string): Promise<void> {
-    const owned = [...this.tasks.values()].filter((entry) => entry.ownerId === ownerId);
-    for (const entry of owned) this.cancel(entry);
-    await Promise.all(owned.map((entry) => entry.settled));
-    // Nobody can see these any more; forget them so long-lived hosts stay bounded.
-    for (const entry of owned) this.tasks.delete(entry.id);
+    await this.tables.stopOwnersWithId(ownerId);
   }
 
   dispose(): Promise<void> {
     this.disposing ??= (async () => {
-      const all = [...this.tasks.values()];
-      for (const entry of all) this.cancel(entry);
-      await Promise.all(all.map((entry) => entry.settled));
-      this.tasks.clear();
+      await this.tables.stopAll();
       this.listeners.clear();
     })();
     return this.disposing;
@@ -195,34 +190,6 @@ export class LocalTaskRuntime implements TaskRuntime {
     const n = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, n);
     return `${kind}-${n}`;
-  }
-
-  /** Keeps a long-lived owner's task list bounded: the oldest fully read tasks go first. */
-  private forgetOldCollected(ownerId: string | undefined): void {
-    const collected = [...this.tasks.values()].filter((entry) => entry.ownerId === ownerId && entry.collected);
-    const excess = collected.length - this.config.maxFinishedTasksPerOwner;
-    for (const entry of collected.slice(0, Math.max(0, excess))) this.tasks.delete(entry.id);
-  }
-
-  private liveCount(ownerId: string | undefined): number {
-    let count = 0;
-    for (const entry of this.tasks.values()) if (entry.ownerId === ownerId && entry.live) count++;
-    return count;
-  }
-
-  private hookOwner(owner: SessionContext): void {
-    scopeOf(owner).get(this.ownerKey, () => true, () => this.disposeOwner(owner.id));
-  }
-
-  private canSee(caller: TaskCaller, entry: TaskEntry): boolean {
-    return entry.ownerId === undefined || entry.ownerId === caller?.id;
-  }
-
-  /** The fence: unknown and foreign ids are indistinguishable. */
-  private visible(caller: TaskCaller, id: string): TaskEntry | undefined {
-    if (typeof id !== 'string') return undefined;
-    const entry = this.tasks.get(id);
-    return entry && this.canSee(caller, entry) ? entry : undefined;
   }
 
   /** Moves a live task to `stopping` and kills its process (or marks it for the kill once spawned). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable, optional } from 'inversify';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
-import { scopeOf, ScopeKey } from '../../core/session-scope.js';
+import { existingScopeOf, scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import {
   TerminalBackend,
@@ -11,26 +11,21 @@ import {
   type TerminalOpenOptions,
   type TerminalService,
 } from './terminal-service.js';
-
-interface Entry {
-  readonly ownerId: string;
-  readonly pty: PtySession;
-}
+import { OwnerPtys } from './owner-ptys.js';
 
 /**
  * Owner-scoped PTY sessions over the multi-bound backends. Ids are random
  * UUIDs and every operation checks the owner, so another session's id reads
- * exactly like an unknown one. An owner's PTYs are closed by its session
- * scope (a scoped service per owner).
+ * exactly like an unknown one. Each owner's PTYs live in its session scope
+ * (`OwnerPtys`, found by the session object) and close with it.
  */
 @injectable()
 export class LocalTerminalService implements TerminalService {
   private readonly backends: Contributions<TerminalBackend>;
-  private readonly entries = new Map<string, Entry>();
-  /** Marks, in each owner's scope, that this service closes the owner's PTYs when it closes. */
-  private readonly ownerKey = new ScopeKey<true>('the persistent shells (PTYs)', { outlivesCall: true });
-  /** Opens in flight (settled after any cleanup), by owner id. */
-  private readonly opening = new Map<Promise<unknown>, string>();
+  /** Each owner's PTYs, in its scope; this key is this service's (another service keeps its own). */
+  private readonly ownerKey = new ScopeKey<OwnerPtys>('the persistent shells (PTYs)', { outlivesCall: true });
+  /** The PTYs of owners still open, for a service disposal that comes before theirs. */
+  private readonly owners = new Set<OwnerPtys>();
   private disposing?: Promise<void>;
 
   /** Backends are read per open (one loaded later counts); two of one type fail here and at that open. */
@@ -41,62 +36,53 @@ export class LocalTerminalService implements TerminalService {
     this.backendFor(undefined);
   }
 
-  open(owner: SessionContext, type: string, options: TerminalOpenOptions): Promise<string> {
-    const opening = this.openFor(owner, type, options);
-    const tracked = opening.catch(() => undefined);
-    this.opening.set(tracked, owner.id);
-    void tracked.then(() => this.opening.delete(tracked));
-    return opening;
-  }
-
-  private async openFor(owner: SessionContext, type: string, options: TerminalOpenOptions): Promise<string> {
+  async open(owner: SessionContext, type: string, options: TerminalOpenOptions): Promise<string> {
     if (this.disposing) throw new Error('the terminal service is disposed');
     if (owner.disposed) throw new Error(`session ${owner.id} is disposed`);
     const backend = this.backendFor(type);
     if (!backend) throw new Error(`no PTY backend registered for "${type}"`);
-    scopeOf(owner).get(this.ownerKey, () => true, () => this.disposeOwner(owner.id));
+    const ptys = this.ptysOf(owner);
+    const opening = this.openIn(ptys, backend, options);
+    ptys.track(opening);
+    return opening;
+  }
+
+  private async openIn(ptys: OwnerPtys, backend: TerminalBackend, options: TerminalOpenOptions): Promise<string> {
+    const owner = ptys.owner;
     const pty = await backend.open({ ...options, session: owner });
     // The owner or the service may have gone away while bash was starting.
-    if (this.disposing || owner.disposed) {
+    if (this.disposing || owner.disposed || ptys.closed) {
       await pty.close();
       throw new Error(this.disposing ? 'the terminal service is disposed' : `session ${owner.id} is disposed`);
     }
     const id = randomUUID();
-    this.entries.set(id, { ownerId: owner.id, pty });
+    ptys.add(id, pty);
     return id;
   }
 
   /** Ordering is the caller's (the persistent tool queues a session's calls); the PTY refuses an overlapping send. */
   async send(owner: SessionContext, id: string, command: string, options: SendOptions): Promise<SendResult> {
-    return this.lookup(owner, id).pty.send(command, options);
+    return this.lookup(owner, id).send(command, options);
   }
 
   isAlive(owner: SessionContext, id: string): boolean {
-    const entry = this.entries.get(id);
-    return entry !== undefined && entry.ownerId === owner.id && entry.pty.alive;
+    return this.ownPtys(owner)?.get(id)?.alive === true;
   }
 
   async close(owner: SessionContext, id: string): Promise<void> {
-    const entry = this.lookup(owner, id);
-    this.entries.delete(id);
-    await entry.pty.close();
+    const pty = this.ownPtys(owner)?.take(id);
+    if (!pty) throw unknownTerminal(id);
+    await pty.close();
   }
 
+  /** By id for embedders: closes the PTYs of every open session with this id (the scope does it for a closing session). */
   async disposeOwner(ownerId: string): Promise<void> {
-    const mine = [...this.entries].filter(([, entry]) => entry.ownerId === ownerId);
-    for (const [id] of mine) this.entries.delete(id);
-    const opening = [...this.opening].filter(([, owner]) => owner === ownerId).map(([promise]) => promise);
-    await Promise.all([...mine.map(([, entry]) => entry.pty.close()), ...opening]);
+    await Promise.all([...this.owners].filter((ptys) => ptys.owner.id === ownerId).map((ptys) => ptys.closeAll()));
   }
 
   dispose(): Promise<void> {
-    this.disposing ??= (async () => {
-      // Opens in flight close their PTY themselves once they see the disposal; wait for that too.
-      await Promise.all(this.opening.keys());
-      const all = [...this.entries.values()];
-      this.entries.clear();
-      await Promise.all(all.map((entry) => entry.pty.close()));
-    })();
+    // Opens in flight close their PTY themselves once they see the disposal; each owner's close waits for that too.
+    this.disposing ??= Promise.all([...this.owners].map((ptys) => ptys.close())).then(() => undefined);
     return this.disposing;
   }
 
@@ -110,9 +96,34 @@ export class LocalTerminalService implements TerminalService {
     return type === undefined ? undefined : byType.get(type);
   }
 
-  private lookup(owner: SessionContext, id: string): Entry {
-    const entry = this.entries.get(id);
-    if (!entry || entry.ownerId !== owner.id) throw new Error(`unknown terminal session "${id}"`);
-    return entry;
+  /** The owner's PTYs, made in its scope on its first open (throws once the session is disposed). */
+  private ptysOf(owner: SessionContext): OwnerPtys {
+    return scopeOf(owner).get(
+      this.ownerKey,
+      () => {
+        const ptys = new OwnerPtys(owner);
+        this.owners.add(ptys);
+        return ptys;
+      },
+      (ptys) => {
+        this.owners.delete(ptys);
+        return ptys.close();
+      },
+    );
   }
+
+  /** The owner's PTYs if it opened any: another session's are never found. */
+  private ownPtys(owner: SessionContext): OwnerPtys | undefined {
+    return existingScopeOf(owner)?.peek(this.ownerKey);
+  }
+
+  private lookup(owner: SessionContext, id: string): PtySession {
+    const pty = this.ownPtys(owner)?.get(id);
+    if (!pty) throw unknownTerminal(id);
+    return pty;
+  }
+}
+
+function unknownTerminal(id: string): Error {
+  return new Error(`unknown terminal session "${id}"`);
 }
