@@ -25,6 +25,8 @@ export interface CallRequest {
   readonly args: Record<string, unknown>;
   readonly ctx: ServerContext;
   readonly progressToken?: ProgressToken;
+  /** The host call id to use (an approval asked by the call is found by it). */
+  readonly callId?: string;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
     const admitted = deps.callGate ? await deps.callGate.acquire(signal) : undefined;
     if (admitted !== undefined && typeof admitted !== 'function') return errorResult(admitted.refused);
     try {
-      return await session.call(call.name, call.args, { signal, onProgress });
+      return await session.call(call.name, call.args, { signal, onProgress, ...(call.callId ? { callId: call.callId } : {}) });
     } finally {
       admitted?.();
     }

@@ -123,7 +123,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   });
   const cancelled = new AbortController();
   const modern = new ModernHttp(
-    { host, handles, cancelled: cancelled.signal, ...(log ? { logger: log } : {}), ...(options.callGate ? { callGate: options.callGate } : {}) },
+    { host, handles, cancelled: cancelled.signal, ...(log ? { logger: log } : {}), ...(options.callGate ? { callGate: options.callGate } : {}), ...(options.approvals ? { approvals: options.approvals.roundTrips } : {}) },
     log,
   );
   const legacyDeps: LegacySessionDeps = {
