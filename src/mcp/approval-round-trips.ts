@@ -60,6 +60,7 @@ interface WaitingCall {
 export class ApprovalRoundTrips {
   private readonly byCallId = new Map<string, WaitingCall>();
   private readonly byState = new Map<string, WaitingCall>();
+  private closed = false;
 
   /** Answers one `tools/call` of `caller`: a new call through `run`, or a retry of a waiting one. */
   serve(call: CallRequest, caller: string | undefined, run: (call: CallRequest) => Promise<CallToolResult>): Promise<ModernCallResult> {
@@ -73,7 +74,8 @@ export class ApprovalRoundTrips {
     if (!waiting || waiting.forms === 'none') return Promise.resolve(undefined);
     if (waiting.forms === 'url-only') return Promise.resolve('needs-form');
     if (waiting.question) return Promise.reject(new Error('another approval of this call is waiting'));
-    if (request.signal?.aborted) return Promise.resolve('cancelled');
+    // A closing server can deliver no answer: the call ends now, not at the approval's limit.
+    if (this.closed || request.signal?.aborted) return Promise.resolve('cancelled');
     return new Promise((resolve) => {
       const withdraw = () => question.settle('cancelled');
       const question: Question = {
@@ -92,6 +94,12 @@ export class ApprovalRoundTrips {
       request.signal?.addEventListener('abort', withdraw, { once: true });
       waiting.wake?.();
     });
+  }
+
+  /** The server closes: every waiting question is withdrawn (`cancelled`), and later ones too. */
+  close(): void {
+    this.closed = true;
+    for (const waiting of [...this.byCallId.values()]) waiting.question?.settle('cancelled');
   }
 
   /** Calls waiting for an answer now (for tests and diagnostics). */

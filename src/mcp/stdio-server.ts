@@ -122,6 +122,7 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
       stdin.off('end', onEnd);
       stdin.off('close', onEnd);
       await served.close();
+      options.approvals?.roundTrips.close();
       await Promise.allSettled([connection?.close(), handles.closeAll()]);
       markClosed();
       // Keep swallowing late EPIPEs from writes that were already queued.
