@@ -27,6 +27,8 @@ export interface CallRequest {
   readonly progressToken?: ProgressToken;
   /** The 2025-11-25 `task` parameter (task-augmented call), served by mcp-tasks.ts. */
   readonly task?: unknown;
+  /** The host call id to use (an approval asked by the call is found by it). */
+  readonly callId?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
     const admitted = deps.callGate ? await deps.callGate.acquire(signal) : undefined;
     if (admitted !== undefined && typeof admitted !== 'function') return errorResult(admitted.refused);
     try {
-      return await session.call(call.name, call.args, { signal, onProgress });
+      return await session.call(call.name, call.args, { signal, onProgress, ...(call.callId ? { callId: call.callId } : {}) });
     } finally {
       admitted?.();
     }

@@ -1,4 +1,4 @@
-import type { ElicitRequestFormParams, Server } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import { PluginModule } from '../core/plugin-module.js';
 import {
   ApprovalAnswerer,
@@ -6,29 +6,40 @@ import {
   type ApprovalRequest,
 } from '../providers/approval/approval-service.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
-import { approvalFacts, describeApproval } from '../providers/approval/approval-text.js';
+import { describeApproval } from '../providers/approval/approval-text.js';
+import { approvalSchema, formSupportOf } from './approval-answers.js';
+import { ApprovalRoundTrips } from './approval-round-trips.js';
+
+export { approvalSchema } from './approval-answers.js';
 
 /** The SDK needs a request timeout; the approval service's own limit (`approval.timeoutMs`) ends the wait through the signal. */
 const ELICITATION_TIMEOUT_MS = MAX_TIMER_MS;
 
 /**
  * Answers approvals (sandbox escalations and `ask` command rules) by asking
- * the user through MCP elicitation (docs/contract.md §5), on the connection
- * of the session that made the call. The question's facts are separate
- * fields of the requested schema (each a single fixed choice, so a form
- * shows it and nobody can edit it), and the message is their one text form
- * (`describeApproval`): mode first, the command JSON-quoted with its line
- * count, every control and bidi character escaped.
+ * the user through MCP elicitation (docs/contract.md §5), in both eras: a
+ * 2025-era session's question is an `elicitation/create` request on its
+ * connection; a 2026-07-28 call's is an `input_required` round trip
+ * (`roundTrips`, which the modern server routes its calls through). The
+ * question's facts are separate fields of the requested schema (each a
+ * single fixed choice, so a form shows it and nobody can edit it), and the
+ * message is their one text form (`describeApproval`): mode first, the
+ * command JSON-quoted with its line count, every control and bidi character
+ * escaped.
  *
  * A session without a connection, or whose client did not declare
- * elicitation, is passed to the next answerer (`undefined`). Accept runs the
- * command once; decline is `rejected`; a dismissed form (or one withdrawn
- * through the signal) is `cancelled`. A client that fails the request makes
- * this answerer throw, which the approval service reports as `failed`:
- * nothing runs without an explicit accept.
+ * elicitation, is passed to the next answerer (`undefined`); a client that
+ * declared URL-mode elicitation only gets `needs-form` (an approval shows
+ * its facts in the client's own form). Accept runs the command once; decline
+ * is `rejected`; a dismissed form (or one withdrawn through the signal) is
+ * `cancelled`. A client that fails the request (or, in the 2026-07-28 era,
+ * answers something that is not a plain answer to this question) makes the
+ * approval `failed`: nothing runs without an explicit accept.
  */
 export class McpElicitationAnswerer implements ApprovalAnswerer {
   readonly name = 'mcp-elicitation';
+  /** 2026-07-28 calls: give it to the modern server, which routes each `tools/call` through it. */
+  readonly roundTrips = new ApprovalRoundTrips();
   private readonly servers = new Map<string, Server>();
 
   /** Routes approvals of `sessionId` to `server`. Returns the unregister function. */
@@ -40,8 +51,12 @@ export class McpElicitationAnswerer implements ApprovalAnswerer {
   }
 
   async answer(request: ApprovalRequest): Promise<ApprovalDecision | undefined> {
+    const modern = await this.roundTrips.answer(request);
+    if (modern !== undefined) return modern;
     const server = request.session ? this.servers.get(request.session.id) : undefined;
-    if (!server?.getClientCapabilities()?.elicitation?.form) return undefined;
+    const forms = formSupportOf(server?.getClientCapabilities());
+    if (!server || forms === 'none') return undefined;
+    if (forms === 'url-only') return 'needs-form';
     try {
       const result = await server.elicitInput(
         { mode: 'form', message: describeApproval(request), requestedSchema: approvalSchema(request) },
@@ -57,21 +72,6 @@ export class McpElicitationAnswerer implements ApprovalAnswerer {
       throw error;
     }
   }
-}
-
-/** Each fact as a read-only field: one choice, pre-selected, titled with its escaped value. */
-export function approvalSchema(request: ApprovalRequest): ElicitRequestFormParams['requestedSchema'] {
-  const properties: ElicitRequestFormParams['requestedSchema']['properties'] = {};
-  for (const fact of approvalFacts(request)) {
-    properties[fact.name] = {
-      type: 'string',
-      title: fact.title,
-      description: fact.description,
-      oneOf: [{ const: fact.value, title: fact.value }],
-      default: fact.value,
-    };
-  }
-  return { type: 'object', properties };
 }
 
 /** Contributes `answerer` to the host's approval answerers. */

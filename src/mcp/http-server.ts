@@ -123,7 +123,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   });
   const cancelled = new AbortController();
   const modern = new ModernHttp(
-    { host, handles, cancelled: cancelled.signal, ...(log ? { logger: log } : {}), ...(options.callGate ? { callGate: options.callGate } : {}) },
+    { host, handles, cancelled: cancelled.signal, ...(log ? { logger: log } : {}), ...(options.callGate ? { callGate: options.callGate } : {}), ...(options.approvals ? { approvals: options.approvals.roundTrips } : {}) },
     log,
   );
   const legacyDeps: LegacySessionDeps = {
@@ -246,6 +246,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     close: () => {
       closing ??= (async () => {
         const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+        options.approvals?.roundTrips.close();
         await Promise.allSettled([sessions.closeAll(), handles.closeAll(), modern.close()]);
         // SSE streams are long-lived responses: cut them so the listener can close.
         server.closeAllConnections();

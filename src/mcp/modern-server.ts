@@ -2,6 +2,7 @@ import { Server, type CallToolResult } from '@modelcontextprotocol/server';
 import type { DshHost } from '../container/dsh-host.js';
 import { errorResult } from '../core/tool-contract.js';
 import type { Logger } from '../providers/logging/logger.js';
+import type { ApprovalRoundTrips } from './approval-round-trips.js';
 import type { CallGate } from './call-gate.js';
 import { toCallToolResult } from './call-result.js';
 import { answerOf, runCall, type CallRequest } from './call-runner.js';
@@ -21,6 +22,8 @@ export interface ModernServerDeps {
   readonly callGate?: CallGate;
   /** Aborted when a drain runs out of time. */
   readonly cancelled: AbortSignal;
+  /** Approvals as `input_required` round trips; without it they pass to the next answerer (fail closed). */
+  readonly approvals?: ApprovalRoundTrips;
 }
 
 /**
@@ -33,7 +36,8 @@ export function modernServer(deps: ModernServerDeps, caller: string | undefined)
   const instructions = serverInstructions(deps.host);
   // No resources: a stateless request has no session to keep the offered spill links in.
   const server = new Server(SERVER_INFO, { capabilities: serverCapabilities({ resources: false }), ...(instructions ? { instructions } : {}) });
-  registerToolHandlers(server, deps.host, (call) => callWithHandle(deps, caller, call), (tool) => ({
+  const run = (call: CallRequest) => callWithHandle(deps, caller, call);
+  registerToolHandlers(server, deps.host, (call) => (deps.approvals ? deps.approvals.serve(call, caller, run) : run(call)), (tool) => ({
     ...tool,
     inputSchema: {
       ...tool.inputSchema,

@@ -93,7 +93,7 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
       approvals: options.approvals,
       ...(options.callGate ? { callGate: options.callGate } : {}),
     }));
-  const modernDeps = { host, handles, cancelled: cancelled.signal, ...(options.logger ? { logger: options.logger } : {}), ...(options.callGate ? { callGate: options.callGate } : {}) };
+  const modernDeps = { host, handles, cancelled: cancelled.signal, ...(options.logger ? { logger: options.logger } : {}), ...(options.callGate ? { callGate: options.callGate } : {}), ...(options.approvals ? { approvals: options.approvals.roundTrips } : {}) };
 
   // The transport reports a fatal read (an over-long message) as an error, then closes itself.
   let lastError: Error | undefined;
@@ -122,6 +122,7 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
       stdin.off('end', onEnd);
       stdin.off('close', onEnd);
       await served.close();
+      options.approvals?.roundTrips.close();
       await Promise.allSettled([connection?.close(), handles.closeAll()]);
       markClosed();
       // Keep swallowing late EPIPEs from writes that were already queued.

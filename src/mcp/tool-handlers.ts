@@ -1,4 +1,4 @@
-import type { CallToolResult, ListToolsResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, ListToolsResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { DshHost } from '../container/dsh-host.js';
 import { toMcpTool } from './call-result.js';
 import type { CallRequest } from './call-runner.js';
@@ -11,7 +11,7 @@ import type { CallRequest } from './call-runner.js';
 export function registerToolHandlers(
   server: Server,
   host: DshHost,
-  call: (request: CallRequest) => Promise<CallToolResult>,
+  call: (request: CallRequest) => Promise<CallToolResult | InputRequiredResult>,
   shape: (tool: ListToolsResult['tools'][number]) => ListToolsResult['tools'][number] = (tool) => tool,
 ): void {
   server.setRequestHandler('tools/list', () => ({ tools: host.tools().map((tool) => shape(toMcpTool(tool) as ListToolsResult['tools'][number])) }));

@@ -12,6 +12,7 @@ describeClient({
   progress: 'none',
   cancel: 'stream-only',
   elicitation: true,
+  inputRequired: true,
   discoversModernOver: ['http'],
   session: true,
 });

@@ -12,5 +12,6 @@ describeClient({
   progress: 'callback',
   cancel: 'notifies',
   elicitation: true,
+  inputRequired: true,
   session: true,
 });

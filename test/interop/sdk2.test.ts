@@ -12,5 +12,6 @@ describeClient({
   progress: 'resets-timeout',
   cancel: 'notifies',
   elicitation: true,
+  inputRequired: true,
   session: true,
 });

@@ -31,6 +31,8 @@ export function refusalMessage(kind: ApprovalKind, outcome: ApprovalOutcome, tim
       return `${texts.refused}: ${noAnswerWithin(timeoutMs)}`;
     case 'undecided':
       return `${texts.refused}: no approver gave a decision`;
+    case 'needs-form':
+      return `${texts.refused}: approval needs form input; this client offers only URL-mode elicitation`;
     case 'unavailable':
       return `${texts.unavailable}: no approval answerer is configured`;
     default:

@@ -7,9 +7,11 @@ import type { SandboxMode } from '../sandbox/sandbox-mode.js';
  * service's timeout. `failed`: an answerer threw, rejected or returned
  * something that is not a decision. `undecided`: answerers were asked but
  * none decided (each passed, or answered `unavailable`). `unavailable`: there
- * was nobody to ask (no answerer bound). All but `allowed-once` refuse.
+ * was nobody to ask (no answerer bound). `needs-form`: the approver can
+ * only open a URL, and an approval needs form input (an MCP client that
+ * declared URL-mode elicitation only). All but `allowed-once` refuse.
  */
-export type ApprovalDecision = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable' | 'timed-out' | 'failed' | 'undecided';
+export type ApprovalDecision = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable' | 'timed-out' | 'failed' | 'undecided' | 'needs-form';
 
 /** A sandbox escalation of one call, or a command under a command rule's `ask`. */
 export type ApprovalKind = 'escalation' | 'command';

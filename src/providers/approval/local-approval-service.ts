@@ -34,6 +34,7 @@ const DECISIONS: ReadonlySet<string> = new Set<ApprovalDecision>([
   'timed-out',
   'failed',
   'undecided',
+  'needs-form',
 ]);
 
 type Outcome = ApprovalOutcome;

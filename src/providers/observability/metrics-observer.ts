@@ -4,7 +4,7 @@ import { HostMetrics } from './host-metrics.js';
 import type { ToolCallEnd, ToolCallObserver } from './tool-call-observer.js';
 
 /** A custom approval service may return anything: only these decisions become label values. */
-const DECISIONS: ReadonlySet<string> = new Set(['allowed-once', 'rejected', 'cancelled', 'unavailable', 'timed-out', 'failed', 'undecided']);
+const DECISIONS: ReadonlySet<string> = new Set(['allowed-once', 'rejected', 'cancelled', 'unavailable', 'timed-out', 'failed', 'undecided', 'needs-form']);
 
 /** The label of calls to a name no bound tool has: one series, however many names the caller makes up. */
 export const UNKNOWN_TOOL_LABEL = '(unknown)';

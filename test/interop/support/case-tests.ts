@@ -150,12 +150,20 @@ function heartbeatTest(spec: ClientSpec, outcome: Outcome): void {
 /** 2025 era: elicitation/create; 2026-07-28 era: an input_required round trip the client answers with the same form handler. */
 export function approvalTest(spec: ClientSpec, outcome: Outcome, era: 'legacy' | 'modern' = 'legacy'): void {
   if (era === 'modern') {
-    // The 2026-07-28 era has no elicitation/create; the input_required round trip is issue 22 item 2, not built yet.
-    test('approval in the 2026-07-28 era: fails closed until input_required approvals are built (issue 22 item 2); nothing runs', () => {
-      const approval = succeeded(outcome, 'approval');
-      expect(approval.text).toContain('Error: command not approved');
-      expect(approval.text).not.toMatch(/^approve-me$/m);
-    });
+    if (spec.elicitation && spec.inputRequired) {
+      test('approval in the 2026-07-28 era: the input_required round trip is answered through the form handler and the command runs once', () => {
+        const approval = succeeded(outcome, 'approval');
+        expect(approval.text).toContain('approve-me');
+        expect(approval.text).not.toContain('Error:');
+        if (approval.asked) expect(approval.asked.join('\n')).toContain('Rule: "interop approval"');
+      });
+    } else {
+      test('approval in the 2026-07-28 era: this client answers no input_required form, so the call fails closed; nothing runs', () => {
+        const approval = succeeded(outcome, 'approval');
+        expect(approval.text).toContain('Error: command not approved');
+        expect(approval.text).not.toMatch(/^approve-me$/m);
+      });
+    }
     return;
   }
   const asked = 'the form elicitation';

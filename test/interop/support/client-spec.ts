@@ -35,6 +35,8 @@ export interface ClientSpec {
   cancel: 'notifies' | 'stream-only' | false;
   /** Answers form-mode elicitation (the approval prompt). */
   elicitation: boolean;
+  /** In the 2026-07-28 era, answers an `input_required` result's form elicitation and retries the call (its MRTR driver). */
+  inputRequired?: boolean;
   /** Transports over which the client, probing `server/discover` first, talks the 2026-07-28 era even when not pinned. */
   discoversModernOver?: readonly ('stdio' | 'http')[];
   /** One long-lived connection per run (false: one process per request, e.g. the Inspector CLI: no background read, cancel or expiry). */
