@@ -44,7 +44,7 @@ export type * from './providers/approval/command-policy.js';
 export type * from './providers/sandbox/sandbox-policy.js';
 export type * from './providers/sandbox/confinement.js';
 export type * from './providers/planner/call-planner.js';
-export type { SandboxMode } from './providers/sandbox/sandbox-mode.js';
+export type { SandboxMode } from './core/sandbox-mode.js';
 export type * from './providers/logging/logger.js';
 export type * from './providers/observability/tool-call-observer.js';
 export type * from './providers/observability/audit-sink.js';

@@ -1,4 +1,4 @@
-import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../core/sandbox-mode.js';
 import {
   ExecSpec,
   joinStreams,

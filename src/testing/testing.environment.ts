@@ -12,7 +12,7 @@ import { Confinement } from '../providers/sandbox/confinement.js';
 import { LocalSandboxPolicy } from '../providers/sandbox/local-sandbox-policy.js';
 import { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
 import { SandboxPolicy } from '../providers/sandbox/sandbox-policy.js';
-import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../core/sandbox-mode.js';
 import { InMemoryTerminal } from './in-memory-terminal.js';
 import { bindTerminalService } from '../providers/terminal/terminal.module.js';
 import { TerminalBackend } from '../providers/terminal/terminal-service.js';

@@ -8,7 +8,7 @@ import { ApprovalService, type ApprovalRecord } from '../approval/approval-servi
 import { ContainerEngine } from '../container/container-engine.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { SandboxPolicy } from '../sandbox/sandbox-policy.js';
-import type { SandboxMode } from '../sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { CallScope } from '../../core/call-scope.js';
 import type { CallApproval, CallOutcome, OutputBytes, ToolCallEnd, ToolCallStart } from './tool-call-observer.js';
 

@@ -17,7 +17,7 @@ import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import { CallPlanner, type ShellPlan } from '../../providers/planner/call-planner.js';
 import { Confinement } from '../../providers/sandbox/confinement.js';
-import type { SandboxMode } from '../../providers/sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import { SandboxPolicy } from '../../providers/sandbox/sandbox-policy.js';
 import { TerminalService } from '../../providers/terminal/terminal-service.js';
 import { PersistentBashArgs } from './persistent-bash-args.js';

@@ -7,7 +7,7 @@ import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confi
 import type { ResolvedSandbox, SandboxProvider } from '../../../src/providers/sandbox/sandbox-policy.js';
 import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecRequest, ExecSpec, RunResult } from '../../../src/providers/shell/shell-executor.js';
-import type { SandboxMode } from '../../../src/providers/sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../../src/core/sandbox-mode.js';
 import type { ConfinedCommand, Confinement } from '../../../src/providers/sandbox/confinement.js';
 
 /** A request with the mode a planner would have decided for it (absent: the session's). */
