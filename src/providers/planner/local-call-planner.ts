@@ -6,8 +6,8 @@ import { enforceCommandPolicy } from '../approval/command-check.js';
 import { CommandPolicy } from '../approval/command-policy.js';
 import { ApprovalService } from '../approval/approval-service.js';
 import { EnvRegistry } from '../env/env-registry.js';
-import { Confinement } from '../sandbox/confinement.js';
-import { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import { Confinement } from './confinement.js';
+import { SandboxPolicy } from './sandbox-policy.js';
 import { ShellExecutor } from '../shell/shell-executor.js';
 import {
   CallPlannerConfig,
