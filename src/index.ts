@@ -82,7 +82,7 @@ export { approvalModule, approvalAnswerersModule } from './providers/approval/ap
 export { describeApproval, approvalFacts, type ApprovalFact } from './providers/approval/approval-text.js';
 export { refusalMessage } from './providers/approval/approval-refusals.js';
 export { escapeForDisplay, quoteForDisplay, escapeJsonForDisplay, lineCount } from './core/display-text.js';
-export * from './providers/container/index.js';
+export * from './providers/container-engine/index.js';
 export * from './providers/kubernetes/index.js';
 export { LocalCommandPolicy } from './providers/approval/local-command-policy.js';
 export { commandParts } from './providers/approval/command-parts.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { PluginModule } from '../core/plugin-module.js';
-import { DEFAULT_CAPABILITIES } from '../providers/container/container-hardening.js';
+import { DEFAULT_CAPABILITIES } from '../providers/container-engine/container-hardening.js';
 import { KubernetesEngine } from '../providers/kubernetes/kubernetes-engine.js';
 import { resolveKubernetesConfig, type KubernetesConfig } from '../providers/kubernetes/kubernetes-config.js';
 import type { SandboxMode } from '../core/sandbox-mode.js';

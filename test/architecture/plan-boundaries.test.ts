@@ -21,9 +21,9 @@ const rel = (file: string): string => path.relative(SRC, file);
 const APPLIERS = [
   ...sourceFiles(path.join(SRC, 'providers/shell')),
   ...sourceFiles(path.join(SRC, 'providers/terminal')),
-  path.join(SRC, 'providers/container/container-shell-executor.ts'),
-  path.join(SRC, 'providers/container/container-terminal-backend.ts'),
-  path.join(SRC, 'providers/container/container-shell-session.ts'),
+  path.join(SRC, 'providers/container-engine/container-shell-executor.ts'),
+  path.join(SRC, 'providers/container-engine/container-terminal-backend.ts'),
+  path.join(SRC, 'providers/container-engine/container-shell-session.ts'),
 ];
 
 describe('one call, one plan', () => {

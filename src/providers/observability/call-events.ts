@@ -5,7 +5,7 @@ import { HostConfig } from '../../core/host-config.js';
 import { getToolMeta } from '../../core/tool.decorator.js';
 import type { CallContext, ToolResult } from '../../core/tool-contract.js';
 import { ApprovalService, type ApprovalRecord } from '../approval/approval-service.js';
-import { ContainerEngine } from '../container/container-engine.js';
+import { ContainerEngine } from '../container-engine/container-engine.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { SandboxPolicy } from '../planner/sandbox-policy.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
