@@ -18,6 +18,7 @@ export type { PromptSection as PromptSectionData } from './core/prompt-section.j
 
 // Seams: each token lives beside its interface (same name, typed); exported only from here.
 export { ShellExecutor, ExecutorConfig, ExecSpec } from './providers/shell/shell-executor.js';
+export { checkRequestWith } from './providers/shell/executor-names.js';
 export { SessionConfinement } from './providers/process/command-confinement.js';
 export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/planner/call-planner.js';
 export { EnvContributor, EnvRegistry } from './providers/env/env-registry.js';

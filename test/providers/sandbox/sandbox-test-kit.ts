@@ -20,7 +20,7 @@ export type ConfinedResult = RunResult & { readonly sandboxMode: SandboxMode; re
 export function planConfined(executor: LocalShellExecutor, confinement: Confinement, workspace: string, request: ModeRequest): ExecSpec {
   const { sandboxMode, ...rest } = request;
   const confined = confinement.forSession(rest.session, { ...(sandboxMode ? { mode: sandboxMode } : {}), workspaceRoot: workspace });
-  return executor.resolve({ ...rest, confinement: confined ?? null });
+  return executor.checkRequest({ ...rest, confinement: confined ?? null });
 }
 
 /** Plans and runs `request`; the result says the mode it ran under and whether it was denied. */
