@@ -18,14 +18,15 @@ export type { PromptSection as PromptSectionData } from './core/prompt-section.j
 
 // Seams: each token lives beside its interface (same name, typed); exported only from here.
 export { ShellExecutor, ExecutorConfig, ExecSpec } from './providers/shell/shell-executor.js';
+export { checkRequestWith } from './providers/shell/executor-names.js';
 export { SessionConfinement } from './providers/process/command-confinement.js';
 export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/planner/call-planner.js';
 export { EnvContributor, EnvRegistry } from './providers/env/env-registry.js';
 export { TaskRuntime, TaskRuntimeConfig } from './providers/tasks/task-runtime.js';
 export { TerminalService, TerminalBackend } from './providers/terminal/terminal-service.js';
 export { ApprovalService, ApprovalAnswerer } from './providers/approval/approval-service.js';
-export { SandboxPolicy, SandboxProvider } from './providers/sandbox/sandbox-policy.js';
-export { Confinement } from './providers/sandbox/confinement.js';
+export { SandboxPolicy, SandboxProvider } from './providers/planner/sandbox-policy.js';
+export { Confinement } from './providers/planner/confinement.js';
 export { SandboxConfig } from './providers/sandbox/sandbox-config.js';
 export { Redactor, RedactionConfig } from './providers/output-filter/redactor.js';
 export { ApprovalConfig } from './providers/approval/approval-config.js';
@@ -41,10 +42,10 @@ export type * from './providers/tasks/task-runtime.js';
 export type * from './providers/terminal/terminal-service.js';
 export type * from './providers/approval/approval-service.js';
 export type * from './providers/approval/command-policy.js';
-export type * from './providers/sandbox/sandbox-policy.js';
-export type * from './providers/sandbox/confinement.js';
+export type * from './providers/planner/sandbox-policy.js';
+export type * from './providers/planner/confinement.js';
 export type * from './providers/planner/call-planner.js';
-export type { SandboxMode } from './providers/sandbox/sandbox-mode.js';
+export type { SandboxMode } from './core/sandbox-mode.js';
 export type * from './providers/logging/logger.js';
 export type * from './providers/observability/tool-call-observer.js';
 export type * from './providers/observability/audit-sink.js';
@@ -74,7 +75,7 @@ export { DEFAULT_SANDBOX_CONFIG, SANDBOX_MODES, isSandboxMode, resolveSandboxCon
 export { LocalSandboxPolicy } from './providers/sandbox/local-sandbox-policy.js';
 export { BwrapSandboxProvider } from './providers/sandbox/bwrap-sandbox-provider.js';
 export { SandboxConfinement } from './providers/sandbox/sandbox-confinement.js';
-export { SandboxUnavailableError, SANDBOX_UNAVAILABLE } from './providers/sandbox/sandbox-policy.js';
+export { SandboxUnavailableError, SANDBOX_UNAVAILABLE } from './providers/planner/sandbox-policy.js';
 export { sandboxModule } from './providers/sandbox/sandbox.module.js';
 export { LocalApprovalService, ApprovalAnswerers } from './providers/approval/local-approval-service.js';
 export { DEFAULT_APPROVAL_CONFIG, APPROVAL_POLICIES } from './providers/approval/approval-config.js';
@@ -82,7 +83,7 @@ export { approvalModule, approvalAnswerersModule } from './providers/approval/ap
 export { describeApproval, approvalFacts, type ApprovalFact } from './providers/approval/approval-text.js';
 export { refusalMessage } from './providers/approval/approval-refusals.js';
 export { escapeForDisplay, quoteForDisplay, escapeJsonForDisplay, lineCount } from './core/display-text.js';
-export * from './providers/container/index.js';
+export * from './providers/container-engine/index.js';
 export * from './providers/kubernetes/index.js';
 export { LocalCommandPolicy } from './providers/approval/local-command-policy.js';
 export { commandParts } from './providers/approval/command-parts.js';

@@ -1,5 +1,5 @@
 import type { SandboxedEnvironmentOptions } from '../plugins/sandboxed.environment.js';
-import type { ContainerConfig } from '../providers/container/container-config.js';
+import type { ContainerConfig } from '../providers/container-engine/container-config.js';
 import type { KubernetesConfig } from '../providers/kubernetes/kubernetes-config.js';
 
 /**

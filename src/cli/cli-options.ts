@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { SHELL_CHOICES, type ShellChoice } from '../plugins/shell-choice.js';
 import { checkOneEngine } from './config-kubernetes.js';
-import { isSandboxMode } from '../providers/sandbox/sandbox-config.js';
+import { isSandboxMode } from '../core/sandbox-mode.js';
 import { loadConfigFile } from './config-file.js';
 import type { CliEnvironment } from './cli-environment.js';
 

@@ -1,4 +1,4 @@
-import { resolveContainerConfig } from '../providers/container/container-config.js';
+import { resolveContainerConfig } from '../providers/container-engine/container-config.js';
 
 /**
  * Checks the `container:` section of a composition file with the provider's

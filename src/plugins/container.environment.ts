@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { PluginModule } from '../core/plugin-module.js';
-import type { ContainerConfig } from '../providers/container/container-config.js';
-import type { ContainerEngine } from '../providers/container/container-engine.js';
-import { containerShellModule, containerTerminalModule } from '../providers/container/container.module.js';
-import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
+import type { ContainerConfig } from '../providers/container-engine/container-config.js';
+import type { ContainerEngine } from '../providers/container-engine/container-engine.js';
+import { containerShellModule, containerTerminalModule } from '../providers/container-engine/container-engine.module.js';
+import type { SandboxMode } from '../core/sandbox-mode.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
 import { plannerModule } from '../providers/planner/planner.module.js';
-import { CONTAINER_ESCALATION_REFUSAL } from '../providers/container/container-shell-executor.js';
+import { CONTAINER_ESCALATION_REFUSAL } from '../providers/container-engine/container-shell-executor.js';
 
 /** The local options plus the container section. */
 export interface ContainerEnvironmentOptions extends EnvironmentOptions {

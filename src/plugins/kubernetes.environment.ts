@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { PluginModule } from '../core/plugin-module.js';
-import { DEFAULT_CAPABILITIES } from '../providers/container/container-hardening.js';
+import { DEFAULT_CAPABILITIES } from '../providers/container-engine/container-hardening.js';
 import { KubernetesEngine } from '../providers/kubernetes/kubernetes-engine.js';
 import { resolveKubernetesConfig, type KubernetesConfig } from '../providers/kubernetes/kubernetes-config.js';
-import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../core/sandbox-mode.js';
 import { containerEnvironment } from './container.environment.js';
 import type { EnvironmentOptions } from './local.environment.js';
 

@@ -6,7 +6,7 @@ import type { ResourceLimits } from '../providers/sandbox/resource-limits.js';
 import type { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
 import { sandboxModule } from '../providers/sandbox/sandbox.module.js';
 import { checkNotSystemRoot } from '../providers/sandbox/workspace-pin.js';
-import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../core/sandbox-mode.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
 
 export type { SandboxMode };

@@ -1,6 +1,6 @@
 import type { SessionContext } from '../core/tool-contract.js';
-import type { ConfinedCommand, Confinement, ConfinementRequest } from '../providers/sandbox/confinement.js';
-import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
+import type { ConfinedCommand, Confinement, ConfinementRequest } from '../providers/planner/confinement.js';
+import type { SandboxMode } from '../core/sandbox-mode.js';
 import type { ExecSpec } from '../providers/shell/shell-executor.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { SandboxMode } from '../providers/sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../core/sandbox-mode.js';
 import {
   ExecSpec,
   joinStreams,
@@ -37,8 +37,13 @@ export class ScriptedExecutor implements ShellExecutor {
     return this;
   }
 
-  resolve(request: ExecRequest): ExecSpec {
+  checkRequest(request: ExecRequest): ExecSpec {
     return ExecSpec.check(request, SCRIPTED_LIMITS);
+  }
+
+  /** @deprecated since 0.2: renamed `checkRequest` (kept one deprecation cycle for callers of the old name). */
+  resolve(request: ExecRequest): ExecSpec {
+    return this.checkRequest(request);
   }
 
   async run(spec: ExecSpec, options: RunOptions = {}): Promise<RunResult> {

@@ -69,7 +69,7 @@ describe('tool readiness', () => {
   });
 
   it('rejects a second provider for a single-provider seam, naming the plugin and the seam', async () => {
-    const fake = { resolve: () => ({}) } as unknown as ShellExecutor;
+    const fake = { checkRequest: () => ({}) } as unknown as ShellExecutor;
     await host.load(new PluginModule('shell:first', ({ bind }) => void bindSeam(bind, ShellExecutor).toConstantValue(fake)));
     await expect(
       host.load(new PluginModule('shell:second', ({ bind }) => void bind(ShellExecutor).toConstantValue(fake))),

@@ -15,7 +15,7 @@ const executor = new LocalShellExecutor();
 const outcome = {};
 for (const mode of ['run', 'start']) {
   try {
-    const spec = executor.resolve({ command: 'echo ran', workdir: process.argv[1] });
+    const spec = executor.checkRequest({ command: 'echo ran', workdir: process.argv[1] });
     if (mode === 'run') outcome.run = (await executor.run(spec)).stdout;
     else outcome.start = (await (await executor.start(spec)).done).error;
   } catch (error) {

@@ -3,6 +3,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
+  checkRequestWith,
   Confinement,
   ApprovalService,
   createHost,
@@ -211,7 +212,7 @@ describe('sandboxedEnvironment without answerers or backend', () => {
       expect(text(result)).toBe('(no output)\n[timed out after 300ms]\n[killed by signal: SIGTERM]');
       expect(await waitUntilGone(sleep)).toEqual([]);
       const executor = host.get(ShellExecutor);
-      await executor.start(executor.resolve({ command: `sleep ${lingering}` }));
+      await executor.start(checkRequestWith(executor, { command: `sleep ${lingering}` }));
       expect((await waitUntilRunning(lingering)).length).toBeGreaterThan(0);
     } finally {
       await host.dispose();

@@ -38,10 +38,10 @@ describe("forging another call's leftover count on the local path (issue 18 row 
 
   it("processes started under the next call's guessed tag are not reported as that call's leftovers", async () => {
     const ready = path.join(dir, 'planted');
-    await executor.run(executor.resolve({ command: plantNextTags(ready) }));
+    await executor.run(executor.checkRequest({ command: plantNextTags(ready) }));
     expect(await pollUntil(() => existsSync(ready))).toBe(true);
     // The next call starts a process of its own, so its reaper scans every pid started since.
-    const next = await executor.run(executor.resolve({ command: 'sleep 0.3; true' }));
+    const next = await executor.run(executor.checkRequest({ command: 'sleep 0.3; true' }));
     expect(next.exitCode).toBe(0);
     expect(next.leftoversKilled).toBeUndefined();
   });

@@ -20,7 +20,7 @@ describe('plan-forged-spec', () => {
   it('a spec checked against wider limits is capped by this executor again', async () => {
     const wider = new LocalShellExecutor({ maxTimeoutMs: 600_000 });
     try {
-      const spec = wider.resolve({ command: 'true', workdir: '/', timeoutMs: 500_000 });
+      const spec = wider.checkRequest({ command: 'true', workdir: '/', timeoutMs: 500_000 });
       expect((await executor.run(spec)).timeoutMs).toBe(2000);
     } finally {
       await wider.dispose();
@@ -28,13 +28,13 @@ describe('plan-forged-spec', () => {
   });
 
   it('a checked spec cannot be changed afterwards (frozen), and a copy is checked again', async () => {
-    const spec = executor.resolve({ command: 'true', workdir: '/' });
+    const spec = executor.checkRequest({ command: 'true', workdir: '/' });
     expect(() => Object.assign(spec, { command: '' })).toThrow(TypeError);
     await expect(executor.run({ ...spec, command: '\0' } as ExecSpec)).rejects.toThrow('invalid command: contains a NUL character');
   });
 
   it('only a planner-made plan passes for one', () => {
-    const spec = executor.resolve({ command: 'true', workdir: '/' });
+    const spec = executor.checkRequest({ command: 'true', workdir: '/' });
     expect(ExecutionPlan.isPlan(ExecutionPlan.decided(spec, undefined))).toBe(true);
     expect(ExecutionPlan.isPlan({ exec: spec, sandbox: { mode: 'danger-full-access' } })).toBe(false);
     expect(ExecutionPlan.isPlan(Object.create(ExecutionPlan.prototype))).toBe(false);

@@ -40,7 +40,7 @@ withCgroups(`sandbox kernel: memory and open-file limits, cgroup cleanup${NEEDS_
     const config = { mode: 'workspace-write' as const, limits: { processes: 64, memory: '4g', openFiles: 8192 } };
     const confinement = new SandboxConfinement(new LocalSandboxPolicy({}), new BwrapSandboxProvider(config), config);
     const executor = new LocalShellExecutor({ cwd: ws.dir, graceMs: 200 }, confinement);
-    const run = (command: string) => executor.run(executor.resolve({ command, confinement: confinement.forSession(undefined, { workspaceRoot: ws.dir }) ?? null }));
+    const run = (command: string) => executor.run(executor.checkRequest({ command, confinement: confinement.forSession(undefined, { workspaceRoot: ws.dir }) ?? null }));
     try {
       await run('true');
       expect(await pollUntil(() => executor.prestartedPids.length === 1)).toBe(true);

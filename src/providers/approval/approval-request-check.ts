@@ -1,5 +1,5 @@
 import { describeValue } from '../../core/describe-value.js';
-import { isSandboxMode, SANDBOX_MODES } from '../sandbox/sandbox-config.js';
+import { isSandboxMode, SANDBOX_MODES } from '../../core/sandbox-mode.js';
 import type { ApprovalAsk } from './approval-service.js';
 
 const KINDS: readonly string[] = ['escalation', 'command'];

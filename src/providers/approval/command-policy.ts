@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 
 /** What a command rule does with a command it matches. */
 export type CommandAction = 'allow' | 'ask' | 'deny';

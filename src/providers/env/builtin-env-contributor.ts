@@ -19,7 +19,7 @@ export class BuiltinEnvContributor implements EnvContributor {
     this.home = path.resolve(config.dshHome ?? ambient.DSH_HOME ?? path.join(os.homedir(), '.dsh'));
   }
 
-  resolve(execution: EnvExecution): Record<string, string | undefined> {
+  valuesFor(execution: EnvExecution): Record<string, string | undefined> {
     return {
       DSH_HOME: this.home,
       DSH_SHELL: '1',

@@ -16,6 +16,6 @@ export function envModule(): PluginModule {
 export function staticEnvModule(name: string, values: Readonly<Record<string, string>>): PluginModule {
   const keys = Object.keys(values).map((key) => ({ key, description: `static value from "${name}"` }));
   return new PluginModule(`env:${name}`, ({ bind }) => {
-    bind(EnvContributor).toConstantValue({ name, keys, resolve: () => ({ ...values }) });
+    bind(EnvContributor).toConstantValue({ name, keys, valuesFor: () => ({ ...values }) });
   });
 }

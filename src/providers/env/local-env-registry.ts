@@ -1,7 +1,9 @@
 import { inject, injectable, optional } from 'inversify';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
 import { HostConfig } from '../../core/host-config.js';
+import { Logger } from '../logging/logger.js';
 import { BuiltinEnvContributor } from './builtin-env-contributor.js';
+import { contributorValues } from './contributor-names.js';
 import {
   EnvContributor,
   type EnvContributorInfo,
@@ -25,6 +27,7 @@ export class LocalEnvRegistry implements EnvRegistry {
   constructor(
     @inject(contributionsOf(EnvContributor)) @optional() contributors: Contributions<EnvContributor> | readonly EnvContributor[] | undefined,
     @inject(HostConfig) @optional() config: HostConfig | undefined,
+    @inject(Logger) @optional() private readonly logger?: Logger,
   ) {
     this.builtin = new BuiltinEnvContributor(config);
     this.bound = asContributions(contributors);
@@ -39,7 +42,7 @@ export class LocalEnvRegistry implements EnvRegistry {
     const { contributors, owners } = this.current();
     const overlay: Record<string, string> = {};
     for (const contributor of contributors) {
-      const values = contributor.resolve(execution);
+      const values = contributorValues(contributor, execution, this.logger);
       for (const [key, value] of Object.entries(values)) {
         if (owners.get(key) !== contributor.name) {
           throw new Error(`env contributor "${contributor.name}" returned ${key}, which it did not declare`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { V1NetworkPolicy, V1NetworkPolicyEgressRule, V1NetworkPolicyPeer } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import { LABELS } from '../container/container-engine.js';
+import { LABELS } from '../container-engine/container-engine.js';
 import type { EgressRules } from './network-policy-config.js';
 
 /** The pod label naming the egress policy a pod is under (the policy's content hash). */

@@ -1,8 +1,8 @@
 import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
-import { parseMount } from '../container/container-config.js';
-import type { ContainerMount } from '../container/container-engine.js';
+import { parseMount } from '../container-engine/container-config.js';
+import type { ContainerMount } from '../container-engine/container-engine.js';
 import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
 import { checkLabels, checkResources, checkTolerations, checkWorkspace, type PodResources, type Toleration, type WorkspaceVolume } from './kubernetes-config-checks.js';
 

@@ -9,9 +9,9 @@ import {
   type EngineInfo,
   type ExecChannel,
   type ExecOptions,
-} from '../container/container-engine.js';
-import { killTaggedThrough } from '../container/kill-tagged.js';
-import { withTimeout } from '../container/engine-errors.js';
+} from '../container-engine/container-engine.js';
+import { killTaggedThrough } from '../container-engine/kill-tagged.js';
+import { withTimeout } from '../container-engine/engine-errors.js';
 import { connectKube, isLoopbackServer, type KubeClient } from './kube-client.js';
 import { describeKubeError, httpStatus } from './kube-errors.js';
 import type { ResolvedKubernetesConfig } from './kubernetes-config.js';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { EXEC_TAG_VAR } from '../container/container-engine.js';
+import { EXEC_TAG_VAR } from '../container-engine/container-engine.js';
 
 function readText(file: string): string | undefined {
   try {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { V1Status } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import type { ExecChannel, ExecExit, ExecOptions } from '../container/container-engine.js';
+import type { ExecChannel, ExecExit, ExecOptions } from '../container-engine/container-engine.js';
 import { CONTAINER_NAME } from './pod-manifest.js';
 
 /** The channels of the exec stream protocol (`v4.channel.k8s.io`). */

@@ -1,5 +1,5 @@
 import type { V1Pod, V1Volume, V1VolumeMount } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import type { ContainerSpec } from '../container/container-engine.js';
+import type { ContainerSpec } from '../container-engine/container-engine.js';
 import { DEFAULT_MEMORY_LIMIT, type ResolvedKubernetesConfig } from './kubernetes-config.js';
 
 /** The one container of every session pod. */

@@ -1,5 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import type { ContainerState } from '../container/container-engine.js';
+import type { ContainerState } from '../container-engine/container-engine.js';
 import { CONTAINER_NAME } from './pod-manifest.js';
 
 /** Waiting reasons that will not resolve by waiting: fail the pod start at once. */

@@ -1,4 +1,4 @@
-import type { ContainerState } from '../container/container-engine.js';
+import type { ContainerState } from '../container-engine/container-engine.js';
 import type { KubeClient } from './kube-client.js';
 import { stoppedReason } from './pod-status.js';
 

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { V1Lease } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import { LABELS } from '../container/container-engine.js';
+import { LABELS } from '../container-engine/container-engine.js';
 import type { KubeClient } from './kube-client.js';
 import { labelValue } from './pod-manifest.js';
 

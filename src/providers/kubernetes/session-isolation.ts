@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { V1NetworkPolicy } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
-import { LABELS } from '../container/container-engine.js';
+import { LABELS } from '../container-engine/container-engine.js';
 import { egressPolicy } from './egress-policy.js';
 import type { KubeClient } from './kube-client.js';
 import { httpStatus } from './kube-errors.js';

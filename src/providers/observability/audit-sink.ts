@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { ApprovalDecision } from '../approval/approval-service.js';
-import type { SandboxMode } from '../sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { CallMode, CallOutcome, OutputBytes, PolicyVerdict, ToolCallEnd } from './tool-call-observer.js';
 
 /** One audit record: one finished tool call. Plain JSON data; never the command's output. */

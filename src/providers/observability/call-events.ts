@@ -5,10 +5,10 @@ import { HostConfig } from '../../core/host-config.js';
 import { getToolMeta } from '../../core/tool.decorator.js';
 import type { CallContext, ToolResult } from '../../core/tool-contract.js';
 import { ApprovalService, type ApprovalRecord } from '../approval/approval-service.js';
-import { ContainerEngine } from '../container/container-engine.js';
+import { ContainerEngine } from '../container-engine/container-engine.js';
 import { Redactor } from '../output-filter/redactor.js';
-import { SandboxPolicy } from '../sandbox/sandbox-policy.js';
-import type { SandboxMode } from '../sandbox/sandbox-mode.js';
+import { SandboxPolicy } from '../planner/sandbox-policy.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { CallScope } from '../../core/call-scope.js';
 import type { CallApproval, CallOutcome, OutputBytes, ToolCallEnd, ToolCallStart } from './tool-call-observer.js';
 

@@ -1,6 +1,6 @@
 import type { ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inversify';
 import type { ApprovalDecision, ApprovalKind } from '../approval/approval-service.js';
-import type { SandboxMode } from '../sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 
 /**
  * How a call ended, as operators count it. `exit_nonzero`: the command ran and

@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { CallContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from '../sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { CommandConfinement, ExecSpec } from '../shell/shell-executor.js';
 
 /** One tool call as its tool hands it over, before anything about it is decided. */

@@ -1,7 +1,7 @@
 import { askForApproval } from '../approval/approval-ask.js';
 import { refusalMessage } from '../approval/approval-refusals.js';
 import type { ApprovalService } from '../approval/approval-service.js';
-import type { SandboxMode } from '../sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import { ToolError, type CallContext } from '../../core/tool-contract.js';
 import type { CallRequest } from './call-planner.js';
 

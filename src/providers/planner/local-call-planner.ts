@@ -6,9 +6,11 @@ import { enforceCommandPolicy } from '../approval/command-check.js';
 import { CommandPolicy } from '../approval/command-policy.js';
 import { ApprovalService } from '../approval/approval-service.js';
 import { EnvRegistry } from '../env/env-registry.js';
-import { Confinement } from '../sandbox/confinement.js';
-import { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import { Confinement } from './confinement.js';
+import { SandboxPolicy } from './sandbox-policy.js';
 import { ShellExecutor } from '../shell/shell-executor.js';
+import { checkRequestWith } from '../shell/executor-names.js';
+import { Logger } from '../logging/logger.js';
 import {
   CallPlannerConfig,
   ExecutionPlan,
@@ -41,6 +43,7 @@ export class LocalCallPlanner implements CallPlanner {
     @inject(ApprovalService) @optional() private readonly approval?: ApprovalService,
     @inject(CommandPolicy) @optional() private readonly commands?: CommandPolicy,
     @inject(CallPlannerConfig) @optional() config: CallPlannerConfig = {},
+    @inject(Logger) @optional() private readonly logger?: Logger,
   ) {
     const offered = confinement !== undefined;
     this.escalation = Object.freeze({
@@ -63,13 +66,11 @@ export class LocalCallPlanner implements CallPlanner {
         : { ...current, mode: await approvedEscalation(call, ctx, { current: current.mode, requested, workdir: shownWorkdir, approval: this.approval }) };
     // The checks of the arguments first (their errors come before the sandbox's), then the confinement decided from `sandbox`.
     if (this.executor === undefined) throw new Error('no shell executor is composed to run a one-shot call');
-    const checked = this.executor.resolve({
-      command: call.command,
-      workdir: workdirFor(call.workdir, session, sandbox?.workspaceRoot),
-      timeoutMs: call.timeoutMs,
-      session,
-      confinement: null,
-    });
+    const checked = checkRequestWith(
+      this.executor,
+      { command: call.command, workdir: workdirFor(call.workdir, session, sandbox?.workspaceRoot), timeoutMs: call.timeoutMs, session, confinement: null },
+      this.logger,
+    );
     const confinement = sandbox === undefined ? null : (this.confinement!.forSession(session, sandbox) ?? null);
     noteSandboxMode(sandbox?.mode);
     const dshEnv = this.env.collect({ session, mode: call.background ? 'background' : 'foreground', workdir: checked.workdir });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ResolvedSandbox } from './sandbox-policy.js';
+import type { ResolvedSandbox } from '../planner/sandbox-policy.js';
 
 /** Runtime directories that hold the host's sockets (Docker, D-Bus, the user's runtime dir). */
 const RUNTIME_DIRS = ['/run', '/var/run'];

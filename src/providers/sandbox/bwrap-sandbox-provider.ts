@@ -8,7 +8,7 @@ import { sizeInBytes } from './resource-limits.js';
 import { preludeArgv, SECCOMP_FD } from './sandbox-prelude.js';
 import { seccompFilterFile } from './seccomp-file.js';
 import { resolveSandboxConfig, SandboxConfig } from './sandbox-config.js';
-import type { ResolvedSandbox, SandboxProvider } from './sandbox-policy.js';
+import type { ResolvedSandbox, SandboxProvider } from '../planner/sandbox-policy.js';
 
 /** What a write to a read-only bind looks like in a confined command's stderr. */
 const EROFS = /read-only file system/i;

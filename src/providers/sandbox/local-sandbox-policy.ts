@@ -4,9 +4,9 @@ import { inject, injectable, optional } from 'inversify';
 import { describeValue } from '../../core/describe-value.js';
 import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from './sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
-import type { ResolvedSandbox, SandboxPolicy } from './sandbox-policy.js';
+import type { ResolvedSandbox, SandboxPolicy } from '../planner/sandbox-policy.js';
 
 /**
  * The default policy. Mode precedence: an approved one-shot mode, then the

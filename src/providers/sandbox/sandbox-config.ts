@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
 import { configError as sharedConfigError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
-import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from './sandbox-mode.js';
+import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from '../../core/sandbox-mode.js';
 import { DEFAULT_RESOURCE_LIMITS, resolveResourceLimits, type ResourceLimits } from './resource-limits.js';
 
 export { isSandboxMode, SANDBOX_MODES };

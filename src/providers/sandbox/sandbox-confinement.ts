@@ -5,11 +5,11 @@ import { inject, injectable, optional, preDestroy } from 'inversify';
 import { describeValue } from '../../core/describe-value.js';
 import { scopeOf, ScopeKey } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from './sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import { CgroupLimiter } from './cgroup-limiter.js';
-import type { ConfinedCommand, Confinement, ConfinementRequest, WrapOptions } from './confinement.js';
+import type { ConfinedCommand, Confinement, ConfinementRequest, WrapOptions } from '../planner/confinement.js';
 import { isSandboxMode, resolveSandboxConfig, SandboxConfig, SANDBOX_MODES } from './sandbox-config.js';
-import { SandboxPolicy, SandboxProvider, SandboxUnavailableError, type ResolvedSandbox } from './sandbox-policy.js';
+import { SandboxPolicy, SandboxProvider, SandboxUnavailableError, type ResolvedSandbox } from '../planner/sandbox-policy.js';
 import { checkNotSystemRoot, WorkspacePin } from './workspace-pin.js';
 
 /** Per-session state: the pinned workspace and the private temp dir. */

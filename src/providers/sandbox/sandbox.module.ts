@@ -1,11 +1,11 @@
 import { bindProvider } from '../../core/contributions.js';
 import { PluginModule } from '../../core/plugin-module.js';
 import { BwrapSandboxProvider } from './bwrap-sandbox-provider.js';
-import { Confinement } from './confinement.js';
+import { Confinement } from '../planner/confinement.js';
 import { LocalSandboxPolicy } from './local-sandbox-policy.js';
 import { resolveSandboxConfig, SandboxConfig } from './sandbox-config.js';
 import { SandboxConfinement } from './sandbox-confinement.js';
-import { SandboxPolicy, SandboxProvider } from './sandbox-policy.js';
+import { SandboxPolicy, SandboxProvider } from '../planner/sandbox-policy.js';
 import { SessionConfinement } from '../process/command-confinement.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { SandboxDecision } from '../../providers/planner/call-planner.js';
-import type { SandboxMode } from '../../providers/sandbox/sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { RunResult } from '../../providers/shell/shell-executor.js';
 
 /** A one-shot run as the model sees it: the executor's result with, in a sandboxed composition, the mode it ran under. */

@@ -7,7 +7,7 @@ import { testingEnvironment } from '../../../src/testing.js';
 import { fakeSession } from '../../support/fake-session.js';
 
 function contributor(name: string, keys: string[], values: Record<string, string | undefined> = {}): EnvContributor {
-  return { name, keys: keys.map((key) => ({ key, description: `${key} of ${name}` })), resolve: () => values };
+  return { name, keys: keys.map((key) => ({ key, description: `${key} of ${name}` })), valuesFor: () => values };
 }
 
 describe('LocalEnvRegistry', () => {
@@ -47,7 +47,7 @@ describe('LocalEnvRegistry', () => {
     let ran = 0;
     const deploy: EnvContributor = {
       ...contributor('deploy', ['DSH_DEPLOY_ENV']),
-      resolve: () => {
+      valuesFor: () => {
         ran += 1;
         return { DSH_DEPLOY_ENV: 'staging' };
       },

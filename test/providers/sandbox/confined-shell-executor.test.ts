@@ -6,7 +6,7 @@ import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandb
 import type { SandboxConfig } from '../../../src/providers/sandbox/sandbox-config.js';
 import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
 import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
-import { SANDBOX_UNAVAILABLE, type SandboxProvider } from '../../../src/providers/sandbox/sandbox-policy.js';
+import { SANDBOX_UNAVAILABLE, type SandboxProvider } from '../../../src/providers/planner/sandbox-policy.js';
 import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecutorConfig } from '../../../src/providers/shell/shell-executor.js';
 import { pollUntil, processesWith, survivors, uniqueSleep } from '../shell/shell-test-kit.js';

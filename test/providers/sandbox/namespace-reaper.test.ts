@@ -70,7 +70,7 @@ describeWithBwrap(`the namespace reaper's reach${NEEDS_BWRAP}`, () => {
     const executor = new LocalShellExecutor({ prestart: false }, confinement);
     const ws = tempWorkspace();
     try {
-      const result = await executor.run(executor.resolve({ command: 'echo ran', workdir: ws.dir, confinement: confinement.forSession(undefined, { workspaceRoot: ws.dir }) ?? null }));
+      const result = await executor.run(executor.checkRequest({ command: 'echo ran', workdir: ws.dir, confinement: confinement.forSession(undefined, { workspaceRoot: ws.dir }) ?? null }));
       expect(result.stdout).toBe('ran\n');
       expect(wraps[0]![0]).not.toBe('/bin/sh');
     } finally {

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { BwrapSandboxProvider } from '../../../src/providers/sandbox/bwrap-sandbox-provider.js';
 import { LocalSandboxPolicy } from '../../../src/providers/sandbox/local-sandbox-policy.js';
 import { SandboxConfinement } from '../../../src/providers/sandbox/sandbox-confinement.js';
-import type { ResolvedSandbox, SandboxProvider } from '../../../src/providers/sandbox/sandbox-policy.js';
+import type { ResolvedSandbox, SandboxProvider } from '../../../src/providers/planner/sandbox-policy.js';
 import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
 import type { ExecRequest, ExecSpec, RunResult } from '../../../src/providers/shell/shell-executor.js';
-import type { SandboxMode } from '../../../src/providers/sandbox/sandbox-mode.js';
-import type { ConfinedCommand, Confinement } from '../../../src/providers/sandbox/confinement.js';
+import type { SandboxMode } from '../../../src/core/sandbox-mode.js';
+import type { ConfinedCommand, Confinement } from '../../../src/providers/planner/confinement.js';
 
 /** A request with the mode a planner would have decided for it (absent: the session's). */
 export type ModeRequest = ExecRequest & { readonly sandboxMode?: SandboxMode };
@@ -20,7 +20,7 @@ export type ConfinedResult = RunResult & { readonly sandboxMode: SandboxMode; re
 export function planConfined(executor: LocalShellExecutor, confinement: Confinement, workspace: string, request: ModeRequest): ExecSpec {
   const { sandboxMode, ...rest } = request;
   const confined = confinement.forSession(rest.session, { ...(sandboxMode ? { mode: sandboxMode } : {}), workspaceRoot: workspace });
-  return executor.resolve({ ...rest, confinement: confined ?? null });
+  return executor.checkRequest({ ...rest, confinement: confined ?? null });
 }
 
 /** Plans and runs `request`; the result says the mode it ran under and whether it was denied. */

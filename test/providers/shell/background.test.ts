@@ -27,7 +27,7 @@ describe('LocalShellExecutor.start: background processes', () => {
     try {
       const executor = pool.make();
       const handle = await executor.start(
-        executor.resolve({ command: `echo one; while [ ! -e ${go} ]; do sleep 0.01; done; echo two` }),
+        executor.checkRequest({ command: `echo one; while [ ! -e ${go} ]; do sleep 0.01; done; echo two` }),
       );
       expect(handle.finished).toBe(false);
       expect(handle.pid).toBeGreaterThan(0);
@@ -49,18 +49,18 @@ describe('LocalShellExecutor.start: background processes', () => {
 
   it('puts new stderr under a [stderr] line after new stdout', async () => {
     const executor = pool.make();
-    const handle = await executor.start(executor.resolve({ command: 'printf out; echo err >&2; exit 4' }));
+    const handle = await executor.start(executor.checkRequest({ command: 'printf out; echo err >&2; exit 4' }));
     expect(await handle.done).toEqual({ exitCode: 4, signal: null });
     expect(handle.readOutput().text).toBe('out\n[stderr]\nerr\n');
 
-    const onlyErr = await executor.start(executor.resolve({ command: 'echo err2 >&2' }));
+    const onlyErr = await executor.start(executor.checkRequest({ command: 'echo err2 >&2' }));
     await onlyErr.done;
     expect(onlyErr.readOutput().text).toBe('[stderr]\nerr2\n');
   });
 
   it('flags a read that lost bytes to the memory bound and names the complete spill file', async () => {
     const executor = pool.make({ maxOutputBytes: 1000 });
-    const handle = await executor.start(executor.resolve({ command: 'seq 1 5000' }));
+    const handle = await executor.start(executor.checkRequest({ command: 'seq 1 5000' }));
     await handle.done;
     const delta = handle.readOutput();
     expect(delta.lost).toBe(true);
@@ -75,7 +75,7 @@ describe('LocalShellExecutor.start: background processes', () => {
 
   it('reports a lossy read with no spill paths when the spill is unavailable', async () => {
     const executor = pool.make({ maxOutputBytes: 100, maxSpillBytes: 200 });
-    const handle = await executor.start(executor.resolve({ command: 'seq 1 5000' }));
+    const handle = await executor.start(executor.checkRequest({ command: 'seq 1 5000' }));
     await handle.done;
     expect(handle.readOutput()).toMatchObject({ lost: true, spillPaths: [] });
   });
@@ -84,7 +84,7 @@ describe('LocalShellExecutor.start: background processes', () => {
     const sleep = uniqueSleep();
     const executor = pool.make({ graceMs: 300 });
     const handle = await executor.start(
-      executor.resolve({ command: `trap "echo got-term" TERM; echo up; while :; do sleep ${sleep}; done` }),
+      executor.checkRequest({ command: `trap "echo got-term" TERM; echo up; while :; do sleep ${sleep}; done` }),
     );
     await readUntil(handle, (all) => all.includes('up'));
     expect(await pollUntil(() => processesWith(sleep).length > 0)).toBe(true);
@@ -100,7 +100,7 @@ describe('LocalShellExecutor.start: background processes', () => {
     const executor = pool.make();
     // The sleep leaves the group (own session) but holds the pipe, so the handle stays unfinished
     // for a while after the leader exited with 0: a kill then must not claim to have stopped it.
-    const handle = await executor.start(executor.resolve({ command: `setsid sleep ${sleep} & echo started` }));
+    const handle = await executor.start(executor.checkRequest({ command: `setsid sleep ${sleep} & echo started` }));
     try {
       await readUntil(handle, (all) => all.includes('started'));
       // Gone from /proc means reaped, and the reap is what delivers the exit to the handle.
@@ -125,7 +125,7 @@ describe('LocalShellExecutor.start: background processes', () => {
     expect(await handle.kill()).toBe(false);
 
     const noShell = pool.make({ shellPath: '/nonexistent/bash' });
-    const failed = await noShell.start(noShell.resolve({ command: 'true' }));
+    const failed = await noShell.start(noShell.checkRequest({ command: 'true' }));
     const outcome = await failed.done;
     expect(outcome.error).toMatch(/cannot start the shell: \/nonexistent\/bash was not found/);
     expect(failed.readOutput().text).toBe(outcome.error);
@@ -144,7 +144,7 @@ describe('LocalShellExecutor.start: background processes', () => {
     const sleep = uniqueSleep();
     const executor = pool.make({ graceMs: 200, maxOutputBytes: 10 });
     const handle = await executor.start(
-      executor.resolve({ command: `seq 1 100; trap "" TERM; sleep ${sleep} & sleep ${sleep}` }),
+      executor.checkRequest({ command: `seq 1 100; trap "" TERM; sleep ${sleep} & sleep ${sleep}` }),
     );
     expect(await pollUntil(() => processesWith(sleep).length >= 2)).toBe(true);
     const dir = executor.spillDirectory!;

@@ -88,7 +88,7 @@ describe('LocalShellExecutor: many commands ending together', () => {
     const executor = pool.make();
     const sleeps = Array.from({ length: 20 }, () => uniqueSleep());
     const handles = await Promise.all(
-      sleeps.map((sleep) => executor.start(executor.resolve({ command: `setsid sleep ${sleep} >/dev/null 2>&1 & sleep ${sleep}` }))),
+      sleeps.map((sleep) => executor.start(executor.checkRequest({ command: `setsid sleep ${sleep} >/dev/null 2>&1 & sleep ${sleep}` }))),
     );
     expect(await pollUntil(() => sleeps.every((sleep) => sleepsRunning(sleep).length === 2))).toBe(true);
     expect(await Promise.all(handles.map((handle) => handle.kill()))).toEqual(sleeps.map(() => true));

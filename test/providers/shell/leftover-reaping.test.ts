@@ -72,7 +72,7 @@ describe('LocalShellExecutor: processes a command leaves behind are found, kille
   it('does not touch another call’s processes', async () => {
     const executor = pool.make();
     const other = uniqueSleep();
-    const background = await executor.start(executor.resolve({ command: `setsid sleep ${other} >/dev/null 2>&1 & sleep ${other}` }));
+    const background = await executor.start(executor.checkRequest({ command: `setsid sleep ${other} >/dev/null 2>&1 & sleep ${other}` }));
     expect(await pollUntil(() => sleepsRunning(other).length === 2)).toBe(true);
     const sleep = uniqueSleep();
     const result = await runCommand(executor, `setsid sleep ${sleep} >/dev/null 2>&1 & echo done`);
@@ -90,7 +90,7 @@ describe('LocalShellExecutor.start: a background task’s leftovers', () => {
   it('kills them when the task ends on its own, and says so at the end of its last read', async () => {
     const sleep = uniqueSleep();
     const executor = pool.make();
-    const handle = await executor.start(executor.resolve({ command: `setsid sleep ${sleep} >/dev/null 2>&1 & echo started` }));
+    const handle = await executor.start(executor.checkRequest({ command: `setsid sleep ${sleep} >/dev/null 2>&1 & echo started` }));
     expect(await handle.done).toEqual({ exitCode: 0, signal: null });
     expect(await survivors(sleep)).toEqual([]);
     expect(handle.readOutput().text).toBe(
@@ -103,7 +103,7 @@ describe('LocalShellExecutor.start: a background task’s leftovers', () => {
     const sleep = uniqueSleep();
     const executor = pool.make();
     const handle = await executor.start(
-      executor.resolve({ command: `setsid sleep ${sleep} >/dev/null 2>&1 & setsid sleep ${sleep} >/dev/null 2>&1 & sleep ${sleep}` }),
+      executor.checkRequest({ command: `setsid sleep ${sleep} >/dev/null 2>&1 & setsid sleep ${sleep} >/dev/null 2>&1 & sleep ${sleep}` }),
     );
     // Both escapees must have become sleeps: a fork still in bash's group would die with it, uncounted.
     expect(await pollUntil(() => sleepsRunning(sleep).length === 3)).toBe(true);

@@ -3,28 +3,28 @@ import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-exe
 import type { ExecRequest } from '../../../src/providers/shell/shell-executor.js';
 import { ExecSpec } from '../../../src/providers/shell/shell-executor.js';
 
-describe('LocalShellExecutor.resolve', () => {
+describe('LocalShellExecutor.checkRequest', () => {
   const executor = new LocalShellExecutor();
 
   it('fills the defaults: process cwd and 120000 ms', () => {
-    const spec = executor.resolve({ command: 'true' });
+    const spec = executor.checkRequest({ command: 'true' });
     expect(spec).toEqual({ command: 'true', workdir: process.cwd(), timeoutMs: 120_000 });
   });
 
   it('defaults the workdir to config cwd and resolves relative workdirs against it', () => {
     const configured = new LocalShellExecutor({ cwd: '/srv/project' });
-    expect(configured.resolve({ command: 'true' }).workdir).toBe('/srv/project');
-    expect(configured.resolve({ command: 'true', workdir: 'src/../lib' }).workdir).toBe('/srv/project/lib');
-    expect(configured.resolve({ command: 'true', workdir: '/abs' }).workdir).toBe('/abs');
-    expect(executor.resolve({ command: 'true', workdir: 'rel' }).workdir).toBe(path.join(process.cwd(), 'rel'));
+    expect(configured.checkRequest({ command: 'true' }).workdir).toBe('/srv/project');
+    expect(configured.checkRequest({ command: 'true', workdir: 'src/../lib' }).workdir).toBe('/srv/project/lib');
+    expect(configured.checkRequest({ command: 'true', workdir: '/abs' }).workdir).toBe('/abs');
+    expect(executor.checkRequest({ command: 'true', workdir: 'rel' }).workdir).toBe(path.join(process.cwd(), 'rel'));
   });
 
   it('caps timeoutMs at maxTimeoutMs and keeps smaller values', () => {
-    expect(executor.resolve({ command: 'true', timeoutMs: 10_000_000 }).timeoutMs).toBe(600_000);
-    expect(executor.resolve({ command: 'true', timeoutMs: 1500 }).timeoutMs).toBe(1500);
+    expect(executor.checkRequest({ command: 'true', timeoutMs: 10_000_000 }).timeoutMs).toBe(600_000);
+    expect(executor.checkRequest({ command: 'true', timeoutMs: 1500 }).timeoutMs).toBe(1500);
     const small = new LocalShellExecutor({ timeoutMs: 1000, maxTimeoutMs: 2000 });
-    expect(small.resolve({ command: 'true' }).timeoutMs).toBe(1000);
-    expect(small.resolve({ command: 'true', timeoutMs: 5000 }).timeoutMs).toBe(2000);
+    expect(small.checkRequest({ command: 'true' }).timeoutMs).toBe(1000);
+    expect(small.checkRequest({ command: 'true', timeoutMs: 5000 }).timeoutMs).toBe(2000);
   });
 
   it('keeps the caller fields it does not default', () => {
@@ -34,7 +34,7 @@ describe('LocalShellExecutor.resolve', () => {
       env: { A: '1' },
       dshEnv: { DSH_X: 'y' },
     };
-    expect(executor.resolve(request)).toMatchObject(request);
+    expect(executor.checkRequest(request)).toMatchObject(request);
   });
 
   it.each([
@@ -47,23 +47,23 @@ describe('LocalShellExecutor.resolve', () => {
     [true, 'true'],
     [{ ms: 1 }, '{"ms":1}'],
   ])('rejects timeoutMs %p with a clear message', (value, shown) => {
-    expect(() => executor.resolve({ command: 'true', timeoutMs: value as number })).toThrow(
+    expect(() => executor.checkRequest({ command: 'true', timeoutMs: value as number })).toThrow(
       `invalid timeoutMs: expected a positive number, got ${shown}`,
     );
   });
 
   it.each([[''], ['   '], [undefined], [42], [null]])('rejects command %p', (command) => {
-    expect(() => executor.resolve({ command: command as string })).toThrow(
+    expect(() => executor.checkRequest({ command: command as string })).toThrow(
       'invalid command: expected a non-empty string',
     );
   });
 
   it('rejects NUL characters and non-string env values instead of failing inside spawn', () => {
-    expect(() => executor.resolve({ command: 'echo a\0b' })).toThrow('invalid command: contains a NUL character');
-    expect(() => executor.resolve({ command: 'true', env: { A: 1 as unknown as string } })).toThrow(
+    expect(() => executor.checkRequest({ command: 'echo a\0b' })).toThrow('invalid command: contains a NUL character');
+    expect(() => executor.checkRequest({ command: 'true', env: { A: 1 as unknown as string } })).toThrow(
       'invalid env: value of A must be a string without NUL characters',
     );
-    expect(() => executor.resolve({ command: 'true', workdir: 7 as unknown as string })).toThrow(
+    expect(() => executor.checkRequest({ command: 'true', workdir: 7 as unknown as string })).toThrow(
       'invalid workdir: expected a path string, got 7',
     );
   });

@@ -25,6 +25,6 @@ export function runCommand(
   request: ExecRequest | string,
   options?: RunOptions,
 ): Promise<RunResult> {
-  const spec = executor.resolve(typeof request === 'string' ? { command: request } : request);
+  const spec = executor.checkRequest(typeof request === 'string' ? { command: request } : request);
   return executor.run(spec, options);
 }

@@ -29,12 +29,12 @@ describe('LocalShellExecutor.run: a command finishing at its timeout', () => {
 
   it.each([0.5, 0.999, 1e-9])('rejects a timeout below 1 ms (%p) with a clear error', (timeoutMs) => {
     const executor = pool.make();
-    expect(() => executor.resolve({ command: 'true', timeoutMs })).toThrow(
+    expect(() => executor.checkRequest({ command: 'true', timeoutMs })).toThrow(
       `invalid timeoutMs: expected at least 1 millisecond, got ${timeoutMs}`,
     );
   });
 
   it('accepts exactly 1 ms', () => {
-    expect(pool.make().resolve({ command: 'true', timeoutMs: 1 }).timeoutMs).toBe(1);
+    expect(pool.make().checkRequest({ command: 'true', timeoutMs: 1 }).timeoutMs).toBe(1);
   });
 });

@@ -38,7 +38,7 @@ describe('LocalTaskRuntime with real processes', () => {
       owner,
       kind: 'bash',
       label: command,
-      producer: () => executor.start(executor.resolve({ command, workdir })),
+      producer: () => executor.start(executor.checkRequest({ command, workdir })),
     });
   }
 
@@ -161,7 +161,7 @@ describe('LocalTaskRuntime with real processes', () => {
       owner: session,
       kind: 'bash',
       label: 'pwd',
-      producer: () => executor.start(executor.resolve({ command: 'pwd', workdir: missing })),
+      producer: () => executor.start(executor.checkRequest({ command: 'pwd', workdir: missing })),
     });
     const final = await tools.runtime.wait(session, snapshot.id, 60_000);
     expect(final?.status).toBe('failed');

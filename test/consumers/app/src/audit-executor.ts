@@ -2,7 +2,9 @@
 // the executor the composition bound (the default LocalShellExecutor).
 // Mounted with decorate(ShellExecutor, …): the host disposes the wrapper and
 // then the wrapped executor, so nothing outlives host.dispose().
-import type { BackgroundProcess, ExecRequest, ExecSpec, RunOptions, RunResult, ShellExecutor } from 'dsh-tools';
+// Written against the 0.1 name on purpose: it implements resolve(), which
+// 0.2 renamed checkRequest() and still accepts for one deprecation cycle.
+import { checkRequestWith, type BackgroundProcess, type ExecRequest, type ExecSpec, type RunOptions, type RunResult, type ShellExecutor } from 'dsh-tools';
 
 export class AuditingExecutor implements ShellExecutor {
   readonly commands: string[] = [];
@@ -10,7 +12,7 @@ export class AuditingExecutor implements ShellExecutor {
   constructor(private readonly inner: ShellExecutor) {}
 
   resolve(request: ExecRequest): ExecSpec {
-    return this.inner.resolve(request);
+    return checkRequestWith(this.inner, request);
   }
 
   run(spec: ExecSpec, options?: RunOptions): Promise<RunResult> {

@@ -10,6 +10,7 @@ import {
   ToolError,
   bindPromptSection,
   bindTool,
+  checkRequestWith,
   textResult,
   type CallContext,
   type ToolInstance,
@@ -45,7 +46,8 @@ export class DiskUsageTool implements ToolInstance<DiskUsageArgs> {
 
   async run(args: DiskUsageArgs, ctx: CallContext): Promise<ToolResult<DiskUsageValue>> {
     const workdir = ctx.session?.cwd ?? process.cwd();
-    const spec = this.executor.resolve({
+    // checkRequestWith: the executor may be a provider that still implements only the deprecated resolve().
+    const spec = checkRequestWith(this.executor, {
       command: `du -sk ${JSON.stringify(args.path)}`,
       workdir,
       dshEnv: this.env.collect({ session: ctx.session, mode: 'foreground', workdir }),

@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from './sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { CommandConfinement, WrapOptions } from '../process/command-confinement.js';
 
 /** What a call asks of the confinement; every field optional (the session's own mode and workspace otherwise). */

@@ -40,8 +40,13 @@ export class ContainerShellExecutor implements ShellExecutor {
     private readonly redactor?: Redactor,
   ) {}
 
-  resolve(request: ExecRequest): ExecSpec {
+  checkRequest(request: ExecRequest): ExecSpec {
     return ExecSpec.check(request, this.config);
+  }
+
+  /** @deprecated since 0.2: renamed `checkRequest` (kept one deprecation cycle for callers of the old name). */
+  resolve(request: ExecRequest): ExecSpec {
+    return this.checkRequest(request);
   }
 
   async run(given: ExecSpec, options: RunOptions = {}): Promise<RunResult> {

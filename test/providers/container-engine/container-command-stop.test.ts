@@ -1,8 +1,8 @@
 // Stopping a container exec whose processes a loaded engine has not started yet: the kill is repeated until the exec ends.
 import { PassThrough } from 'node:stream';
-import { ContainerCommand } from '../../../src/providers/container/container-command.js';
-import { WRAPPER_TAG_SUFFIX } from '../../../src/providers/container/container-exec-wrapper.js';
-import type { ContainerEngine, ExecChannel, ExecExit } from '../../../src/providers/container/container-engine.js';
+import { ContainerCommand } from '../../../src/providers/container-engine/container-command.js';
+import { WRAPPER_TAG_SUFFIX } from '../../../src/providers/container-engine/container-exec-wrapper.js';
+import type { ContainerEngine, ExecChannel, ExecExit } from '../../../src/providers/container-engine/container-engine.js';
 import { DEFAULT_EXECUTOR_CONFIG } from '../../../src/providers/shell/shell-executor.js';
 import { SpillDirectory } from '../../../src/providers/process/spill-directory.js';
 import { handMade } from '../../support/hand-made-spec.js';

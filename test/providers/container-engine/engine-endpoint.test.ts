@@ -1,4 +1,4 @@
-import { describeEngineError, engineEndpoint } from '../../../src/providers/container/engine-errors.js';
+import { describeEngineError, engineEndpoint } from '../../../src/providers/container-engine/engine-errors.js';
 
 describe('engineEndpoint', () => {
   it('defaults to DOCKER_HOST, else the local socket', () => {

@@ -4,9 +4,9 @@
 // reached by the provider's own disposal. A fake engine: only the bookkeeping
 // is under test here (session-release-race.test.ts runs the real engine).
 import { ScopeKey, scopeOf } from '../../../src/core/session-scope.js';
-import { resolveContainerConfig } from '../../../src/providers/container/container-config.js';
-import type { ContainerEngine, ContainerHandle, ContainerSpec, ContainerState } from '../../../src/providers/container/container-engine.js';
-import { SessionContainers } from '../../../src/providers/container/session-containers.js';
+import { resolveContainerConfig } from '../../../src/providers/container-engine/container-config.js';
+import type { ContainerEngine, ContainerHandle, ContainerSpec, ContainerState } from '../../../src/providers/container-engine/container-engine.js';
+import { SessionContainers } from '../../../src/providers/container-engine/session-containers.js';
 import { fakeSession } from '../../support/fake-session.js';
 import { scopedSession } from '../../support/scoped-session.js';
 

@@ -14,5 +14,5 @@ export { DockerContainerEngine } from './docker-container-engine.js';
 export { ContainerShellExecutor, CONTAINER_ESCALATION_REFUSAL } from './container-shell-executor.js';
 export { ContainerTerminalBackend } from './container-terminal-backend.js';
 export { SessionContainers, SessionContainersToken, SESSION_BRIDGE_PREFIX, restartNotice, type LiveContainer } from './session-containers.js';
-export { containerShellModule, containerTerminalModule, type ContainerShellModuleOptions } from './container.module.js';
+export { containerShellModule, containerTerminalModule, type ContainerShellModuleOptions } from './container-engine.module.js';
 export { reapDeadInstances } from './orphan-reaper.js';

@@ -3,8 +3,8 @@
 // session (an exec that found its container gone) starts nothing.
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
-import { resolveContainerConfig } from '../../../src/providers/container/container-config.js';
-import { SessionContainers, SHARED_DIR_PREFIX } from '../../../src/providers/container/session-containers.js';
+import { resolveContainerConfig } from '../../../src/providers/container-engine/container-config.js';
+import { SessionContainers, SHARED_DIR_PREFIX } from '../../../src/providers/container-engine/session-containers.js';
 import { describeWithEngine, NEEDS_ENGINE, TEST_IMAGE } from '../../support/container-engine.js';
 import { fakeSession } from '../../support/fake-session.js';
 import { engine, sessionContainers } from './container-kit.js';

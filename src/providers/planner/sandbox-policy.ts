@@ -1,6 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
-import type { SandboxMode } from './sandbox-mode.js';
+import type { SandboxMode } from '../../core/sandbox-mode.js';
 
 export interface ResolvedSandbox {
   readonly mode: SandboxMode;
