@@ -75,7 +75,7 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   stdin.once('close', onEnd);
   stdout.on('error', onBrokenPipe);
 
-  const [answered, [{ serveStdio: serveEras }, { McpConnection }, { modernServer }, { SessionHandles }]] = await Promise.all([
+  const [answered, [{ serveStdio: serveEras }, { McpConnection }, { modernServer }, { stdioHandles }]] = await Promise.all([
     answerInitializeEarly(stdin, stdout, host),
     sdk(),
   ]);
@@ -84,7 +84,7 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   const transport = new DrainingTransport(answered === undefined ? wire : new ReplayingTransport(wire, answered));
   const cancelled = new AbortController();
   // 2026-07-28 requests on this pipe: one client, so every handle is this connection's (no caller to fence).
-  const handles = new SessionHandles(host, { cwd: options.workspace, limits: { idleTimeoutMs: 0, maxSessions: STDIO_MAX_HANDLES }, ...(options.logger ? { logger: options.logger } : {}) });
+  const handles = stdioHandles(host, options.workspace, STDIO_MAX_HANDLES, options.logger);
   let connection: McpConnection | undefined;
   const legacy = (): McpConnection =>
     (connection ??= new McpConnection(host, {

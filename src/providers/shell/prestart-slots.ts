@@ -33,7 +33,7 @@ export class PrestartSlots {
   /** Sessions whose shell waits for the end of a burst, with how to start it. */
   private readonly deferred = new Map<string, { session: SessionContext | undefined; key: string; start: () => PrestartedShell | undefined }>();
   /** Marks, in each session's scope, that its waiting shell is stopped when it closes. */
-  private readonly sessionKey = new ScopeKey<true>('the pre-started shell');
+  private readonly sessionKey = new ScopeKey<true>('the pre-started shell', { holdsProcess: true });
   private disposed = false;
 
   constructor(private readonly idleMs: number) {}

@@ -28,7 +28,7 @@ export class LocalTerminalService implements TerminalService {
   private readonly backends: Contributions<TerminalBackend>;
   private readonly entries = new Map<string, Entry>();
   /** Marks, in each owner's scope, that this service closes the owner's PTYs when it closes. */
-  private readonly ownerKey = new ScopeKey<true>('the persistent shells (PTYs)', { outlivesCall: true });
+  private readonly ownerKey = new ScopeKey<true>('the persistent shells (PTYs)', { outlivesCall: true, holdsProcess: true });
   /** Opens in flight (settled after any cleanup), by owner id. */
   private readonly opening = new Map<Promise<unknown>, string>();
   private disposing?: Promise<void>;
