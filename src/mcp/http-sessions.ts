@@ -1,6 +1,6 @@
 import type { WebStandardStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
-import type { Clock } from '../providers/logging/logger.js';
+import type { Clock, Logger } from '../providers/logging/logger.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { DrainingTransport } from './draining-transport.js';
 import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
@@ -18,6 +18,7 @@ export interface HttpSessionLimits {
   /** Whether a session has a background task still running (such a session is not idle). */
   readonly runningTasks: RunningTasks;
   readonly clock?: Clock;
+  readonly logger?: Logger;
   /** Called once per session after it was disposed: its transport id, the reason, its host session's id. */
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
 }
@@ -62,7 +63,7 @@ export class HttpSessionTable {
     this.stages = new IdleStages(limits.idle, this.clock, () => [...this.entries.values()].filter((e) => e.reason === undefined).map((e) => e.activity), (activity) => {
       const id = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
       if (id !== undefined) this.releaseFor(id, { kind: 'idle', idleMs: limits.idle.sessionIdleMs });
-    });
+    }, limits.logger);
     this.stages.start();
     limits.counter.addSource({ idleCandidates: () => this.idleCandidates() });
   }

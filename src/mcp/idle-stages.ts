@@ -154,7 +154,7 @@ export class IdleStages {
     activity.shellReleased = true;
     const released = await activity.session.scope.releaseProcesses();
     if (released.length === 0) return;
-    this.logger?.info(`mcp: session ${activity.session.id} idle: released ${released.join(', ')}`);
     activity.session.notify(shellReleasedNotice(this.settings.shellIdleMs));
+    this.logger?.info(`mcp: session ${activity.session.id} idle: released ${released.join(', ')}`);
   }
 }

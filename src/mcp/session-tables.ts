@@ -39,6 +39,7 @@ export function sessionTables(host: DshHost, options: SessionTableOptions): { se
     counter,
     runningTasks,
     ...clock,
+    ...(log ? { logger: log } : {}),
     onSessionClosed: (id, reason, hostSessionId) => {
       log?.info(`mcp http: session ${hostSessionId} ended (${reason})`);
       options.onSessionClosed?.(id, reason, hostSessionId);
