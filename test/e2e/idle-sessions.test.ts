@@ -16,6 +16,7 @@ import { shellReleasedNotice } from '../../src/mcp/idle-stages.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
+import { handleIn, modernHttp, modernText } from './support/modern-client.js';
 
 let dir: string;
 const hosts: DshHost[] = [];
@@ -143,3 +144,43 @@ test('a running background task keeps a session whose client is gone; no process
     await server.close();
   }
 }, 60_000);
+
+describe('2026-07-28 session handles', () => {
+  test('--idle-timeout 2: a handle whose background task runs past it keeps its session, and the task\'s output is read through it', async () => {
+    const { server, url } = await serve({ idleTimeoutMs: 2000 });
+    const sleep = uniqueSleep().replace(/^1000\./, '4.');
+    const client = await modernHttp(url, 'unused-under-no-auth');
+    try {
+      const started = modernText(await client.callTool(bash(`sleep ${sleep}; echo slept`, { run_in_background: true })));
+      const handle = handleIn(started)!;
+      const taskId = /\b(bash-\d+)\b/.exec(started)![1]!;
+      await waitUntil(() => processesWith(sleep).length > 0, 'the task runs');
+      await waitUntil(() => processesWith(sleep).length === 0, 'the task ends', 30_000);
+      const output = modernText(await client.callTool({ name: 'task_output', arguments: { task_id: taskId, session: handle } }));
+      expect(output).toContain('slept');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }, 60_000);
+
+  test('an idle handle\'s shell goes first: the next call through it says so and runs in a fresh shell', async () => {
+    const logged: string[] = [];
+    const logger = { debug: () => undefined, info: (line: string) => void logged.push(line), warn: () => undefined, error: () => undefined };
+    const { server, url } = await serve({ idleTimeoutMs: 60_000, shellIdleMs: 1000, logger }, { workspace: '', shell: 'persistent' });
+    const client = await modernHttp(url, 'unused-under-no-auth');
+    try {
+      const first = modernText(await client.callTool(bash('echo $$')));
+      const handle = handleIn(first)!;
+      const before = Number(first.split('\n')[0]);
+      await waitUntil(() => logged.some((line) => / idle: released .*the persistent shell/.test(line)), 'the shell stage ran');
+      expect(isAlivePid(before)).toBe(false);
+      const [pid, , notice] = modernText(await client.callTool(bash('echo $$', { session: handle }))).split('\n');
+      expect(Number(pid)).not.toBe(before);
+      expect(notice).toBe(shellReleasedNotice(1000));
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }, 60_000);
+});
