@@ -1,4 +1,3 @@
-import { seconds } from './idle-stages.js';
 import type { EvictionCause, SessionCaps } from './session-counter.js';
 
 /** Why a session was released by the server (not closed by its client). */
@@ -6,7 +5,7 @@ export type ReleaseCause = { readonly kind: 'idle'; readonly idleMs: number } | 
 
 /** What the released session had, in the words of the answers that name it. */
 export function releaseReason(cause: ReleaseCause, caps: SessionCaps): string {
-  if (cause.kind === 'idle') return `it was released after ${seconds(cause.idleMs)} without a request (--idle-timeout)`;
+  if (cause.kind === 'idle') return `it was released after ${Number((cause.idleMs / 1000).toFixed(1))} s without a request (--idle-timeout)`;
   const flag = cause.cap === 'server' ? `--max-sessions ${caps.maxSessions}` : `--max-sessions-per-caller ${caps.maxSessionsPerCaller ?? ''}`;
   return `it was idle and released to make room for a new session (${flag})`;
 }

@@ -12,7 +12,13 @@ import type { McpConnection } from './mcp-connection.js';
 
 /** The MCP SDK: loaded while the client's initialize is answered without it (see early-initialize.ts). */
 const sdk = lazy(() =>
-  Promise.all([import('@modelcontextprotocol/server/stdio'), import('./mcp-connection.js'), import('./modern-server.js'), import('./session-handles.js')]),
+  Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
+    import('./mcp-connection.js'),
+    import('./modern-server.js'),
+    // After modern-server (which imports it): jest's ESM loader fails a module two parallel imports link at once.
+    import('./modern-server.js').then(() => import('./session-handles.js')),
+  ]),
 );
 
 /** Why a server stopped by itself when that was a failure, not its client leaving. */
