@@ -9,6 +9,7 @@ import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import type { HttpSessionTable, OpenSession } from './http-sessions.js';
 import { McpConnection } from './mcp-connection.js';
 import { toWebRequest, writeWebResponse } from './node-web.js';
+import type { SessionSlot } from './session-counter.js';
 
 /** What a 2025-era session needs from the server's options. */
 export interface LegacySessionDeps {
@@ -28,9 +29,10 @@ export interface LegacySessionDeps {
  * Opens a 2025-era session for `caller` with its initialize request `body`:
  * one MCP server and host session, behind a transport whose
  * `Mcp-Session-Id` is a random id of its own (never the host session's id,
- * which commands see as `DSH_SESSION_ID`). The table's place must be reserved.
+ * which commands see as `DSH_SESSION_ID`). `slot` is its place in the
+ * session count: the session keeps it, a failed initialize gives it back.
  */
-export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMessage, res: ServerResponse, body: unknown, caller: string): Promise<void> {
+export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMessage, res: ServerResponse, body: unknown, caller: string, slot: SessionSlot): Promise<void> {
   const id = randomUUID();
   const connection = new McpConnection(deps.host, {
     cwd: deps.workspace,
@@ -41,7 +43,7 @@ export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMe
   });
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
-    onsessioninitialized: (): void => deps.sessions.add(id, transport, connection, caller, answers),
+    onsessioninitialized: (): void => deps.sessions.add(id, transport, connection, caller, answers, slot),
     ...(deps.eventStore ? { eventStore: deps.eventStore() } : {}),
   });
   const answers = new DrainingTransport(transport);
@@ -56,7 +58,10 @@ export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMe
     await forward({ transport, connection }, req, res, body);
   } finally {
     // An initialize that failed (validation or a throw) never registers: drop its session now.
-    if (!deps.sessions.has(id)) await connection.close();
+    if (!deps.sessions.has(id)) {
+      slot.free();
+      await connection.close();
+    }
   }
 }
 

@@ -2,12 +2,13 @@ import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/serv
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import type { DshHost } from '../container/dsh-host.js';
-import type { Logger } from '../providers/logging/logger.js';
+import type { Clock, Logger } from '../providers/logging/logger.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import type { RunningServer } from './stdio-server.js';
 import { messageOf } from '../core/describe-value.js';
 import { authorizationOf, type HttpToken } from './http-auth.js';
-import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
+import type { SessionEndReason } from './http-sessions.js';
+import { sessionNotFound, sessionTables } from './session-tables.js';
 import { METRICS_PATH, serveMetrics } from './metrics-endpoint.js';
 import { checkListenAddress, DEFAULT_HTTP_HOST, HostAllowList } from './http-access.js';
 import { answerHealth, HEALTH_PATH, READY_PATH } from './http-health.js';
@@ -20,7 +21,6 @@ import { forward, openLegacySession, type LegacySessionDeps } from './http-legac
 import { ModernHttp } from './http-modern.js';
 import { answerOAuthPath, refuseUnauthorized } from './http-oauth.js';
 import { PARSE_ERROR, type RpcError } from './jsonrpc-checks.js';
-import { SessionHandles } from './session-handles.js';
 import { BoundedEventStore } from './sse-replay.js';
 import { toWebRequest } from './node-web.js';
 import { DEFAULT_CALLER } from './token-files.js';
@@ -41,8 +41,17 @@ export interface HttpServeOptions {
    * any local user can run commands as this server's user.
    */
   readonly auth: HttpToken | 'none';
-  /** A session with no request for this long is disposed (default 30 min); 0 never expires one. */
+  /**
+   * A session idle this long (no request in flight, no open event stream, no
+   * running background task) is released (default 30 min); 0 never.
+   */
   readonly idleTimeoutMs?: number;
+  /** An idle session's shell is closed after this long; default: the host's `persistent.idleCloseMs`; 0 never. */
+  readonly shellIdleMs?: number;
+  /** A session idle this long may be released to make room for a new one at a cap (default 5 s). */
+  readonly evictAfterMs?: number;
+  /** Reads the time for the idle stages (tests); default: the system clock. */
+  readonly clock?: Clock;
   /** Open sessions at most (default 64); one more initialize gets a JSON-RPC error. */
   readonly maxSessions?: number;
   /** Open sessions one caller may hold (`--max-sessions-per-caller`); default: only `maxSessions`. */
@@ -95,32 +104,17 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   checkListenAddress(listenHost, auth !== 'none');
   const access = new HostAllowList(listenHost, options.allowedHosts);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const sessions: HttpSessionTable = new HttpSessionTable({
+  const { sessions, handles } = sessionTables(host, {
+    ...options,
+    ...(log ? { logger: log } : {}),
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     maxSessions,
-    ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
-    heldElsewhere: (caller) => ({ total: handles.size, byCaller: handles.heldBy(caller) }),
-    onSessionClosed: (id, reason, hostSessionId) => {
-      log?.info(`mcp http: session ${hostSessionId} ended (${reason})`);
-      options.onSessionClosed?.(id, reason, hostSessionId);
-    },
   });
   if (auth === 'none') log?.warn('mcp http: authentication is off (--no-auth): any local user can run commands as this server');
   let draining = false;
   const refuseDraining = (res: ServerResponse, body: unknown = null) =>
     replyJsonRpc(res, 503, -32000, DRAINING_MESSAGE, requestIdOf(body), { 'retry-after': RETRY_AFTER_SECONDS });
 
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const handles: SessionHandles = new SessionHandles(host, {
-    cwd: options.workspace,
-    limits: {
-      idleTimeoutMs,
-      maxSessions,
-      ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
-      heldElsewhere: (caller) => ({ total: sessions.size, byCaller: caller === undefined ? 0 : sessions.heldBy(caller) }),
-    },
-    ...(log ? { logger: log } : {}),
-  });
   const cancelled = new AbortController();
   const modern = new ModernHttp(
     { host, handles, cancelled: cancelled.signal, ...(log ? { logger: log } : {}), ...(options.callGate ? { callGate: options.callGate } : {}), ...(options.approvals ? { approvals: options.approvals.roundTrips } : {}) },
@@ -140,19 +134,15 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     replyJsonRpc(res, 400, refusal.error.code, refusal.error.message, refusal.id);
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: string): Promise<void> => {
-    const full = sessions.reserve(caller);
-    if (full) {
+    const slot = sessions.reserve(caller);
+    if (typeof slot === 'string') {
       const message =
-        full === 'server'
+        slot === 'server'
           ? `too many sessions: this server holds at most ${maxSessions} (--max-sessions); close one or wait for idle ones to expire`
           : `too many sessions for caller "${caller}": at most ${options.maxSessionsPerCaller} each (--max-sessions-per-caller); close one or wait for idle ones to expire`;
       return replyJsonRpc(res, 503, -32000, message, requestIdOf(body));
     }
-    try {
-      await openLegacySession(legacyDeps, req, res, body, caller);
-    } finally {
-      sessions.release(caller);
-    }
+    await openLegacySession(legacyDeps, req, res, body, caller, slot);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -181,7 +171,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.begin(sessionId, req.method, res, caller);
-      if (!session) return replyJsonRpc(res, 404, -32001, 'session not found (expired or closed): initialize again');
+      if (!session) return replyJsonRpc(res, 404, -32001, sessionNotFound(sessions, sessionId, caller));
       if (req.method !== 'POST') return forward(session, req, res);
       const text = await readBody(req, SESSION_BODY_BYTES);
       if (text === undefined) return replyJsonRpc(res, 413, -32600, `request body too large: at most ${SESSION_BODY_BYTES} bytes`);

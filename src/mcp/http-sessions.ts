@@ -1,22 +1,26 @@
 import type { WebStandardStreamableHTTPServerTransport as StreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { ServerResponse } from 'node:http';
+import type { Clock, Logger } from '../providers/logging/logger.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { DrainingTransport } from './draining-transport.js';
+import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
+import { ReleasedSessions, releaseReason, type ReleaseCause } from './released-sessions.js';
+import type { IdleCandidate, SessionCounter, SessionRefusal, SessionSlot } from './session-counter.js';
 
 /** Why an HTTP session ended. */
-export type SessionEndReason = 'idle' | 'closed' | 'shutdown';
+export type SessionEndReason = 'idle' | 'evicted' | 'closed' | 'shutdown';
 
 export interface HttpSessionLimits {
-  /** A session with no request in flight for this long is disposed; 0 keeps sessions until they close. */
-  readonly idleTimeoutMs: number;
-  /** Sessions (open or being initialized) the server holds at once. */
-  readonly maxSessions: number;
-  /** Sessions one caller (token name) holds at once; default: no cap of its own. */
-  readonly maxSessionsPerCaller?: number;
+  /** When a session and its shell are released for idleness. */
+  readonly idle: IdleSettings;
+  /** The one `--max-sessions`/`--max-sessions-per-caller` count, shared with the session handles. */
+  readonly counter: SessionCounter;
+  /** Whether a session has a background task still running (such a session is not idle). */
+  readonly runningTasks: RunningTasks;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
   /** Called once per session after it was disposed: its transport id, the reason, its host session's id. */
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
-  /** Sessions held outside this table (the 2026-07-28 era's handles), counted against the same caps. */
-  readonly heldElsewhere?: (caller: string) => { total: number; byCaller: number };
 }
 
 /** A session's two ends, as a request to it needs them. */
@@ -32,97 +36,87 @@ interface Entry {
   readonly caller: string;
   /** The connection's side of the transport: knows which requests still await an answer. */
   readonly answers: DrainingTransport;
-  inFlight: number;
-  timer?: NodeJS.Timeout;
+  readonly slot: SessionSlot;
+  readonly activity: SessionActivity;
   reason?: SessionEndReason;
 }
 
 /**
- * The HTTP server's open sessions, keyed by their `Mcp-Session-Id` (a
- * transport credential, unrelated to the host session id commands see), with their limits: at most `maxSessions`
- * at once (initializations still under way count, so a burst cannot pass the
- * cap), and idle expiry. A session is idle while none of its requests is in
- * flight: a long tool call keeps it alive and the clock restarts when its
- * last request ends. The standing event stream (GET) does not count — SDK
- * clients hold one open for the whole session, so counting it would keep
- * every connected but silent client forever.
+ * The HTTP server's open 2025-era sessions, keyed by their `Mcp-Session-Id`
+ * (a transport credential, unrelated to the host session id commands see).
+ * Each holds a slot of the shared session counter from its initialize on
+ * (so a burst cannot pass the cap). A session is busy while a request of it
+ * is in flight, its event stream (GET) is open, or one of its background
+ * tasks runs; an idle one loses its shell, then itself (idle-stages.ts), or
+ * is released early when a new session needs its place.
  */
 export class HttpSessionTable {
   private readonly entries = new Map<string, Entry>();
-  private opening = 0;
-  private readonly openingBy = new Map<string, number>();
+  private readonly released = new ReleasedSessions();
+  private readonly clock: Clock;
+  private readonly stages: IdleStages;
   private requestsOpen = 0;
   private idleWaiters: Array<() => void> = [];
 
-  constructor(private readonly limits: HttpSessionLimits) {}
+  constructor(private readonly limits: HttpSessionLimits) {
+    this.clock = limits.clock ?? { now: () => Date.now() };
+    this.stages = new IdleStages(limits.idle, this.clock, () => [...this.entries.values()].filter((e) => e.reason === undefined).map((e) => e.activity), (activity) => {
+      const id = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
+      if (id !== undefined) this.releaseFor(id, { kind: 'idle', idleMs: limits.idle.sessionIdleMs });
+    }, limits.logger);
+    this.stages.start();
+    limits.counter.addSource({ idleCandidates: () => this.idleCandidates() });
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
-  /**
-   * Claims a place for a new session of `caller`; `'server'` when the server
-   * is full, `'caller'` when that caller holds its share. Pair with `release()`.
-   */
-  reserve(caller: string): 'server' | 'caller' | undefined {
-    const elsewhere = this.limits.heldElsewhere?.(caller) ?? { total: 0, byCaller: 0 };
-    if (this.entries.size + this.opening + elsewhere.total >= this.limits.maxSessions) return 'server';
-    const perCaller = this.limits.maxSessionsPerCaller;
-    if (perCaller !== undefined) {
-      if (this.heldBy(caller) + (this.openingBy.get(caller) ?? 0) + elsewhere.byCaller >= perCaller) return 'caller';
-    }
-    this.opening++;
-    this.openingBy.set(caller, (this.openingBy.get(caller) ?? 0) + 1);
-    return undefined;
+  /** One idle stage pass now (tests drive it with a fake clock). */
+  sweep(): Promise<void> {
+    return this.stages.sweep();
   }
 
-  /** Sessions `caller` holds (opened and not closed). */
-  heldBy(caller: string): number {
-    return [...this.entries.values()].filter((entry) => entry.caller === caller).length;
+  /** Claims a place for a new session of `caller`, releasing an idle one if a cap needs it; else which cap refused. */
+  reserve(caller: string): SessionSlot | SessionRefusal {
+    return this.limits.counter.take(caller);
   }
 
-  /** Gives back a place claimed by `reserve()` (the session was added, or its initialize failed). */
-  release(caller: string): void {
-    this.opening--;
-    const left = (this.openingBy.get(caller) ?? 1) - 1;
-    if (left > 0) this.openingBy.set(caller, left);
-    else this.openingBy.delete(caller);
-  }
-
-  /** Registers an initialized session of `caller`; its idle clock starts now. */
-  add(id: string, transport: StreamableHTTPServerTransport, connection: McpConnection, caller: string, answers: DrainingTransport): void {
-    const entry: Entry = { transport, connection, caller, answers, inFlight: 0 };
-    this.entries.set(id, entry);
-    this.arm(id, entry);
+  /** Registers an initialized session of `caller` holding `slot`; its idle clock starts now. */
+  add(id: string, transport: StreamableHTTPServerTransport, connection: McpConnection, caller: string, answers: DrainingTransport, slot: SessionSlot): void {
+    const activity = new SessionActivity(connection.session, this.clock, this.limits.runningTasks);
+    this.entries.set(id, { transport, connection, caller, answers, slot, activity });
   }
 
   has(id: string): boolean {
     return this.entries.has(id);
   }
 
+  /** Why `caller`'s session `id` was released by the server (idle, or to make room); undefined for any other id or caller. */
+  releasedReason(id: string, caller: string): string | undefined {
+    return this.released.reasonFor(id, caller);
+  }
+
   /**
    * The session's transport for a request of `caller` (undefined for an
    * unknown id, or a session another caller opened: the answer is the same,
-   * so a stolen id tells its holder nothing). The request restarts the idle
-   * clock; unless it is the event stream (`GET`), it counts as in flight
-   * until `res` closes.
+   * so a stolen id tells its holder nothing). The request — or the event
+   * stream (`GET`) — keeps the session busy until `res` closes.
    */
   begin(id: string, method: string | undefined, res: ServerResponse, caller: string): OpenSession | undefined {
     const entry = this.entries.get(id);
     // A session already being disposed is as gone as a closed one.
     if (!entry || entry.reason !== undefined || entry.caller !== caller) return undefined;
+    const end = entry.activity.begin(method === 'GET');
     if (method === 'GET') {
-      this.arm(id, entry);
+      res.once('close', end);
       return entry;
     }
-    entry.inFlight++;
     this.requestsOpen++;
-    clearTimeout(entry.timer);
     res.once('close', () => {
-      entry.inFlight--;
+      end();
       this.requestsOpen--;
       if (this.requestsOpen === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      if (this.entries.get(id) === entry) this.arm(id, entry);
     });
     return entry;
   }
@@ -148,26 +142,35 @@ export class HttpSessionTable {
     const entry = this.entries.get(id);
     if (!entry) return;
     this.entries.delete(id);
-    clearTimeout(entry.timer);
+    entry.slot.free();
     this.limits.onSessionClosed?.(id, entry.reason ?? 'closed', entry.connection.sessionId);
   }
 
   /** Disposes every session (server shutdown). */
   async closeAll(): Promise<void> {
+    this.stages.stop();
     const entries = [...this.entries.values()];
-    for (const entry of entries) entry.reason = 'shutdown';
+    for (const entry of entries) entry.reason ??= 'shutdown';
     await Promise.allSettled(entries.map((entry) => entry.connection.close()));
     for (const id of [...this.entries.keys()]) this.closed(id);
   }
 
-  private arm(id: string, entry: Entry): void {
-    clearTimeout(entry.timer);
-    if (this.limits.idleTimeoutMs <= 0 || entry.inFlight > 0) return;
-    entry.timer = setTimeout(() => {
-      entry.reason = 'idle';
-      void entry.connection.close().finally(() => this.closed(id));
-    }, this.limits.idleTimeoutMs);
-    // An idle timer alone must not keep the process alive.
-    entry.timer.unref();
+  private *idleCandidates(): Iterable<IdleCandidate> {
+    for (const [id, entry] of this.entries) {
+      if (entry.reason !== undefined) continue;
+      const idleSince = entry.activity.idleSince();
+      if (!evictable(idleSince, this.clock.now(), this.limits.idle)) continue;
+      yield { caller: entry.caller, idleSince, evict: (cap) => this.releaseFor(id, { kind: 'evicted', cap }) };
+    }
+  }
+
+  /** Releases a session the server ends (idle, or to make room): its place at once, its host session in the background. */
+  private releaseFor(id: string, cause: ReleaseCause): void {
+    const entry = this.entries.get(id);
+    if (!entry || entry.reason !== undefined) return;
+    entry.reason = cause.kind;
+    entry.slot.free();
+    this.released.remember(id, entry.caller, releaseReason(cause, this.limits.counter.caps));
+    void entry.connection.close().finally(() => this.closed(id));
   }
 }

@@ -1,6 +1,9 @@
 import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
-import type { Logger } from '../providers/logging/logger.js';
+import type { Clock, Logger } from '../providers/logging/logger.js';
+import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
+import { ReleasedSessions, releaseReason, type ReleaseCause } from './released-sessions.js';
+import { SessionCounter, type IdleCandidate, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
 
 /*
  * The 2026-07-28 era has no connection to hang a session on (SEP-2567): the
@@ -28,21 +31,34 @@ export function unknownHandleMessage(handle: string): string {
 
 export const MALFORMED_HANDLE = `"${HANDLE_ARGUMENT}" must be a session handle (dsh-s-…) from an earlier result`;
 
-export interface HandleLimits {
-  /** A session with no call in flight for this long is disposed; 0 keeps it until the server stops. */
-  readonly idleTimeoutMs: number;
-  /** Sessions held at once, counted together with `heldElsewhere` (the 2025-era sessions). */
-  readonly maxSessions: number;
-  readonly maxSessionsPerCaller?: number;
-  /** Sessions the other era holds (total, and for one caller). */
-  readonly heldElsewhere?: (caller: string | undefined) => { total: number; byCaller: number };
+/** What a handle table needs: the idle policy and the session count it shares with the other era. */
+export interface HandleOptions {
+  readonly cwd: string;
+  readonly idle: IdleSettings;
+  readonly counter: SessionCounter;
+  readonly runningTasks: RunningTasks;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+}
+
+/** The refusal of a fresh session when a cap is reached and no idle session could make room. */
+export function tooManySessions(refusal: SessionRefusal, caller: string | undefined, caps: SessionCaps): string {
+  if (refusal === 'server') {
+    return `too many sessions: this server holds at most ${caps.maxSessions} (--max-sessions); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
+  }
+  return `too many sessions for caller "${caller ?? 'default'}": at most ${caps.maxSessionsPerCaller ?? ''} each (--max-sessions-per-caller); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
+}
+
+/** Why `caller`'s call with a handle the server released is refused. */
+export function releasedHandleMessage(handle: string, reason: string): string {
+  return `session handle "${handle}" is gone: ${reason}, with its shell and background tasks; call again without "${HANDLE_ARGUMENT}" to start a fresh session`;
 }
 
 interface Entry {
   readonly session: HostSession;
   readonly caller: string | undefined;
-  inFlight: number;
-  timer?: NodeJS.Timeout;
+  readonly slot: SessionSlot;
+  readonly activity: SessionActivity;
 }
 
 /** A call's session: run the call, then `finish()` says which handle (if a new one) the result names. */
@@ -51,20 +67,38 @@ export interface HeldSession {
   finish(): Promise<string | undefined>;
 }
 
+/**
+ * The handles' sessions. A fresh call takes a slot of the shared session
+ * counter for its session; the slot goes back when the call left nothing to
+ * keep, or when the handle's session is released (idle, or to make room
+ * for a new session while idle; see idle-stages.ts).
+ */
 export class SessionHandles {
   private readonly entries = new Map<string, Entry>();
+  private readonly released = new ReleasedSessions();
+  private readonly clock: Clock;
+  private readonly stages: IdleStages;
 
   constructor(
     private readonly host: DshHost,
-    private readonly options: { readonly cwd: string; readonly limits: HandleLimits; readonly logger?: Logger },
-  ) {}
+    private readonly options: HandleOptions,
+  ) {
+    this.clock = options.clock ?? { now: () => Date.now() };
+    this.stages = new IdleStages(options.idle, this.clock, () => [...this.entries.values()].map((entry) => entry.activity), (activity) => {
+      const handle = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
+      if (handle !== undefined) this.releaseFor(handle, { kind: 'idle', idleMs: options.idle.sessionIdleMs });
+    }, options.logger);
+    this.stages.start();
+    options.counter.addSource({ idleCandidates: () => this.idleCandidates() });
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
-  heldBy(caller: string | undefined): number {
-    return [...this.entries.values()].filter((entry) => entry.caller === caller).length;
+  /** One idle stage pass now (tests drive it with a fake clock). */
+  sweep(): Promise<void> {
+    return this.stages.sweep();
   }
 
   /** The session a call runs in: the handle's, or a fresh one; a string is the `Error: …` to answer instead. */
@@ -72,14 +106,15 @@ export class SessionHandles {
     if (handle === undefined) return this.fresh(caller);
     if (typeof handle !== 'string' || !HANDLE_SHAPE.test(handle)) return MALFORMED_HANDLE;
     const entry = this.entries.get(handle);
-    if (!entry || entry.caller !== caller) return unknownHandleMessage(handle);
-    entry.inFlight++;
-    clearTimeout(entry.timer);
+    if (!entry || entry.caller !== caller) {
+      const reason = this.released.reasonFor(handle, caller);
+      return reason === undefined ? unknownHandleMessage(handle) : releasedHandleMessage(handle, reason);
+    }
+    const end = entry.activity.begin();
     return {
       session: entry.session,
       finish: () => {
-        entry.inFlight--;
-        this.arm(handle, entry);
+        end();
         return Promise.resolve(undefined);
       },
     };
@@ -87,55 +122,60 @@ export class SessionHandles {
 
   /** Disposes every handle's session (server shutdown). */
   async closeAll(): Promise<void> {
+    this.stages.stop();
     const entries = [...this.entries.values()];
     this.entries.clear();
-    for (const entry of entries) clearTimeout(entry.timer);
+    for (const entry of entries) entry.slot.free();
     await Promise.allSettled(entries.map((entry) => entry.session.dispose()));
   }
 
   private fresh(caller: string | undefined): HeldSession | string {
-    const full = this.refusal(caller);
-    if (full) return full;
+    const slot = this.options.counter.take(caller);
+    if (typeof slot === 'string') return tooManySessions(slot, caller, this.options.counter.caps);
     const session = this.host.openSession({ cwd: this.options.cwd, ...(caller !== undefined ? { caller } : {}) });
     return {
       session,
       finish: async () => {
         if (!session.scope.holdsLastingState) {
+          slot.free();
           await session.dispose();
           return undefined;
         }
         const handle = PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
-        const entry: Entry = { session, caller, inFlight: 0 };
-        this.entries.set(handle, entry);
-        this.arm(handle, entry);
+        this.entries.set(handle, { session, caller, slot, activity: new SessionActivity(session, this.clock, this.options.runningTasks) });
         this.options.logger?.info(`mcp: session ${session.id} kept under a handle`);
         return handle;
       },
     };
   }
 
-  private refusal(caller: string | undefined): string | undefined {
-    const { limits } = this.options;
-    const elsewhere = limits.heldElsewhere?.(caller) ?? { total: 0, byCaller: 0 };
-    if (this.entries.size + elsewhere.total >= limits.maxSessions) {
-      return `too many sessions: this server holds at most ${limits.maxSessions} (--max-sessions); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
+  private *idleCandidates(): Iterable<IdleCandidate> {
+    for (const [handle, entry] of this.entries) {
+      const idleSince = entry.activity.idleSince();
+      if (!evictable(idleSince, this.clock.now(), this.options.idle)) continue;
+      yield { caller: entry.caller, idleSince, evict: (cap) => this.releaseFor(handle, { kind: 'evicted', cap }) };
     }
-    if (limits.maxSessionsPerCaller !== undefined && this.heldBy(caller) + elsewhere.byCaller >= limits.maxSessionsPerCaller) {
-      return `too many sessions for caller "${caller ?? 'default'}": at most ${limits.maxSessionsPerCaller} each (--max-sessions-per-caller); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
-    }
-    return undefined;
   }
 
-  private arm(handle: string, entry: Entry): void {
-    clearTimeout(entry.timer);
-    const idle = this.options.limits.idleTimeoutMs;
-    if (idle <= 0 || entry.inFlight > 0) return;
-    entry.timer = setTimeout(() => {
-      if (this.entries.get(handle) !== entry) return;
-      this.entries.delete(handle);
-      this.options.logger?.info(`mcp: session ${entry.session.id} ended (idle)`);
-      void entry.session.dispose();
-    }, idle);
-    entry.timer.unref();
+  /** Releases a handle's session the server ends (idle, or to make room): its place at once, its host session in the background. */
+  private releaseFor(handle: string, cause: ReleaseCause): void {
+    const entry = this.entries.get(handle);
+    if (!entry) return;
+    this.entries.delete(handle);
+    entry.slot.free();
+    this.released.remember(handle, entry.caller, releaseReason(cause, this.options.counter.caps));
+    this.options.logger?.info(`mcp: session ${entry.session.id} ended (${cause.kind})`);
+    void entry.session.dispose();
   }
+}
+
+/** Handles of one stdio client: never idle out (the pipe is the lifetime), at most `maxHandles`. */
+export function stdioHandles(host: DshHost, cwd: string, maxHandles: number, logger?: Logger): SessionHandles {
+  return new SessionHandles(host, {
+    cwd,
+    idle: { sessionIdleMs: 0, shellIdleMs: 0 },
+    counter: new SessionCounter({ maxSessions: maxHandles }),
+    runningTasks: () => false,
+    ...(logger ? { logger } : {}),
+  });
 }

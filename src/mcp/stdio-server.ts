@@ -12,7 +12,13 @@ import type { McpConnection } from './mcp-connection.js';
 
 /** The MCP SDK: loaded while the client's initialize is answered without it (see early-initialize.ts). */
 const sdk = lazy(() =>
-  Promise.all([import('@modelcontextprotocol/server/stdio'), import('./mcp-connection.js'), import('./modern-server.js'), import('./session-handles.js')]),
+  Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
+    import('./mcp-connection.js'),
+    import('./modern-server.js'),
+    // After modern-server (which imports it): jest's ESM loader fails a module two parallel imports link at once.
+    import('./modern-server.js').then(() => import('./session-handles.js')),
+  ]),
 );
 
 /** Why a server stopped by itself when that was a failure, not its client leaving. */
@@ -75,7 +81,7 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   stdin.once('close', onEnd);
   stdout.on('error', onBrokenPipe);
 
-  const [answered, [{ serveStdio: serveEras }, { McpConnection }, { modernServer }, { SessionHandles }]] = await Promise.all([
+  const [answered, [{ serveStdio: serveEras }, { McpConnection }, { modernServer }, { stdioHandles }]] = await Promise.all([
     answerInitializeEarly(stdin, stdout, host),
     sdk(),
   ]);
@@ -84,7 +90,7 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   const transport = new DrainingTransport(answered === undefined ? wire : new ReplayingTransport(wire, answered));
   const cancelled = new AbortController();
   // 2026-07-28 requests on this pipe: one client, so every handle is this connection's (no caller to fence).
-  const handles = new SessionHandles(host, { cwd: options.workspace, limits: { idleTimeoutMs: 0, maxSessions: STDIO_MAX_HANDLES }, ...(options.logger ? { logger: options.logger } : {}) });
+  const handles = stdioHandles(host, options.workspace, STDIO_MAX_HANDLES, options.logger);
   let connection: McpConnection | undefined;
   const legacy = (): McpConnection =>
     (connection ??= new McpConnection(host, {

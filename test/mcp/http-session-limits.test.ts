@@ -44,9 +44,12 @@ const bash = (command: string, extra: Record<string, unknown> = {}) => ({
   arguments: { command, description: 'Run a test command', ...extra },
 });
 
-test('a session with no request for the idle timeout is disposed: its task dies and its id then gets 404', async () => {
-  const { server, url, ends } = await start({ idleTimeoutMs: 2000 });
-  const sleep = uniqueSleep();
+test('a running background task keeps a session past the idle timeout; once it ended the session is released and its id gets 404 with the reason', async () => {
+  const { server, url, ends } = await start({ idleTimeoutMs: 1500 });
+  // About 3 s, told apart from every other sleep by its digits.
+  const sleep = uniqueSleep().replace(/^1000\./, '3.');
+  const endsSeen: unknown[] = [];
+  ends.on('closed', (...args) => endsSeen.push(args));
   try {
     const { client, transport } = await connectClient(url);
     const id = transport.sessionId!;
@@ -55,13 +58,16 @@ test('a session with no request for the idle timeout is disposed: its task dies 
     const ended = once(ends, 'closed');
     // The client goes away without DELETE, as the SDK's close() does.
     await client.close();
+    await waitUntil(() => processesWith(sleep).length === 0, `sleep ${sleep} ended`, 30_000);
+    // The task ran past the idle timeout: the session was kept for it.
+    expect(endsSeen).toEqual([]);
     expect(await ended).toEqual([id, 'idle']);
-    // Disposal is reported after the session's tasks are killed.
-    await waitUntil(() => processesWith(sleep).length === 0, `sleep ${sleep} is gone after the idle expiry`);
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const reply = await rawRequest(url, { headers: { 'mcp-session-id': id }, body: list });
     expect(reply.status).toBe(404);
-    expect(JSON.parse(reply.body).error.message).toContain('session not found');
+    expect(JSON.parse(reply.body).error.message).toBe(
+      'session not found: it was released after 1.5 s without a request (--idle-timeout), with its shell and background tasks; initialize again',
+    );
   } finally {
     await server.close();
   }
@@ -103,8 +109,9 @@ test('a call that runs longer than the idle timeout keeps its session; the clock
     expect(result.content).toEqual([{ type: 'text', text: 'still here' }]);
     expect(endsSeen).toEqual([]);
     const ended = once(ends, 'closed');
-    expect(await ended).toEqual([id, 'idle']);
+    // Its open event stream kept it too; the client leaves without DELETE.
     await client.close();
+    expect(await ended).toEqual([id, 'idle']);
   } finally {
     await server.close();
   }

@@ -32,7 +32,9 @@ test('a handle idle past --idle-timeout is expired: the Error says so and its sh
     await new Promise((resolve) => setTimeout(resolve, 3500)); // the idle timeout itself is what is tested
     const late = await client.callTool({ name: 'bash', arguments: { command: 'true', description: 'Late', session: handle } });
     expect(late.isError).toBe(true);
-    expect(modernText(late)).toMatch(/^Error: session handle "dsh-s-[A-Za-z0-9_-]{43}" is unknown or expired/);
+    expect(modernText(late)).toMatch(
+      /^Error: session handle "dsh-s-[A-Za-z0-9_-]{43}" is gone: it was released after 2 s without a request \(--idle-timeout\), with its shell and background tasks; call again without "session" to start a fresh session$/,
+    );
   } finally {
     await client.close();
   }

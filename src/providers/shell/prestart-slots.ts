@@ -41,7 +41,7 @@ interface SessionPrestart {
  */
 export class PrestartSlots {
   /** Each session's state, in its scope; this key is these slots' (another executor keeps its own). */
-  private readonly sessionKey = new ScopeKey<SessionPrestart>('the pre-started shell');
+  private readonly sessionKey = new ScopeKey<SessionPrestart>('the pre-started shell', { holdsProcess: true });
   private readonly sessionless: SessionPrestart = { session: undefined, running: 0, closed: false };
   /** States of sessions still open, for a disposal of the slots that comes before theirs. */
   private readonly owners = new Set<SessionPrestart>();

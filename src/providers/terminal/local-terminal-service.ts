@@ -23,7 +23,7 @@ import { OwnerPtys } from './owner-ptys.js';
 export class LocalTerminalService implements TerminalService {
   private readonly backends: Contributions<TerminalBackend>;
   /** Each owner's PTYs, in its scope; this key is this service's (another service keeps its own). */
-  private readonly ownerKey = new ScopeKey<OwnerPtys>('the persistent shells (PTYs)', { outlivesCall: true });
+  private readonly ownerKey = new ScopeKey<OwnerPtys>('the persistent shells (PTYs)', { outlivesCall: true, holdsProcess: true });
   /** The PTYs of owners still open, for a service disposal that comes before theirs. */
   private readonly owners = new Set<OwnerPtys>();
   private disposing?: Promise<void>;

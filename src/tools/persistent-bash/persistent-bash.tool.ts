@@ -66,7 +66,7 @@ interface ShellSlot {
 export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly config: PersistentBashConfig;
   /** Each session's slot lives in its scope; this key is this tool instance's (a rebuilt tool starts afresh). */
-  private readonly slotKey = new ScopeKey<ShellSlot>('the persistent shell slot', { outlivesCall: true });
+  private readonly slotKey = new ScopeKey<ShellSlot>('the persistent shell slot', { outlivesCall: true, holdsProcess: true });
   /** Slots of open sessions, for a tool disposal that comes before theirs. */
   private readonly open = new Set<ShellSlot>();
 

@@ -1,0 +1,36 @@
+import type { EvictionCause, SessionCaps } from './session-counter.js';
+
+/** Why a session was released by the server (not closed by its client). */
+export type ReleaseCause = { readonly kind: 'idle'; readonly idleMs: number } | { readonly kind: 'evicted'; readonly cap: EvictionCause };
+
+/** What the released session had, in the words of the answers that name it. */
+export function releaseReason(cause: ReleaseCause, caps: SessionCaps): string {
+  if (cause.kind === 'idle') return `it was released after ${Number((cause.idleMs / 1000).toFixed(1))} s without a request (--idle-timeout)`;
+  const flag = cause.cap === 'server' ? `--max-sessions ${caps.maxSessions}` : `--max-sessions-per-caller ${caps.maxSessionsPerCaller ?? ''}`;
+  return `it was idle and released to make room for a new session (${flag})`;
+}
+
+/** Remembered at most (oldest forgotten first): enough for clients coming back, bounded against churn. */
+const REMEMBERED = 1024;
+
+/**
+ * The ids (or handles) of sessions the server released, with why, so the
+ * client that comes back is told what happened instead of a bare "unknown".
+ * Only the caller that held one hears the reason: for anyone else it reads
+ * like any unknown id. An id is never handed out again (they are random),
+ * and a remembered one only ever answers with its reason.
+ */
+export class ReleasedSessions {
+  private readonly entries = new Map<string, { readonly caller: string | undefined; readonly reason: string }>();
+
+  remember(id: string, caller: string | undefined, reason: string): void {
+    this.entries.set(id, { caller, reason });
+    if (this.entries.size > REMEMBERED) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  /** Why `id` was released, when `caller` held it; otherwise undefined. */
+  reasonFor(id: string, caller: string | undefined): string | undefined {
+    const entry = this.entries.get(id);
+    return entry !== undefined && entry.caller === caller ? entry.reason : undefined;
+  }
+}

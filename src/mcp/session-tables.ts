@@ -1,0 +1,57 @@
+import type { DshHost } from '../container/dsh-host.js';
+import type { Clock, Logger } from '../providers/logging/logger.js';
+import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
+import { runningTasksOf, shellIdleMsOf, type IdleSettings } from './idle-stages.js';
+import { SessionCounter } from './session-counter.js';
+import { SessionHandles } from './session-handles.js';
+
+/** What the HTTP server's options say about sessions. */
+export interface SessionTableOptions {
+  readonly workspace: string;
+  readonly logger?: Logger;
+  readonly idleTimeoutMs: number;
+  /** When an idle session's shell is closed; default: the host's `persistent.idleCloseMs`. */
+  readonly shellIdleMs?: number;
+  /** How long a session must be idle before a new one may take its place (default 5 s). */
+  readonly evictAfterMs?: number;
+  readonly maxSessions: number;
+  readonly maxSessionsPerCaller?: number;
+  readonly clock?: Clock;
+  readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
+}
+
+/** Both eras' session tables over one session counter and one idle policy. */
+export function sessionTables(host: DshHost, options: SessionTableOptions): { sessions: HttpSessionTable; handles: SessionHandles } {
+  const log = options.logger;
+  const counter = new SessionCounter({
+    maxSessions: options.maxSessions,
+    ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
+  });
+  const idle: IdleSettings = {
+    sessionIdleMs: options.idleTimeoutMs,
+    shellIdleMs: options.shellIdleMs ?? shellIdleMsOf(host),
+    ...(options.evictAfterMs !== undefined ? { evictAfterMs: options.evictAfterMs } : {}),
+  };
+  const runningTasks = runningTasksOf(host);
+  const clock = options.clock ? { clock: options.clock } : {};
+  const sessions = new HttpSessionTable({
+    idle,
+    counter,
+    runningTasks,
+    ...clock,
+    ...(log ? { logger: log } : {}),
+    onSessionClosed: (id, reason, hostSessionId) => {
+      log?.info(`mcp http: session ${hostSessionId} ended (${reason})`);
+      options.onSessionClosed?.(id, reason, hostSessionId);
+    },
+  });
+  const handles = new SessionHandles(host, { cwd: options.workspace, idle, counter, runningTasks, ...clock, ...(log ? { logger: log } : {}) });
+  return { sessions, handles };
+}
+
+/** The 404 answer to a request with session id `id`: why it is gone when `caller` held it and the server released it. */
+export function sessionNotFound(sessions: HttpSessionTable, id: string, caller: string): string {
+  const reason = sessions.releasedReason(id, caller);
+  if (reason === undefined) return 'session not found (expired or closed): initialize again';
+  return `session not found: ${reason}, with its shell and background tasks; initialize again`;
+}

@@ -1,0 +1,186 @@
+// Issue 22 item 4 with the real 1.x SDK client over HTTP: clients that never
+// DELETE do not lock out new sessions once idle; a client that only holds its
+// event stream keeps its session (and its task's result) past --idle-timeout;
+// an idle session loses its shell first, and says so in its next result.
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { once, EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHost } from '../../src/container/create-host.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
+import { shellReleasedNotice } from '../../src/mcp/idle-stages.js';
+import { localEnvironment } from '../../src/plugins/local.environment.js';
+import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
+import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
+import { handleIn, modernHttp, modernText } from './support/modern-client.js';
+
+let dir: string;
+const hosts: DshHost[] = [];
+beforeAll(() => void (dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-idle-e2e-'))));
+afterAll(async () => {
+  await Promise.all(hosts.map((host) => host.dispose()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function serve(options: Partial<HttpServeOptions>, env: Parameters<typeof localEnvironment>[0] = { workspace: '' }) {
+  const host = await createHost(...localEnvironment({ ...env, workspace: dir }));
+  hosts.push(host);
+  const ends = new EventEmitter();
+  const server = await serveHttp(host, { workspace: dir, port: 0, auth: 'none', ...options, onSessionClosed: (id, reason) => ends.emit('closed', id, reason) });
+  return { server, url: new URL(server.url), ends };
+}
+
+const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'bash', arguments: { command, description: 'Run a test command', ...extra } });
+const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content.map((block) => block.text).join('');
+const listBody = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+
+/** A 1.x client that comes back to session `id` (no new initialize: the SDK reconnects when the transport has an id). */
+async function reconnect(url: URL, id: string): Promise<Client> {
+  const client = new Client({ name: 'dsh-idle-returning', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { sessionId: id }));
+  return client;
+}
+
+test('--max-sessions 2 with clients that never DELETE: the third client gets the oldest idle session\'s place, whose shell dies', async () => {
+  const { server, url } = await serve({ maxSessions: 2, idleTimeoutMs: 3_600_000, evictAfterMs: 300 }, { workspace: '', shell: 'persistent' });
+  try {
+    const pids: number[] = [];
+    const ids: string[] = [];
+    for (const name of ['first', 'second']) {
+      const { client, transport } = await connectClient(url);
+      pids.push(Number(textOf(await client.callTool(bash(`echo $$ # ${name}`))).trim()));
+      ids.push(transport.sessionId!);
+      await client.close(); // what the SDK's close() does: no DELETE
+    }
+    expect(pids.every(isAlivePid)).toBe(true);
+    // Releasing to make room waits until a session was idle evictAfterMs: the policy under test is a time.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const third = await connectClient(url);
+    expect(textOf(await third.client.callTool(bash('echo third')))).toBe('third');
+    await waitUntil(() => !isAlivePid(pids[0]!), `the first session's shell ${pids[0]} is gone`);
+    expect(isAlivePid(pids[1]!)).toBe(true);
+    const gone = await rawRequest(url, { headers: { 'mcp-session-id': ids[0]! }, body: listBody });
+    expect([gone.status, JSON.parse(gone.body).error.message]).toEqual([
+      404,
+      'session not found: it was idle and released to make room for a new session (--max-sessions 2), with its shell and background tasks; initialize again',
+    ]);
+    expect((await rawRequest(url, { headers: { 'mcp-session-id': ids[1]! }, body: listBody })).status).toBe(200);
+    await third.client.close();
+  } finally {
+    await server.close();
+  }
+}, 60_000);
+
+test('--idle-timeout 2: a session whose client only holds its event stream keeps its running task and hears its result', async () => {
+  const { server, url, ends } = await serve({ idleTimeoutMs: 2000 });
+  const endsSeen: unknown[] = [];
+  ends.on('closed', (...args) => endsSeen.push(args));
+  // About 4 s: twice the idle timeout.
+  const sleep = uniqueSleep().replace(/^1000\./, '4.');
+  try {
+    const { client } = await connectClient(url);
+    const notices = new EventEmitter();
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => void notices.emit('notice', String(note.params.data)));
+    const finished = new Promise<string>((resolve) => notices.on('notice', (text: string) => text.includes('finished') && resolve(text)));
+    const started = textOf(await client.callTool(bash(`sleep ${sleep}; echo slept`, { run_in_background: true })));
+    const taskId = /\b(bash-\d+)\b/.exec(started)![1]!;
+    expect(await finished).toMatch(new RegExp(`^background task ${taskId} \\(.*\\) finished \\[.*\\]\\. Read its output with task_output\\.$`));
+    const output = textOf(await client.callTool({ name: 'task_output', arguments: { task_id: taskId } }));
+    expect(output).toContain('slept');
+    expect(endsSeen).toEqual([]);
+    await client.close();
+  } finally {
+    await server.close();
+  }
+}, 60_000);
+
+test('staged release: the idle session\'s shell goes first (its next result says so), then the session (its id\'s 404 says why)', async () => {
+  const logged: string[] = [];
+  const logger = { debug: () => undefined, info: (line: string) => void logged.push(line), warn: () => undefined, error: () => undefined };
+  // The shell's own idle close (persistent.idleCloseMs) stays at its default: the session's shell stage is what runs.
+  const { server, url, ends } = await serve({ idleTimeoutMs: 6000, shellIdleMs: 1000, logger }, { workspace: '', shell: 'persistent' });
+  try {
+    const { client, transport } = await connectClient(url);
+    const id = transport.sessionId!;
+    const before = Number(textOf(await client.callTool(bash('cd /tmp; echo $$'))).trim());
+    await client.close();
+    await waitUntil(() => logged.some((line) => / idle: released .*the persistent shell/.test(line)), 'the shell stage ran');
+    expect(isAlivePid(before)).toBe(false);
+    const back = await reconnect(url, id);
+    const text = textOf(await back.callTool(bash('pwd; echo $$')));
+    const [cwd, pid, , notice] = text.split('\n');
+    expect(cwd).toBe(dir);
+    expect(Number(pid)).not.toBe(before);
+    expect(notice).toBe(shellReleasedNotice(1000));
+    const ended = once(ends, 'closed');
+    await back.close();
+    expect(await ended).toEqual([id, 'idle']);
+    expect(isAlivePid(Number(pid))).toBe(false);
+    const gone = await rawRequest(url, { headers: { 'mcp-session-id': id }, body: listBody });
+    expect(JSON.parse(gone.body).error.message).toBe(
+      'session not found: it was released after 6 s without a request (--idle-timeout), with its shell and background tasks; initialize again',
+    );
+  } finally {
+    await server.close();
+  }
+}, 60_000);
+
+test('a running background task keeps a session whose client is gone; no process is left once it is released', async () => {
+  const { server, url, ends } = await serve({ idleTimeoutMs: 1000 });
+  const sleep = uniqueSleep().replace(/^1000\./, '3.');
+  try {
+    const { client } = await connectClient(url);
+    await client.callTool(bash(`sleep ${sleep}`, { run_in_background: true }));
+    const ended = once(ends, 'closed');
+    await client.close();
+    await waitUntil(() => processesWith(sleep).length > 0, 'the task runs');
+    await ended;
+    expect(processesWith(sleep)).toEqual([]);
+  } finally {
+    await server.close();
+  }
+}, 60_000);
+
+describe('2026-07-28 session handles', () => {
+  test('--idle-timeout 2: a handle whose background task runs past it keeps its session, and the task\'s output is read through it', async () => {
+    const { server, url } = await serve({ idleTimeoutMs: 2000 });
+    const sleep = uniqueSleep().replace(/^1000\./, '4.');
+    const client = await modernHttp(url, 'unused-under-no-auth');
+    try {
+      const started = modernText(await client.callTool(bash(`sleep ${sleep}; echo slept`, { run_in_background: true })));
+      const handle = handleIn(started)!;
+      const taskId = /\b(bash-\d+)\b/.exec(started)![1]!;
+      await waitUntil(() => processesWith(sleep).length > 0, 'the task runs');
+      await waitUntil(() => processesWith(sleep).length === 0, 'the task ends', 30_000);
+      const output = modernText(await client.callTool({ name: 'task_output', arguments: { task_id: taskId, session: handle } }));
+      expect(output).toContain('slept');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }, 60_000);
+
+  test('an idle handle\'s shell goes first: the next call through it says so and runs in a fresh shell', async () => {
+    const logged: string[] = [];
+    const logger = { debug: () => undefined, info: (line: string) => void logged.push(line), warn: () => undefined, error: () => undefined };
+    const { server, url } = await serve({ idleTimeoutMs: 60_000, shellIdleMs: 1000, logger }, { workspace: '', shell: 'persistent' });
+    const client = await modernHttp(url, 'unused-under-no-auth');
+    try {
+      const first = modernText(await client.callTool(bash('echo $$')));
+      const handle = handleIn(first)!;
+      const before = Number(first.split('\n')[0]);
+      await waitUntil(() => logged.some((line) => / idle: released .*the persistent shell/.test(line)), 'the shell stage ran');
+      expect(isAlivePid(before)).toBe(false);
+      const [pid, , notice] = modernText(await client.callTool(bash('echo $$', { session: handle }))).split('\n');
+      expect(Number(pid)).not.toBe(before);
+      expect(notice).toBe(shellReleasedNotice(1000));
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }, 60_000);
+});
