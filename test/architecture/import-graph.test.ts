@@ -1,21 +1,10 @@
 // The import graph of src/ as a whole: no circle (a file that reaches itself
 // through its imports, type-only imports included), and no two capability
 // folders under src/providers that import each other both ways.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SRC = path.join(ROOT, 'src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
+import { SRC, sourceFiles } from './source-tree.js';
 
 /** The files under src/ a file imports (static, export-from, dynamic, type-only alike). */
 function importsOf(file: string): string[] {

@@ -2,19 +2,9 @@
 // kernel and the shells apply plans and know no sandbox mode, no provider or
 // tool keeps per-session state outside the session scope, and the sandbox's
 // seams live with the planner that consults them (sandbox/ implements them).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
+import { SRC, sourceFiles } from './source-tree.js';
 
 const rel = (file: string): string => path.relative(SRC, file);
 

@@ -1,19 +1,9 @@
 // Per-session state lives in the session scope: no provider or tool keeps a
 // table keyed by a session's id (see session-keys.ts for what counts).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sessionKeyUses } from './session-keys.js';
-
-const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
+import { SRC, sourceFiles } from './source-tree.js';
 
 /**
  * Uses by id that stay, each with why (file, enclosing method). A new entry
