@@ -1,12 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  inputRequired,
-  type CallToolResult,
-  type ClientCapabilities,
-  type InputRequiredResult,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import { lazy } from '../core/lazy.js';
 import { errorResult } from '../core/tool-contract.js';
 import type { ApprovalDecision, ApprovalRequest } from '../providers/approval/approval-service.js';
 import { describeApproval } from '../providers/approval/approval-text.js';
@@ -14,6 +8,14 @@ import { approvalSchema, decisionOfAnswer, formSupportOf, type FormSupport } fro
 import { toCallToolResult } from './call-result.js';
 import { CallRelay } from './call-relay.js';
 import type { CallRequest } from './call-runner.js';
+
+/**
+ * The SDK's values, loaded on first use: the serve command loads this file
+ * with the approval answerer before the stdio server answers `initialize`,
+ * which must not wait for the SDK (see early-initialize.ts). Only a
+ * 2026-07-28 call, which the loaded SDK itself delivers, reaches them.
+ */
+const sdk = lazy(() => import('@modelcontextprotocol/server'));
 
 /** A 2026-07-28 `tools/call` answer: the result, or a question for the client. */
 export type ModernCallResult = CallToolResult | InputRequiredResult;
@@ -107,14 +109,15 @@ export class ApprovalRoundTrips {
     return this.byState.size;
   }
 
-  private start(call: CallRequest, caller: string | undefined, run: (call: CallRequest) => Promise<CallToolResult>): Promise<ModernCallResult> {
+  private async start(call: CallRequest, caller: string | undefined, run: (call: CallRequest) => Promise<CallToolResult>): Promise<ModernCallResult> {
+    const { CLIENT_CAPABILITIES_META_KEY } = await sdk();
     const callId = randomUUID();
     const relay = new CallRelay(call.ctx);
     const waiting: WaitingCall = {
       callId,
       caller,
       binding: bindingOf(call),
-      forms: formSupportOf(capabilitiesOf(call.ctx)),
+      forms: formSupportOf(capabilitiesOf(call.ctx, CLIENT_CAPABILITIES_META_KEY)),
       relay,
       outcome: Promise.resolve(undefined as unknown as CallToolResult),
     };
@@ -142,6 +145,7 @@ export class ApprovalRoundTrips {
 
   /** The call's result, or, when it asks first, the question as an `input_required` answer. */
   private async nextAnswer(waiting: WaitingCall): Promise<ModernCallResult> {
+    const { inputRequired } = await sdk();
     const asked = new Promise<'asked'>((resolve) => (waiting.wake = () => resolve('asked')));
     if (waiting.question) waiting.wake?.();
     const first = await Promise.race([waiting.outcome.then(() => 'done' as const), asked]);
@@ -169,9 +173,9 @@ export class ApprovalRoundTrips {
   }
 }
 
-function capabilitiesOf(ctx: ServerContext): ClientCapabilities | undefined {
+function capabilitiesOf(ctx: ServerContext, metaKey: string): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return envelope?.[metaKey] as ClientCapabilities | undefined;
 }
 
 /** The tool and its arguments as one string, keys sorted: the same call reads the same. */

@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { InitializeRequest, JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { DshHost } from '../container/dsh-host.js';
 import { TaskRuntime } from '../providers/tasks/task-runtime.js';
-import { taskCapabilitiesFor } from './mcp-tasks-wire.js';
+import { taskCapabilitiesFor } from './task-capabilities.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 
 /*

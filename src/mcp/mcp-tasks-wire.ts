@@ -1,6 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type ClientCapabilities, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { TaskSnapshot } from '../providers/tasks/task-runtime.js';
 
+export { clientDeclaresTasks, SERVER_TASK_CAPABILITIES, taskCapabilitiesFor } from './task-capabilities.js';
+
 /*
  * The 2025-11-25 task vocabulary as this server speaks it: the Task object,
  * the status mapping from the task runtime, the `task` parameter's ttl and
@@ -25,19 +27,6 @@ export const DEFAULT_TASK_TTL_MS = 3_600_000;
 export const MAX_TASK_TTL_MS = 86_400_000;
 /** What the server suggests between two `tasks/get` polls (ms). */
 export const TASK_POLL_INTERVAL_MS = 1_000;
-
-/** The server's `tasks` capability: list, cancel, and task-augmented `tools/call`. */
-export const SERVER_TASK_CAPABILITIES = Object.freeze({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
-
-/** The capabilities to add to the initialize result: tasks only for a client that declared them, when tasks exist. */
-export function taskCapabilitiesFor(client: ClientCapabilities | undefined, hasTaskRuntime: boolean): { tasks?: typeof SERVER_TASK_CAPABILITIES } {
-  return hasTaskRuntime && clientDeclaresTasks(client) ? { tasks: SERVER_TASK_CAPABILITIES } : {};
-}
-
-export function clientDeclaresTasks(client: ClientCapabilities | undefined): boolean {
-  const tasks = (client as { tasks?: unknown } | undefined)?.tasks;
-  return typeof tasks === 'object' && tasks !== null;
-}
 
 /** Terminal in MCP terms: no further status change, `tasks/result` answers at once. */
 export function isTerminal(status: McpTaskStatus): boolean {

@@ -13,8 +13,7 @@ const ALLOWED: ReadonlyArray<{ readonly file: string; readonly within: string; r
   { file: 'providers/terminal/local-terminal-service.ts', within: 'disposeOwner', why: 'the seam names the owner by id (embedders): a scan of the open sessions, not a table' },
   { file: 'providers/tasks/task-tables.ts', within: 'stopOwnersWithId', why: 'the seam names the owner by id (embedders): a scan of the open sessions, not a table' },
   { file: 'providers/container-engine/session-containers.ts', within: 'release', why: 'release(sessionId) for embedders: a scan of the open sessions, not a table' },
-  { file: 'providers/approval/local-approval-service.ts', within: 'setPolicy', why: 'ApprovalService.setPolicy(sessionId) is keyed by id in its seam (an embedder names the session)' },
-  { file: 'providers/approval/local-approval-service.ts', within: 'policyOf', why: 'reads what setPolicy(sessionId) stored' },
+  { file: 'providers/approval/local-approval-service.ts', within: 'policyOf', why: 'reads the standing rules of the deprecated string form' },
   { file: 'providers/observability/host-metrics.ts', within: 'shellOpen', why: "the open-shells gauge counts sessions by the call-end event's id (the event carries no session)" },
 ];
 

@@ -21,7 +21,7 @@ const KUBERNETES = /@kubernetes\/client-node/;
  */
 const OTHER_COMPOSITIONS = [
   /\/plugins\/(container|kubernetes|sandboxed)\.environment\.js$/,
-  /\/providers\/container\/(?!container-config\.js|container-engine\.js|container-hardening\.js)[^/]+$/,
+  /\/providers\/container-engine\/(?!container-config\.js|container-engine\.js|container-hardening\.js)[^/]+$/,
   // Reading a `kubernetes:` config section (its checks and its network-policy part) is allowed; nothing that runs pods.
   /\/providers\/kubernetes\/(?!kubernetes-config(-checks)?\.js|network-policy-config\.js)[^/]+$/,
   /\/providers\/sandbox\/(bwrap|sandbox-confinement|seccomp)/,

@@ -113,7 +113,7 @@ describeWithBwrap(`sandboxedEnvironment${NEEDS_BWRAP}`, () => {
   it('policy never rejects without asking; the audit log has every request and decision', async () => {
     const approvals = host.get(ApprovalService);
     const before = approvals.audit().length;
-    approvals.setPolicy(session.id, 'never');
+    approvals.setPolicy(session, 'never');
     const answerer = new ScriptedApprovalAnswerer(['allowed-once']);
     current = answerer;
     const result = await touch('policy', escalate);

@@ -91,7 +91,12 @@ export interface ApprovalService {
   request(request: ApprovalAsk): Promise<ApprovalDecision>;
   /** Like `request`, with who decided (to tell a user's rejection from a policy's). */
   requestOutcome?(request: ApprovalAsk): Promise<ApprovalOutcome>;
-  setPolicy(sessionId: string, policy: 'ask' | 'never'): void;
+  /**
+   * The approval policy of `session` while it is open (kept in its session
+   * scope, gone with it). A session id is the form before 0.2, deprecated: a
+   * standing rule for every session with that id, kept as long as the service.
+   */
+  setPolicy(session: SessionContext | string, policy: 'ask' | 'never'): void;
   audit(): readonly ApprovalRecord[];
 }
 

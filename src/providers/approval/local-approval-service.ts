@@ -1,5 +1,7 @@
 import { inject, injectable, optional, type ServiceIdentifier } from 'inversify';
 import { describeValue, messageOf } from '../../core/describe-value.js';
+import { existingScopeOf, ScopeKey, scopeOf } from '../../core/session-scope.js';
+import type { SessionContext } from '../../core/tool-contract.js';
 import { Clock, Logger } from '../logging/logger.js';
 import { isApprovalPolicy, resolveApprovalConfig, ApprovalConfig } from './approval-config.js';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
@@ -58,7 +60,10 @@ type Outcome = ApprovalOutcome;
 export class LocalApprovalService implements ApprovalService {
   private readonly answerers: ApprovalAnswerers;
   private readonly config: ApprovalConfig;
-  private readonly policies = new Map<string, ApprovalPolicy>();
+  /** Each session's own policy, in its scope; this key is this service's. */
+  private readonly policyKey = new ScopeKey<{ policy: ApprovalPolicy }>('the approval policy');
+  /** Standing rules by session id (the deprecated string form of `setPolicy`). */
+  private readonly policiesById = new Map<string, ApprovalPolicy>();
   private readonly records: ApprovalRecord[] = [];
 
   /** `answerers` may also be a plain list (direct construction in tests and embedders). */
@@ -89,17 +94,20 @@ export class LocalApprovalService implements ApprovalService {
     return outcome;
   }
 
-  setPolicy(sessionId: string, policy: ApprovalPolicy): void {
-    if (typeof sessionId !== 'string' || sessionId === '') {
-      throw new Error(`invalid session id: expected a non-empty string, got ${describeValue(sessionId)}`);
+  setPolicy(session: SessionContext | string, policy: ApprovalPolicy): void {
+    const bySession = typeof session === 'object' && session !== null && typeof session.id === 'string';
+    if (!bySession && (typeof session !== 'string' || session === '')) {
+      throw new Error(`invalid session id: expected a session or a non-empty session id, got ${describeValue(session)}`);
     }
     if (!isApprovalPolicy(policy)) throw new Error(`invalid approval policy: expected ask or never, got ${describeValue(policy)}`);
-    this.policies.set(sessionId, policy);
+    if (typeof session === 'string') this.policiesById.set(session, policy);
+    else scopeOf(session).get(this.policyKey, () => ({ policy })).policy = policy;
   }
 
-  /** The policy that applies to `sessionId` (the configured default when it has none). */
-  policyOf(sessionId: string | undefined): ApprovalPolicy {
-    return (sessionId === undefined ? undefined : this.policies.get(sessionId)) ?? this.config.policy;
+  /** The policy that applies to `session`: its own, else a standing rule for its id, else the configured default. */
+  policyOf(session: SessionContext | undefined): ApprovalPolicy {
+    if (session === undefined) return this.config.policy;
+    return existingScopeOf(session)?.peek(this.policyKey)?.policy ?? this.policiesById.get(session.id) ?? this.config.policy;
   }
 
   audit(): readonly ApprovalRecord[] {
@@ -108,7 +116,7 @@ export class LocalApprovalService implements ApprovalService {
 
   private async decide(request: ApprovalRequest): Promise<Outcome> {
     if (request.signal?.aborted) return { decision: 'cancelled' };
-    if (this.policyOf(request.session?.id) === 'never') return { decision: 'rejected', answeredBy: 'policy:never' };
+    if (this.policyOf(request.session) === 'never') return { decision: 'rejected', answeredBy: 'policy:never' };
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.config.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;

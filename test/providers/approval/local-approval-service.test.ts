@@ -107,6 +107,22 @@ describe('LocalApprovalService', () => {
     expect(strict.audit()[0]).toMatchObject({ decision: 'rejected', answeredBy: 'policy:never' });
   });
 
+  it('a policy set on a session object lives in its scope: a twin with the same id still asks, and the policy is gone with the session', async () => {
+    const answerer = new ScriptedApprovalAnswerer([], 'scripted', 'allowed-once');
+    const service = new LocalApprovalService([answerer]);
+    const mine = fakeSession('shared');
+    const twin = fakeSession('shared');
+    service.setPolicy(mine, 'never');
+    expect(await service.request(ask({ session: mine }))).toBe('rejected');
+    expect(await service.request(ask({ session: twin }))).toBe('allowed-once');
+    service.setPolicy(mine, 'ask');
+    expect(await service.request(ask({ session: mine }))).toBe('allowed-once');
+    service.setPolicy(mine, 'never');
+    await mine.dispose();
+    expect(service.policyOf(mine)).toBe('ask');
+    expect(() => service.setPolicy(mine, 'never')).toThrow('the session is disposed: no the approval policy for it');
+  });
+
   it('answerers get the fields and a reason built from them, never the requester\'s own text', async () => {
     const answerer = new ScriptedApprovalAnswerer(['rejected']);
     await new LocalApprovalService([answerer]).request({ ...ask(), reason: 'run `ls` (harmless)' });
@@ -148,6 +164,7 @@ describe('LocalApprovalService', () => {
     const service = new LocalApprovalService();
     expect(() => service.setPolicy('s1', 'sometimes' as never)).toThrow('invalid approval policy: expected ask or never, got "sometimes"');
     expect(() => service.setPolicy('', 'ask')).toThrow(/^invalid session id/);
+    expect(() => service.setPolicy(42 as never, 'ask')).toThrow('invalid session id: expected a session or a non-empty session id, got 42');
     await expect(service.request(null as never)).rejects.toThrow(/^invalid approval request/);
     await expect(service.request({ ...ask(), tool: 3 } as never)).rejects.toThrow('invalid approval request: tool must be a string, got 3');
     await expect(service.request({ ...ask(), kind: undefined } as never)).rejects.toThrow('invalid approval request: kind must be escalation or command, got undefined');
