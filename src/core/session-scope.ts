@@ -42,9 +42,9 @@ export interface SessionScope {
   /**
    * Disposes the services whose key `holdsProcess` (newest first) and forgets
    * them, so a later `get` makes them afresh; the rest of the scope stays.
-   * Resolves with their names (empty when none was made).
+   * Resolves with their keys (empty when none was made).
    */
-  releaseProcesses(): Promise<string[]>;
+  releaseProcesses(): Promise<Array<ScopeKey<unknown>>>;
 }
 
 interface Disposer {
@@ -79,14 +79,14 @@ export class DisposableScope implements SessionScope {
     return service;
   }
 
-  async releaseProcesses(): Promise<string[]> {
+  async releaseProcesses(): Promise<Array<ScopeKey<unknown>>> {
     if (this.disposed) return [];
     const held = [...this.services.keys()].filter((key) => key.holdsProcess);
     for (const key of held) this.services.delete(key);
     const released = this.disposers.filter((disposer) => disposer.key?.holdsProcess === true).reverse();
     for (const disposer of released) this.disposers.splice(this.disposers.indexOf(disposer), 1);
     for (const disposer of released) await this.runOne(disposer);
-    return held.map((key) => key.name);
+    return held;
   }
 
   peek<T>(key: ScopeKey<T>): T | undefined {
@@ -139,7 +139,7 @@ export class DisposableScope implements SessionScope {
 }
 
 /** What `scopeOf` needs of a session (a `SessionContext`). */
-interface ScopedSession {
+export interface ScopedSession {
   readonly id: string;
   readonly disposed: boolean;
   readonly scope?: SessionScope;

@@ -154,7 +154,8 @@ export class IdleStages {
     activity.shellReleased = true;
     const released = await activity.session.scope.releaseProcesses();
     if (released.length === 0) return;
-    activity.session.notify(shellReleasedNotice(this.settings.shellIdleMs));
-    this.logger?.info(`mcp: session ${activity.session.id} idle: released ${released.join(', ')}`);
+    // Only a shell the model could use again (its cwd, variables) is worth a notice; a pre-started one goes silently.
+    if (released.some((key) => key.outlivesCall)) activity.session.notify(shellReleasedNotice(this.settings.shellIdleMs));
+    this.logger?.info(`mcp: session ${activity.session.id} idle: released ${released.map((key) => key.name).join(', ')}`);
   }
 }

@@ -6,6 +6,8 @@ const SHELL = new ScopeKey<{ n: number }>('the shell', { outlivesCall: true, hol
 const PTY = new ScopeKey<true>('the PTYs', { holdsProcess: true });
 const TASKS = new ScopeKey<true>('the tasks', { outlivesCall: true });
 
+const names = (keys: ReadonlyArray<ScopeKey<unknown>>): string[] => keys.map((key) => key.name);
+
 test('disposes only the process holders, newest first, and forgets them so they are made again', async () => {
   const disposed: string[] = [];
   const scope = new DisposableScope(() => undefined);
@@ -14,14 +16,14 @@ test('disposes only the process holders, newest first, and forgets them so they 
   scope.add('hook', () => void disposed.push('hook'));
   scope.get(PTY, () => true, () => void disposed.push('pty'));
 
-  expect(await scope.releaseProcesses()).toEqual(['the shell', 'the PTYs']);
+  expect(names(await scope.releaseProcesses())).toEqual(['the shell', 'the PTYs']);
   expect(disposed).toEqual(['pty', 'shell']);
   expect(scope.peek(SHELL)).toBeUndefined();
   expect(scope.peek(TASKS)).toBe(true);
   expect(scope.holdsLastingState).toBe(true);
 
   expect(scope.get(SHELL, () => ({ n: 2 }), () => void disposed.push('shell 2'))).toEqual({ n: 2 });
-  expect(await scope.releaseProcesses()).toEqual(['the shell']);
+  expect(names(await scope.releaseProcesses())).toEqual(['the shell']);
   await scope.dispose();
   expect(disposed).toEqual(['pty', 'shell', 'shell 2', 'hook', 'tasks']);
 });

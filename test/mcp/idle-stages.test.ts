@@ -48,6 +48,20 @@ test('the shell goes after shellIdleMs (announced once), the session after sessi
   await session.dispose();
 });
 
+test('a session whose only process was one the model never used (a pre-started shell) loses it without a notice', async () => {
+  const clock = { t: 1000, now() { return this.t; } };
+  const session: HostSession = host.openSession();
+  const closed: number[] = [];
+  session.scope.get(new ScopeKey<true>('a pre-started shell', { holdsProcess: true }), () => true, () => void closed.push(clock.t));
+  const activity = new SessionActivity(session, clock, () => false);
+  const stages = new IdleStages({ sessionIdleMs: 0, shellIdleMs: 4000 }, clock, () => [activity], () => undefined);
+  clock.t = 5000;
+  await stages.sweep();
+  expect(closed).toEqual([5000]);
+  expect(session.takeNotices()).toEqual([]);
+  await session.dispose();
+});
+
 test('a request, an open event stream and a running task each keep the session; the clock starts when the last ends', async () => {
   const { activity, shellClosed, released, at, setTask, session } = setup({ sessionIdleMs: 3000, shellIdleMs: 0 });
   const endRequest = activity.begin();
