@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { scopeOf, ScopeKey } from '../../core/session-scope.js';
+import { PerSession } from '../../core/per-session.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,11 +64,9 @@ export const restartNotice = (reason: string): string => `[container restarted: 
  */
 export class SessionContainers {
   readonly instanceId = randomUUID();
-  /** Each session's holder, in its scope; this key is this provider's (another keeps its own). */
-  private readonly sessionKey = new ScopeKey<Holder>('the session container');
+  /** Each session's holder, in its scope (this provider's: another keeps its own); the open ones reach a provider disposal that comes before theirs. */
+  private readonly perSession = new PerSession<Holder, SessionContext>('the session container', {}, (session) => ({ session }), (holder) => this.releaseHolder(holder));
   private readonly sessionless: Holder = { session: undefined };
-  /** Holders of sessions still open and the sessionless one, for a provider disposal that comes before theirs. */
-  private readonly holders = new Set<Holder>([this.sessionless]);
   private disposing?: Promise<void>;
 
   constructor(
@@ -117,35 +115,29 @@ export class SessionContainers {
 
   /** By id for embedders: removes the containers of every open session with this id (`''`: the sessionless calls'). */
   async release(key: string): Promise<void> {
-    const matching = [...this.holders].filter((holder) => (holder.session?.id ?? '') === key);
+    const matching = this.holders().filter((holder) => (holder.session?.id ?? '') === key);
     await Promise.all(matching.map((holder) => this.releaseHolder(holder)));
   }
 
   dispose(): Promise<void> {
-    this.disposing ??= Promise.all([...this.holders].map((holder) => this.releaseHolder(holder))).then(() => this.engine.dispose?.());
+    this.disposing ??= Promise.all(this.holders().map((holder) => this.releaseHolder(holder))).then(() => this.engine.dispose?.());
     return this.disposing;
   }
 
   /** How many containers are live (for tests and the bench). */
   get size(): number {
-    return [...this.holders].filter(({ entry }) => entry?.live && !entry.live.stopped).length;
+    return this.holders().filter(({ entry }) => entry?.live && !entry.live.stopped).length;
   }
 
   /** The session's holder, made in its scope on its first call (throws once the session is disposed). */
   private holderOf(session: SessionContext | undefined): Holder {
     if (session === undefined) return this.sessionless;
-    return scopeOf(session).get(
-      this.sessionKey,
-      () => {
-        const holder: Holder = { session };
-        this.holders.add(holder);
-        return holder;
-      },
-      (holder) => {
-        this.holders.delete(holder);
-        return this.releaseHolder(holder);
-      },
-    );
+    return this.perSession.of(session);
+  }
+
+  /** The sessionless holder and every open session's. */
+  private holders(): Holder[] {
+    return [this.sessionless, ...this.perSession.open()];
   }
 
   /** Removes the holder's container and its shared directory (awaiting one being created). */

@@ -1,4 +1,5 @@
-import { existingScopeOf, scopeOf, ScopeKey } from '../../core/session-scope.js';
+import { PerSession } from '../../core/per-session.js';
+import { scopeOf } from '../../core/session-scope.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 
@@ -40,11 +41,19 @@ interface SessionPrestart {
  * lives in its scope, found by the session object.
  */
 export class PrestartSlots {
-  /** Each session's state, in its scope; this key is these slots' (another executor keeps its own). */
-  private readonly sessionKey = new ScopeKey<SessionPrestart>('the pre-started shell', { holdsProcess: true });
+  /** Each session's state, in its scope (these slots': another executor keeps its own); the open ones reach a disposal of the slots that comes before theirs. */
+  private readonly perSession = new PerSession<SessionPrestart, SessionContext>(
+    'the pre-started shell',
+    { holdsProcess: true },
+    (session) => ({ session, running: 0, closed: false }),
+    (state) => {
+      state.closed = true;
+      state.deferred = undefined;
+      this.waiting.delete(state);
+      this.drop(state);
+    },
+  );
   private readonly sessionless: SessionPrestart = { session: undefined, running: 0, closed: false };
-  /** States of sessions still open, for a disposal of the slots that comes before theirs. */
-  private readonly owners = new Set<SessionPrestart>();
   /** States whose shell waits for the end of a burst, in the order they asked. */
   private readonly waiting = new Set<SessionPrestart>();
   /** Calls running in all sessions (see `BURST_CALLS`). */
@@ -114,14 +123,14 @@ export class PrestartSlots {
 
   /** Pids of the waiting shells (for diagnostics and tests). */
   get pids(): number[] {
-    const slots = [this.sessionless, ...this.owners].flatMap((state) => (state.slot === undefined ? [] : [state.slot]));
+    const slots = [this.sessionless, ...this.perSession.open()].flatMap((state) => (state.slot === undefined ? [] : [state.slot]));
     return slots.sort((a, b) => a.order - b.order).flatMap((slot) => (slot.shell.pid === undefined ? [] : [slot.shell.pid]));
   }
 
   dispose(): void {
     this.disposed = true;
     this.waiting.clear();
-    for (const state of [this.sessionless, ...this.owners]) {
+    for (const state of [this.sessionless, ...this.perSession.open()]) {
       state.deferred = undefined;
       this.drop(state);
     }
@@ -140,7 +149,7 @@ export class PrestartSlots {
 
   /** The session's state if it has one (another session's is never found). */
   private existing(session: SessionContext | undefined): SessionPrestart | undefined {
-    return session === undefined ? this.sessionless : existingScopeOf(session)?.peek(this.sessionKey);
+    return session === undefined ? this.sessionless : this.perSession.existing(session);
   }
 
   /** The session's state, made in its scope on first use; undefined once the session is disposed. */
@@ -149,21 +158,7 @@ export class PrestartSlots {
     if (session.disposed) return undefined;
     const scope = scopeOf(session);
     if (scope.disposed) return undefined;
-    return scope.get(
-      this.sessionKey,
-      () => {
-        const state: SessionPrestart = { session, running: 0, closed: false };
-        this.owners.add(state);
-        return state;
-      },
-      (state) => {
-        state.closed = true;
-        state.deferred = undefined;
-        this.waiting.delete(state);
-        this.owners.delete(state);
-        this.drop(state);
-      },
-    );
+    return this.perSession.of(session);
   }
 
   private drop(state: SessionPrestart): void {

@@ -1,4 +1,4 @@
-import { existingScopeOf, scopeOf, ScopeKey } from '../../core/session-scope.js';
+import { PerSession } from '../../core/per-session.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import { OwnerTasks } from './owner-tasks.js';
 import type { TaskEntry } from './task-entry.js';
@@ -11,19 +11,20 @@ import type { TaskCaller } from './task-runtime.js';
  * a set, kept so the runtime's own disposal still reaches them.
  */
 export class TaskTables {
-  /** This runtime's key (another runtime keeps its own tables in the same scope). */
-  private readonly key = new ScopeKey<OwnerTasks>('the background tasks', { outlivesCall: true });
-  private readonly open = new Set<OwnerTasks>();
+  /** Each session's table, in its scope (this runtime's: another keeps its own). */
+  private readonly tables: PerSession<OwnerTasks, SessionContext>;
   private readonly unowned = new OwnerTasks(undefined);
   /** Start order across the runtime: a caller's list merges its own tasks with the unowned ones by it. */
   private started = 0;
 
   /** `cancel` moves a live task to stopping and kills it (the runtime's). */
-  constructor(private readonly cancel: (entry: TaskEntry) => void) {}
+  constructor(private readonly cancel: (entry: TaskEntry) => void) {
+    this.tables = new PerSession('the background tasks', { outlivesCall: true }, (owner) => new OwnerTasks(owner), (table) => table.stopAll(this.cancel));
+  }
 
   /** The owner's table, made in its scope on first use (throws once the session is disposed); the unowned pool for none. */
   tableFor(owner: SessionContext | undefined): OwnerTasks {
-    return owner === undefined ? this.unowned : this.tableOf(owner);
+    return owner === undefined ? this.unowned : this.tables.of(owner);
   }
 
   /** Files a new task in `table` (from `tableFor`), after every task started before it. */
@@ -54,32 +55,17 @@ export class TaskTables {
 
   /** By id for embedders (`disposeOwner`): stops the tasks of every open session with this id. */
   async stopOwnersWithId(ownerId: string): Promise<void> {
-    const owners = [...this.open].filter((table) => table.owner?.id === ownerId);
+    const owners = this.tables.open().filter((table) => table.owner?.id === ownerId);
     await Promise.all(owners.map((table) => table.stopAll(this.cancel)));
   }
 
   /** Stops every task of every open session and the unowned ones (the runtime's disposal). */
   async stopAll(): Promise<void> {
-    await Promise.all([...this.open, this.unowned].map((table) => table.stopAll(this.cancel)));
+    await Promise.all([...this.tables.open(), this.unowned].map((table) => table.stopAll(this.cancel)));
   }
 
   /** The caller's table if it has one (the unowned pool for none): another session's is never found. */
   private own(caller: TaskCaller): OwnerTasks | undefined {
-    return caller === undefined ? this.unowned : existingScopeOf(caller)?.peek(this.key);
-  }
-
-  private tableOf(owner: SessionContext): OwnerTasks {
-    return scopeOf(owner).get(
-      this.key,
-      () => {
-        const table = new OwnerTasks(owner);
-        this.open.add(table);
-        return table;
-      },
-      async (table) => {
-        await table.stopAll(this.cancel);
-        this.open.delete(table);
-      },
-    );
+    return caller === undefined ? this.unowned : this.tables.existing(caller);
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable, optional } from 'inversify';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
-import { existingScopeOf, scopeOf, ScopeKey } from '../../core/session-scope.js';
+import { PerSession } from '../../core/per-session.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 import {
   TerminalBackend,
@@ -22,10 +22,13 @@ import { OwnerPtys } from './owner-ptys.js';
 @injectable()
 export class LocalTerminalService implements TerminalService {
   private readonly backends: Contributions<TerminalBackend>;
-  /** Each owner's PTYs, in its scope; this key is this service's (another service keeps its own). */
-  private readonly ownerKey = new ScopeKey<OwnerPtys>('the persistent shells (PTYs)', { outlivesCall: true, holdsProcess: true });
-  /** The PTYs of owners still open, for a service disposal that comes before theirs. */
-  private readonly owners = new Set<OwnerPtys>();
+  /** Each owner's PTYs, in its scope (this service's: another keeps its own); the open ones reach a service disposal that comes before theirs. */
+  private readonly owners = new PerSession<OwnerPtys, SessionContext>(
+    'the persistent shells (PTYs)',
+    { outlivesCall: true, holdsProcess: true },
+    (owner) => new OwnerPtys(owner),
+    (ptys) => ptys.close(),
+  );
   private disposing?: Promise<void>;
 
   /** Backends are read per open (one loaded later counts); two of one type fail here and at that open. */
@@ -77,12 +80,12 @@ export class LocalTerminalService implements TerminalService {
 
   /** By id for embedders: closes the PTYs of every open session with this id (the scope does it for a closing session). */
   async disposeOwner(ownerId: string): Promise<void> {
-    await Promise.all([...this.owners].filter((ptys) => ptys.owner.id === ownerId).map((ptys) => ptys.closeAll()));
+    await Promise.all(this.owners.open().filter((ptys) => ptys.owner.id === ownerId).map((ptys) => ptys.closeAll()));
   }
 
   dispose(): Promise<void> {
     // Opens in flight close their PTY themselves once they see the disposal; each owner's close waits for that too.
-    this.disposing ??= Promise.all([...this.owners].map((ptys) => ptys.close())).then(() => undefined);
+    this.disposing ??= Promise.all(this.owners.open().map((ptys) => ptys.close())).then(() => undefined);
     return this.disposing;
   }
 
@@ -98,23 +101,12 @@ export class LocalTerminalService implements TerminalService {
 
   /** The owner's PTYs, made in its scope on its first open (throws once the session is disposed). */
   private ptysOf(owner: SessionContext): OwnerPtys {
-    return scopeOf(owner).get(
-      this.ownerKey,
-      () => {
-        const ptys = new OwnerPtys(owner);
-        this.owners.add(ptys);
-        return ptys;
-      },
-      (ptys) => {
-        this.owners.delete(ptys);
-        return ptys.close();
-      },
-    );
+    return this.owners.of(owner);
   }
 
   /** The owner's PTYs if it opened any: another session's are never found. */
   private ownPtys(owner: SessionContext): OwnerPtys | undefined {
-    return existingScopeOf(owner)?.peek(this.ownerKey);
+    return this.owners.existing(owner);
   }
 
   private lookup(owner: SessionContext, id: string): PtySession {

@@ -12,7 +12,7 @@ import {
   type ToolInstance,
   type ToolResult,
 } from '../../core/tool-contract.js';
-import { scopeOf, ScopeKey } from '../../core/session-scope.js';
+import { PerSession } from '../../core/per-session.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import { CallPlanner, type ShellPlan } from '../../providers/planner/call-planner.js';
@@ -65,10 +65,19 @@ interface ShellSlot {
 })
 export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly config: PersistentBashConfig;
-  /** Each session's slot lives in its scope; this key is this tool instance's (a rebuilt tool starts afresh). */
-  private readonly slotKey = new ScopeKey<ShellSlot>('the persistent shell slot', { outlivesCall: true, holdsProcess: true });
-  /** Slots of open sessions, for a tool disposal that comes before theirs. */
-  private readonly open = new Set<ShellSlot>();
+  /**
+   * Each session's slot, in its scope (this tool instance's: a rebuilt tool
+   * starts afresh); the open ones reach a tool disposal that comes before
+   * theirs. The terminal service closes the session's shells itself: a
+   * released slot is only forgotten.
+   */
+  private readonly slots = new PerSession<ShellSlot, SessionContext>(
+    'the persistent shell slot',
+    { outlivesCall: true, holdsProcess: true },
+    (session) => ({ session, overlay: {}, queue: Promise.resolve() }),
+    (slot) => clearTimeout(slot.idleTimer),
+  );
+  private disposed = false;
 
   constructor(
     @inject(TerminalService) private readonly terminals: TerminalService,
@@ -122,26 +131,14 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
 
   /** Closes every shell this tool opened (tool deactivation or host disposal). */
   async dispose(): Promise<void> {
-    const slots = [...this.open];
-    this.open.clear();
+    this.disposed = true;
+    const slots = this.slots.open();
     for (const slot of slots) clearTimeout(slot.idleTimer);
     await Promise.all(slots.map((slot) => this.reset(slot)));
   }
 
   private slotFor(session: SessionContext): ShellSlot {
-    return scopeOf(session).get(
-      this.slotKey,
-      () => {
-        const slot: ShellSlot = { session, overlay: {}, queue: Promise.resolve() };
-        this.open.add(slot);
-        return slot;
-      },
-      // The terminal service closes the session's shells itself; the slot is only forgotten.
-      (slot) => {
-        clearTimeout(slot.idleTimer);
-        this.open.delete(slot);
-      },
-    );
+    return this.slots.of(session);
   }
 
   private async runInShell(slot: ShellSlot, args: PersistentBashArgs, ctx: CallContext, plan: ShellPlan): Promise<ToolResult> {
@@ -219,7 +216,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
    */
   private armIdleClose(slot: ShellSlot): void {
     const idleMs = this.config.idleCloseMs;
-    if (idleMs === 0 || slot.id === undefined || !this.open.has(slot)) return;
+    if (idleMs === 0 || slot.id === undefined || this.disposed || !this.slots.isOpen(slot)) return;
     clearTimeout(slot.idleTimer);
     slot.idleTimer = setTimeout(() => {
       if (slot.id === undefined) return;
