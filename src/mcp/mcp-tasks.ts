@@ -27,7 +27,7 @@ type McpTool = ListToolsResult['tools'][number];
 
 /** How long `tasks/cancel` waits for the killed process to settle before it answers. */
 const CANCEL_SETTLE_MS = 30_000;
-/** Kept answers and refused calls per connection (oldest forgotten first), so a long session stays bounded. */
+/** Kept ttls, answers and refused calls per connection (oldest forgotten first), so a long session stays bounded. */
 const KEPT_PER_CONNECTION = 100;
 
 /** A task-augmented call refused before anything started: a failed task with no background task behind it. */
@@ -90,7 +90,7 @@ export class McpTasks {
     const started = backgroundTaskOf(result);
     const snapshot = started === undefined ? undefined : this.runtime.get(this.session, started);
     if (!snapshot) return this.refuse(result, ttl);
-    this.ttls.set(snapshot.id, ttl);
+    keep(this.ttls, snapshot.id, ttl);
     return { ...result, task: toMcpTask(snapshot, ttl) } as CallToolResult;
   }
 

@@ -25,8 +25,8 @@ export interface SessionSlot {
   free(): void;
 }
 
-/** Why a session was released to make room: which cap was reached. */
-export type EvictionCause = 'server' | 'caller';
+/** Why a session was released to make room: the cap that was reached (the same two a refusal names). */
+export type EvictionCause = SessionRefusal;
 
 /** An idle session a table offers for release. */
 export interface IdleCandidate {
