@@ -128,13 +128,15 @@ describe('LocalTaskRuntime with real processes', () => {
   it("session B cannot read, wait on or kill session A's real task", async () => {
     const a = fakeSession('a');
     const b = fakeSession('b');
-    const { id } = await startBash(`echo secret; sleep ${MARKER}`, a);
-    await waitUntil(() => processesWith(MARKER).length > 0, 'the sleep to start');
+    // Its own marker: `MARKER` alone also matches the sleeps other tests of this file leave running or dying.
+    const mine = `${MARKER}9`;
+    const { id } = await startBash(`echo secret; sleep ${mine}`, a);
+    await waitUntil(() => processesWith(mine).length > 0, 'the sleep to start');
     const message = `no background task "${id}" in this session; task_list shows your tasks`;
     expect(await tools.output.run({ task_id: id }, callContext(b))).toMatchObject(failure(message));
     expect(await tools.output.run({ task_id: id, wait: true, timeout_ms: 10 }, callContext(b))).toMatchObject(failure(message));
     expect(await tools.kill.run({ task_id: id }, callContext(b))).toMatchObject(failure(message));
-    expect(processesWith(MARKER)).toHaveLength(1);
+    expect(processesWith(mine)).toHaveLength(1);
     expect(await readUntil(a, id, 'secret')).toBe('secret\n');
   });
 
