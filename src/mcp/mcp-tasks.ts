@@ -26,7 +26,7 @@ import {
 type McpTool = ListToolsResult['tools'][number];
 
 /** How long `tasks/cancel` waits for the killed process to settle before it answers. */
-const CANCEL_SETTLE_MS = 30_000;
+export const CANCEL_SETTLE_MS = 30_000;
 /** Kept ttls, answers and refused calls per connection (oldest forgotten first), so a long session stays bounded. */
 const KEPT_PER_CONNECTION = 100;
 
@@ -216,7 +216,7 @@ function supportsTasks(tool: { inputSchema: { properties?: unknown } }): boolean
 }
 
 /** The background task a tool result reports having started (structured `{ kind: 'background', taskId }`). */
-function backgroundTaskOf(result: CallToolResult): string | undefined {
+export function backgroundTaskOf(result: CallToolResult): string | undefined {
   const value = result.structuredContent as { kind?: unknown; taskId?: unknown } | undefined;
   return !result.isError && value?.kind === 'background' && typeof value.taskId === 'string' ? value.taskId : undefined;
 }

@@ -10,6 +10,8 @@ import { heartbeatIntervalOf } from './progress-heartbeat.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 import { HANDLE_ARGUMENT, handleNotice, type SessionHandles } from './session-handles.js';
 import { registerToolHandlers } from './tool-handlers.js';
+import { asTaskIfStarted, serveModernTasks } from './modern-task-methods.js';
+import { ModernTasks } from './modern-tasks.js';
 
 /** How the tools describe their `session` argument to the model. */
 export const HANDLE_DESCRIPTION =
@@ -44,6 +46,8 @@ export function modernServer(deps: ModernServerDeps, caller: string | undefined)
       properties: { ...tool.inputSchema.properties, [HANDLE_ARGUMENT]: { type: 'string', description: HANDLE_DESCRIPTION } },
     },
   }));
+  const tasks = ModernTasks.for(deps.host, deps.handles);
+  if (tasks) serveModernTasks(server, tasks, caller);
   server.onerror = (error) => deps.logger?.debug(`mcp: ${error.message}`);
   return server;
 }
@@ -60,5 +64,7 @@ async function callWithHandle(deps: ModernServerDeps, caller: string | undefined
   } finally {
     minted = await held.finish();
   }
-  return answerOf(held.session, ran, minted === undefined ? [] : [handleNotice(minted)]);
+  const answer = answerOf(held.session, ran, minted === undefined ? [] : [handleNotice(minted)]);
+  // A request that declared the tasks extension gets a started background task as the task itself.
+  return asTaskIfStarted(ModernTasks.for(deps.host, deps.handles), call.ctx, answer, { caller, handle, minted, session: held.session });
 }
