@@ -136,6 +136,22 @@ describe('stdio', () => {
     writeFileSync(config, PROMOTING_CONFIG);
     await promotes(start(['--config', config]));
   }, 60_000);
+
+  test('an approval is settled by its input_required round trip first; the approved call then answers as a task', async () => {
+    const config = path.join(dirs.root, 'approvals.yaml');
+    writeFileSync(config, 'approval:\n  rules:\n    - { match: echo approve-me, action: ask, name: tasks approval }\n');
+    const raw = start(['--config', config]);
+    const asking = { capabilities: { elicitation: { form: {} } } };
+    const params = bashParams('echo approve-me', { run_in_background: true });
+    const first = resultOf(await raw.request('tools/call', params, asking));
+    expect(first.resultType).toBe('input_required');
+    const [key, ask] = Object.entries(first.inputRequests as Record<string, { params: { requestedSchema: { properties: Record<string, { default: unknown }> } } }>)[0]!;
+    const content = Object.fromEntries(Object.entries(ask.params.requestedSchema.properties).map(([field, schema]) => [field, schema.default]));
+    const approved = resultOf(await raw.request('tools/call', { ...params, inputResponses: { [key]: { action: 'accept', content } }, requestState: first.requestState }, asking));
+    expect(approved).toMatchObject({ resultType: 'task', status: 'working' });
+    const done = await pollUntilDone(raw, String(approved.taskId));
+    expect(callText(done.result)).toMatch(/^approve-me\n\[status: completed, exit code: 0\]/);
+  }, 60_000);
 });
 
 describe('HTTP', () => {

@@ -12,15 +12,22 @@ export type Message = Record<string, unknown>;
 
 export interface ModernRaw {
   /** Sends one request and resolves with the JSON-RPC message that answers it. */
-  request(method: string, params: Record<string, unknown>, options?: { declare?: boolean }): Promise<Message>;
+  request(method: string, params: Record<string, unknown>, options?: RequestOptions): Promise<Message>;
+}
+
+export interface RequestOptions {
+  /** Whether the request declares the tasks extension (default: it does). */
+  readonly declare?: boolean;
+  /** Further client capabilities of the request (form elicitation for an approval). */
+  readonly capabilities?: Record<string, unknown>;
 }
 
 /** The per-request `_meta` envelope; `declare` puts the tasks extension in its capabilities. */
-export function envelope(declare: boolean): Record<string, unknown> {
+export function envelope(options: RequestOptions = {}): Record<string, unknown> {
   return {
     'io.modelcontextprotocol/protocolVersion': MODERN,
     'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': declare ? { extensions: { [TASKS_EXTENSION]: {} } } : {},
+    'io.modelcontextprotocol/clientCapabilities': { ...options.capabilities, ...((options.declare ?? true) ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
   };
 }
 
@@ -29,7 +36,7 @@ export function stdioDriver(server: RawStdioServer): ModernRaw {
   return {
     request: (method, params, options = {}) => {
       const id = ++next;
-      server.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(options.declare ?? true) } });
+      server.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(options) } });
       return server.answer(id, 60_000);
     },
   };
@@ -49,7 +56,7 @@ export function httpDriver(url: URL, token: string): ModernRaw {
           'mcp-method': method,
           ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(options.declare ?? true) } }),
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(options) } }),
       });
       return answerIn(reply.body, id);
     },
