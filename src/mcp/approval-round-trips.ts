@@ -61,6 +61,11 @@ interface WaitingCall {
  * and forgotten once used: it only fits the caller that got it, the same
  * tool with the same arguments, and the question still waiting. The wait is
  * bounded by the approval service's own limit (`approval.timeoutMs`).
+ *
+ * The waiting call still runs in its session (it holds the handle it came
+ * through like a request in flight), so that session is busy while the
+ * question waits: not released for idleness, its shell not closed, not
+ * evicted at a session cap. `approval.timeoutMs` bounds that too.
  */
 export class ApprovalRoundTrips {
   private readonly byCallId = new Map<string, WaitingCall>();

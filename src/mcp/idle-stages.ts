@@ -1,6 +1,6 @@
 import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
-import type { Clock, Logger } from '../providers/logging/logger.js';
+import type { Clock } from '../providers/logging/logger.js';
 import { TaskRuntime } from '../providers/tasks/task-runtime.js';
 import { reportSessionActivity } from '../tools/persistent-bash/shell-idle-close.js';
 
@@ -34,11 +34,6 @@ export const EVICT_AFTER_MS = 5000;
 /** Whether a session idle since `idleSince` may be released to make room at `now`. */
 export function evictable(idleSince: number | undefined, now: number, settings: IdleSettings): idleSince is number {
   return idleSince !== undefined && now - idleSince >= (settings.evictAfterMs ?? EVICT_AFTER_MS);
-}
-
-/** How long a duration is, as the notices say it. */
-export function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /** Whether `session` has a background task that has not settled. */
