@@ -24,6 +24,9 @@ export type ModernCallResult = CallToolResult | InputRequiredResult;
 export const STALE_APPROVAL_ANSWER =
   'approval answer refused: it answers no approval waiting for this call (unknown, expired, already answered, or another caller\'s); call the tool again';
 
+/** The token a call runs with when its first request named none; the relay sends progress under the open request's own. */
+const RELAYED_PROGRESS = 'dsh-relayed-progress';
+
 interface Question {
   /** The `inputRequests` key: fresh per question, so an answer to another question never fits. */
   readonly key: string;
@@ -58,6 +61,11 @@ interface WaitingCall {
  * and forgotten once used: it only fits the caller that got it, the same
  * tool with the same arguments, and the question still waiting. The wait is
  * bounded by the approval service's own limit (`approval.timeoutMs`).
+ *
+ * The waiting call still runs in its session (it holds the handle it came
+ * through like a request in flight), so that session is busy while the
+ * question waits: not released for idleness, its shell not closed, not
+ * evicted at a session cap. `approval.timeoutMs` bounds that too.
  */
 export class ApprovalRoundTrips {
   private readonly byCallId = new Map<string, WaitingCall>();
@@ -112,7 +120,7 @@ export class ApprovalRoundTrips {
   private async start(call: CallRequest, caller: string | undefined, run: (call: CallRequest) => Promise<CallToolResult>): Promise<ModernCallResult> {
     const { CLIENT_CAPABILITIES_META_KEY } = await sdk();
     const callId = randomUUID();
-    const relay = new CallRelay(call.ctx);
+    const relay = new CallRelay(call.ctx, call.progressToken);
     const waiting: WaitingCall = {
       callId,
       caller,
@@ -122,7 +130,8 @@ export class ApprovalRoundTrips {
       outcome: Promise.resolve(undefined as unknown as CallToolResult),
     };
     this.byCallId.set(callId, waiting);
-    waiting.outcome = run({ ...call, ctx: relay.ctx, callId }).finally(() => this.forget(waiting));
+    // Progress is always produced: a retry may ask for it though the first request did not (the relay drops it otherwise).
+    waiting.outcome = run({ ...call, progressToken: call.progressToken ?? RELAYED_PROGRESS, ctx: relay.ctx, callId }).finally(() => this.forget(waiting));
     // Nobody may be waiting for it (the question was withdrawn between rounds): never an unhandled rejection.
     waiting.outcome.catch(() => undefined);
     return this.nextAnswer(waiting);
@@ -136,7 +145,7 @@ export class ApprovalRoundTrips {
       return toCallToolResult(errorResult(STALE_APPROVAL_ANSWER)) as CallToolResult;
     }
     this.dropState(waiting);
-    waiting.relay.attach(call.ctx);
+    waiting.relay.attach(call.ctx, call.progressToken);
     const responses = call.ctx.mcpReq.inputResponses;
     const answer = responses && Object.hasOwn(responses, question.key) ? responses[question.key] : undefined;
     question.settle(decisionOfAnswer(answer, question.request));

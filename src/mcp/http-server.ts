@@ -46,8 +46,6 @@ export interface HttpServeOptions {
    * running background task) is released (default 30 min); 0 never.
    */
   readonly idleTimeoutMs?: number;
-  /** An idle session's shell is closed after this long; default: the host's `persistent.idleCloseMs`; 0 never. */
-  readonly shellIdleMs?: number;
   /** A session idle this long may be released to make room for a new one at a cap (default 5 s). */
   readonly evictAfterMs?: number;
   /** Reads the time for the idle stages (tests); default: the system clock. */

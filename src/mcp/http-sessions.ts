@@ -63,7 +63,7 @@ export class HttpSessionTable {
     this.stages = new IdleStages(limits.idle, this.clock, () => [...this.entries.values()].filter((e) => e.reason === undefined).map((e) => e.activity), (activity) => {
       const id = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
       if (id !== undefined) this.releaseFor(id, { kind: 'idle', idleMs: limits.idle.sessionIdleMs });
-    }, limits.logger);
+    });
     this.stages.start();
     limits.counter.addSource({ idleCandidates: () => this.idleCandidates() });
   }
@@ -73,8 +73,8 @@ export class HttpSessionTable {
   }
 
   /** One idle stage pass now (tests drive it with a fake clock). */
-  sweep(): Promise<void> {
-    return this.stages.sweep();
+  sweep(): void {
+    this.stages.sweep();
   }
 
   /** Claims a place for a new session of `caller`, releasing an idle one if a cap needs it; else which cap refused. */

@@ -87,7 +87,7 @@ export class SessionHandles {
     this.stages = new IdleStages(options.idle, this.clock, () => [...this.entries.values()].map((entry) => entry.activity), (activity) => {
       const handle = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
       if (handle !== undefined) this.releaseFor(handle, { kind: 'idle', idleMs: options.idle.sessionIdleMs });
-    }, options.logger);
+    });
     this.stages.start();
     options.counter.addSource({ idleCandidates: () => this.idleCandidates() });
   }
@@ -97,8 +97,8 @@ export class SessionHandles {
   }
 
   /** One idle stage pass now (tests drive it with a fake clock). */
-  sweep(): Promise<void> {
-    return this.stages.sweep();
+  sweep(): void {
+    this.stages.sweep();
   }
 
   /** The session a call runs in: the handle's, or a fresh one; a string is the `Error: …` to answer instead. */
@@ -173,7 +173,7 @@ export class SessionHandles {
 export function stdioHandles(host: DshHost, cwd: string, maxHandles: number, logger?: Logger): SessionHandles {
   return new SessionHandles(host, {
     cwd,
-    idle: { sessionIdleMs: 0, shellIdleMs: 0 },
+    idle: { sessionIdleMs: 0 },
     counter: new SessionCounter({ maxSessions: maxHandles }),
     runningTasks: () => false,
     ...(logger ? { logger } : {}),

@@ -1,7 +1,7 @@
 import type { DshHost } from '../container/dsh-host.js';
 import type { Clock, Logger } from '../providers/logging/logger.js';
 import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
-import { runningTasksOf, shellIdleMsOf, type IdleSettings } from './idle-stages.js';
+import { runningTasksOf, type IdleSettings } from './idle-stages.js';
 import { SessionCounter } from './session-counter.js';
 import { SessionHandles } from './session-handles.js';
 
@@ -10,8 +10,6 @@ export interface SessionTableOptions {
   readonly workspace: string;
   readonly logger?: Logger;
   readonly idleTimeoutMs: number;
-  /** When an idle session's shell is closed; default: the host's `persistent.idleCloseMs`. */
-  readonly shellIdleMs?: number;
   /** How long a session must be idle before a new one may take its place (default 5 s). */
   readonly evictAfterMs?: number;
   readonly maxSessions: number;
@@ -29,7 +27,6 @@ export function sessionTables(host: DshHost, options: SessionTableOptions): { se
   });
   const idle: IdleSettings = {
     sessionIdleMs: options.idleTimeoutMs,
-    shellIdleMs: options.shellIdleMs ?? shellIdleMsOf(host),
     ...(options.evictAfterMs !== undefined ? { evictAfterMs: options.evictAfterMs } : {}),
   };
   const runningTasks = runningTasksOf(host);

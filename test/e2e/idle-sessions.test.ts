@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
-import { shellReleasedNotice } from '../../src/mcp/idle-stages.js';
+import { idleClosedNotice } from '../../src/tools/persistent-bash/shell-idle-close.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
@@ -99,23 +99,19 @@ test('--idle-timeout 2: a session whose client only holds its event stream keeps
 }, 60_000);
 
 test('staged release: the idle session\'s shell goes first (its next result says so), then the session (its id\'s 404 says why)', async () => {
-  const logged: string[] = [];
-  const logger = { debug: () => undefined, info: (line: string) => void logged.push(line), warn: () => undefined, error: () => undefined };
-  // The shell's own idle close (persistent.idleCloseMs) stays at its default: the session's shell stage is what runs.
-  const { server, url, ends } = await serve({ idleTimeoutMs: 6000, shellIdleMs: 1000, logger }, { workspace: '', shell: 'persistent' });
+  const { server, url, ends } = await serve({ idleTimeoutMs: 6000 }, { workspace: '', shell: 'persistent', persistent: { idleCloseMs: 1000 } });
   try {
     const { client, transport } = await connectClient(url);
     const id = transport.sessionId!;
     const before = Number(textOf(await client.callTool(bash('cd /tmp; echo $$'))).trim());
     await client.close();
-    await waitUntil(() => logged.some((line) => / idle: released .*the persistent shell/.test(line)), 'the shell stage ran');
-    expect(isAlivePid(before)).toBe(false);
+    await waitUntil(() => !isAlivePid(before), 'the idle shell is closed');
     const back = await reconnect(url, id);
     const text = textOf(await back.callTool(bash('pwd; echo $$')));
     const [cwd, pid, , notice] = text.split('\n');
     expect(cwd).toBe(dir);
     expect(Number(pid)).not.toBe(before);
-    expect(notice).toBe(shellReleasedNotice(1000));
+    expect(notice).toBe(idleClosedNotice(1000));
     const ended = once(ends, 'closed');
     await back.close();
     expect(await ended).toEqual([id, 'idle']);
@@ -165,19 +161,16 @@ describe('2026-07-28 session handles', () => {
   }, 60_000);
 
   test('an idle handle\'s shell goes first: the next call through it says so and runs in a fresh shell', async () => {
-    const logged: string[] = [];
-    const logger = { debug: () => undefined, info: (line: string) => void logged.push(line), warn: () => undefined, error: () => undefined };
-    const { server, url } = await serve({ idleTimeoutMs: 60_000, shellIdleMs: 1000, logger }, { workspace: '', shell: 'persistent' });
+    const { server, url } = await serve({ idleTimeoutMs: 60_000 }, { workspace: '', shell: 'persistent', persistent: { idleCloseMs: 1000 } });
     const client = await modernHttp(url, 'unused-under-no-auth');
     try {
       const first = modernText(await client.callTool(bash('echo $$')));
       const handle = handleIn(first)!;
       const before = Number(first.split('\n')[0]);
-      await waitUntil(() => logged.some((line) => / idle: released .*the persistent shell/.test(line)), 'the shell stage ran');
-      expect(isAlivePid(before)).toBe(false);
+      await waitUntil(() => !isAlivePid(before), 'the idle shell is closed');
       const [pid, , notice] = modernText(await client.callTool(bash('echo $$', { session: handle }))).split('\n');
       expect(Number(pid)).not.toBe(before);
-      expect(notice).toBe(shellReleasedNotice(1000));
+      expect(notice).toBe(idleClosedNotice(1000));
     } finally {
       await client.close();
       await server.close();

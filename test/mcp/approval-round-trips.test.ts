@@ -185,25 +185,29 @@ test("the call follows the open request: the first request's cancel after answer
   expect(textOf(await answered)).toBe('aborted');
 });
 
-test("progress goes to the open request only", async () => {
+test("progress goes to the open request only, under its own token; the latest of the wait goes first on the retry", async () => {
   let notify!: ServerContext['mcpReq']['notify'];
   let release!: () => void;
   const run = async (c: CallRequest): Promise<CallToolResult> => {
     notify = c.ctx.mcpReq.notify;
-    await notify({ method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });
+    await notify({ method: 'notifications/progress', params: { progressToken: c.progressToken!, progress: 1 } });
     await trips.answer(ask(c.callId!));
-    await notify({ method: 'notifications/progress', params: { progressToken: 1, progress: 2 } });
+    await notify({ method: 'notifications/progress', params: { progressToken: c.progressToken!, progress: 10 } });
     await new Promise<void>((resolve) => (release = resolve));
     return { content: [{ type: 'text', text: 'done' }] };
   };
   const first = request();
-  const { key, state } = questionOf(await trips.serve(call(first), 'alice', run));
-  await notify({ method: 'notifications/progress', params: { progressToken: 1, progress: 9 } });
+  const { key, state } = questionOf(await trips.serve({ ...call(first), progressToken: 'first' }, 'alice', run));
+  await notify({ method: 'notifications/progress', params: { progressToken: 'first', progress: 8 } });
+  await notify({ method: 'notifications/progress', params: { progressToken: 'first', progress: 9 } });
   const retry = request({ state, responses: { [key]: { action: 'accept' } } });
-  const answered = trips.serve(call(retry), 'alice', run);
+  const answered = trips.serve({ ...call(retry), progressToken: 'retry' }, 'alice', run);
   await new Promise((resolve) => setImmediate(resolve));
   release();
   expect(textOf(await answered)).toBe('done');
-  expect(first.notified).toHaveLength(1);
-  expect(retry.notified).toHaveLength(1);
+  expect(first.notified).toEqual([{ method: 'notifications/progress', params: { progressToken: 'first', progress: 1 } }]);
+  expect(retry.notified).toEqual([
+    { method: 'notifications/progress', params: { progressToken: 'retry', progress: 9 } },
+    { method: 'notifications/progress', params: { progressToken: 'retry', progress: 10 } },
+  ]);
 });

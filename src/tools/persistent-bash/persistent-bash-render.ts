@@ -13,8 +13,6 @@ export const WAITING_NOTICE = waitingNotice('bash');
 export const NOT_DELIVERED_NOTICE =
   '[input not delivered: the waiting command had already finished (its remaining output is above); your text was not run]';
 export const RESTARTED_NOTICE = '[shell restarted: this call ran in a fresh shell in the workspace]';
-export const idleClosedNotice = (idleMs: number): string =>
-  `[shell reset: the previous shell was closed after ${idleMs}ms without a call; this call ran in a fresh shell in the workspace]`;
 export const CANCELLED_NOTICE = '[shell reset: the previous call was cancelled; this call ran in a fresh shell in the workspace]';
 export const FRAME_LOST_NOTICE =
   "[shell unusable: it went back to its prompt without running this call's frame (e.g. a DEBUG trap under extdebug, a disabled builtin); the command may not have run]";
@@ -59,8 +57,6 @@ export interface RenderContext {
   readonly freshShell: boolean;
   /** The previous call was cancelled, which reset the shell; this call opened a fresh one. */
   readonly afterCancel?: boolean;
-  /** The previous shell was closed after this long without a call (`idleCloseMs`); this call opened a fresh one. */
-  readonly idleClosedAfterMs?: number;
   /** The tool's name when it is not `bash` (mounted beside the one-shot shell): the waiting notice names it. */
   readonly toolName?: string;
   /** The call asked for `restart`: it ran in a fresh shell. */
@@ -119,7 +115,6 @@ export function renderSend(result: SendResult, ctx: RenderContext): ToolResult<P
   const blocks: string[] = [];
   if (ctx.restarted) blocks.push(RESTARTED_NOTICE);
   if (ctx.afterCancel) blocks.push(CANCELLED_NOTICE);
-  if (ctx.idleClosedAfterMs !== undefined) blocks.push(idleClosedNotice(ctx.idleClosedAfterMs));
   if (ctx.freshShell) blocks.push(FRESH_SHELL_NOTICE);
   if (ctx.sandboxChangedTo) blocks.push(sandboxChangedNotice(ctx.sandboxChangedTo));
   if (result.lostPrefix) blocks.push(LOST_PREFIX_NOTICE);

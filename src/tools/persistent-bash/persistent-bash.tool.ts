@@ -25,6 +25,7 @@ import { PERSISTENT_BASH_OUTPUT_SCHEMA } from './persistent-bash-output-schema.j
 import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-bash-config.js';
 import { presentPersistentResult, renderSend } from './persistent-bash-render.js';
 import { resolvePersistentCall, type PersistentCallSpec } from './persistent-call-spec.js';
+import { idleClosedNotice, ShellIdleClock } from './shell-idle-close.js';
 
 /** One session's shell: opened lazily, replaced after it dies or is closed. */
 interface ShellSlot {
@@ -36,10 +37,8 @@ interface ShellSlot {
   cancelled?: boolean;
   /** Settles when the session's previous call has; calls run one at a time, in order. */
   queue: Promise<unknown>;
-  /** Closes the shell once it had no call for `idleCloseMs` (unreferenced: it never holds the process). */
-  idleTimer?: NodeJS.Timeout;
-  /** The shell was closed for idleness: the next result says so. */
-  idleClosedAfterMs?: number;
+  /** Closes the shell once it and its session were idle for `idleCloseMs` (shell-idle-close.ts). */
+  readonly idleClock: ShellIdleClock;
   /** The key of the confinement the open shell runs under ('' unconfined; undefined: no sandbox composed). */
   confinementKey?: string;
   /** The sandbox mode the open shell was planned under (what a denial names). */
@@ -74,8 +73,11 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly slots = new PerSession<ShellSlot, SessionContext>(
     'the persistent shell slot',
     { outlivesCall: true, holdsProcess: true },
-    (session) => ({ session, overlay: {}, queue: Promise.resolve() }),
-    (slot) => clearTimeout(slot.idleTimer),
+    (session) => {
+      const slot: ShellSlot = { session, overlay: {}, queue: Promise.resolve(), idleClock: new ShellIdleClock(this.config.idleCloseMs, session, () => this.closeIdle(slot)) };
+      return slot;
+    },
+    (slot) => slot.idleClock.disarm(),
   );
   private disposed = false;
 
@@ -100,7 +102,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     // Decided before the call queues (admission): the command policy's verdict and the shell's confinement.
     const admitted = this.planner.planShell({ tool: 'bash', command: args.command }, ctx);
     admitted.catch(() => undefined); // observed by `turn` once the queue reaches it
-    clearTimeout(slot.idleTimer);
+    slot.idleClock.disarm();
     const turn = slot.queue.then(() => admitted).then((plan) => this.runInShell(slot, args, ctx, plan));
     const queued = turn.catch(() => undefined);
     slot.queue = queued;
@@ -133,7 +135,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   async dispose(): Promise<void> {
     this.disposed = true;
     const slots = this.slots.open();
-    for (const slot of slots) clearTimeout(slot.idleTimer);
+    for (const slot of slots) slot.idleClock.disarm();
     await Promise.all(slots.map((slot) => this.reset(slot)));
   }
 
@@ -150,8 +152,6 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     let freshShell = false;
     const afterCancel = slot.cancelled === true;
     slot.cancelled = false;
-    const idleClosedAfterMs = slot.idleClosedAfterMs;
-    slot.idleClosedAfterMs = undefined;
     // Whatever state the old shell is in (even one that no longer runs our frame), restart discards it.
     if (args.restart === true) await this.reset(slot);
     if (slot.id !== undefined && !this.terminals.isAlive(session, slot.id)) {
@@ -204,26 +204,21 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
       ...(result.limitsReached !== undefined ? { limitsReached: result.limitsReached } : {}),
       ...(args.restart === true ? { restarted: true } : {}),
       ...(afterCancel ? { afterCancel: true } : {}),
-      ...(idleClosedAfterMs !== undefined ? { idleClosedAfterMs } : {}),
       toolName: getToolMeta(this.constructor)?.name ?? 'bash',
     });
   }
 
-  /**
-   * After the session's last queued call settled: closes its shell
-   * once no call came for `idleCloseMs`. node-pty holds the process while a
-   * shell runs, so a host nobody disposed would otherwise never let it exit.
-   */
+  /** After the session's last queued call settled: its shell's idle clock starts (shell-idle-close.ts). */
   private armIdleClose(slot: ShellSlot): void {
-    const idleMs = this.config.idleCloseMs;
-    if (idleMs === 0 || slot.id === undefined || this.disposed || !this.slots.isOpen(slot)) return;
-    clearTimeout(slot.idleTimer);
-    slot.idleTimer = setTimeout(() => {
-      if (slot.id === undefined) return;
-      slot.idleClosedAfterMs = idleMs;
-      void this.reset(slot);
-    }, idleMs);
-    slot.idleTimer.unref();
+    if (slot.id === undefined || this.disposed || !this.slots.isOpen(slot)) return;
+    slot.idleClock.arm();
+  }
+
+  /** The shell and its session were idle for `idleCloseMs`: the shell goes, the session's next result says so. */
+  private closeIdle(slot: ShellSlot): void {
+    if (slot.id === undefined || this.disposed || !this.slots.isOpen(slot)) return;
+    slot.session.notify(idleClosedNotice(this.config.idleCloseMs));
+    void this.reset(slot);
   }
 
   /** Forgets the slot's shell (closing it if it is still open); the next call opens a fresh one. */
