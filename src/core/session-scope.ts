@@ -4,15 +4,12 @@ export class ScopeKey<T> {
   declare readonly type?: T;
   /** The service holds what a later call can use (a shell, background tasks): a session with it is worth keeping. */
   readonly outlivesCall: boolean;
-  /** The service holds a process (a shell): an idle session releases it before the session itself (`releaseProcesses`). */
-  readonly holdsProcess: boolean;
 
   constructor(
     readonly name: string,
-    options: { readonly outlivesCall?: boolean; readonly holdsProcess?: boolean } = {},
+    options: { readonly outlivesCall?: boolean } = {},
   ) {
     this.outlivesCall = options.outlivesCall ?? false;
-    this.holdsProcess = options.holdsProcess ?? false;
   }
 }
 
@@ -39,12 +36,6 @@ export interface SessionScope {
   readonly holdsLastingState: boolean;
   /** Runs `dispose` with the scope, in reverse order of adding. Added after disposal: runs at once. */
   add(name: string, dispose: () => void | Promise<void>): void;
-  /**
-   * Disposes the services whose key `holdsProcess` (newest first) and forgets
-   * them, so a later `get` makes them afresh; the rest of the scope stays.
-   * Resolves with their keys (empty when none was made).
-   */
-  releaseProcesses(): Promise<Array<ScopeKey<unknown>>>;
 }
 
 interface Disposer {
@@ -77,16 +68,6 @@ export class DisposableScope implements SessionScope {
     this.services.set(key, service);
     if (dispose) this.disposers.push({ name: key.name, run: () => dispose(service), key, service });
     return service;
-  }
-
-  async releaseProcesses(): Promise<Array<ScopeKey<unknown>>> {
-    if (this.disposed) return [];
-    const held = [...this.services.keys()].filter((key) => key.holdsProcess);
-    for (const key of held) this.services.delete(key);
-    const released = this.disposers.filter((disposer) => disposer.key?.holdsProcess === true).reverse();
-    for (const disposer of released) this.disposers.splice(this.disposers.indexOf(disposer), 1);
-    for (const disposer of released) await this.runOne(disposer);
-    return held;
   }
 
   peek<T>(key: ScopeKey<T>): T | undefined {
@@ -132,7 +113,6 @@ export class DisposableScope implements SessionScope {
         // Reporting must not stop the teardown either.
       }
     } finally {
-      // Only this disposer's own service: a release may already have made its successor.
       if (disposer.key !== undefined && this.services.get(disposer.key) === disposer.service) this.services.delete(disposer.key);
     }
   }

@@ -44,7 +44,7 @@ export class PrestartSlots {
   /** Each session's state, in its scope (these slots': another executor keeps its own); the open ones reach a disposal of the slots that comes before theirs. */
   private readonly perSession = new PerSession<SessionPrestart, SessionContext>(
     'the pre-started shell',
-    { holdsProcess: true },
+    {},
     (session) => ({ session, running: 0, closed: false }),
     (state) => {
       state.closed = true;

@@ -25,7 +25,7 @@ export class LocalTerminalService implements TerminalService {
   /** Each owner's PTYs, in its scope (this service's: another keeps its own); the open ones reach a service disposal that comes before theirs. */
   private readonly owners = new PerSession<OwnerPtys, SessionContext>(
     'the persistent shells (PTYs)',
-    { outlivesCall: true, holdsProcess: true },
+    { outlivesCall: true },
     (owner) => new OwnerPtys(owner),
     (ptys) => ptys.close(),
   );

@@ -72,7 +72,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
    */
   private readonly slots = new PerSession<ShellSlot, SessionContext>(
     'the persistent shell slot',
-    { outlivesCall: true, holdsProcess: true },
+    { outlivesCall: true },
     (session) => {
       const slot: ShellSlot = { session, overlay: {}, queue: Promise.resolve(), idleClock: new ShellIdleClock(this.config.idleCloseMs, session, () => this.closeIdle(slot)) };
       return slot;
