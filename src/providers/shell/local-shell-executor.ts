@@ -127,7 +127,6 @@ export class LocalShellExecutor implements ShellExecutor {
     let shell: ShellProcess;
     try {
       shell = ShellProcess.spawn({
-        execa,
         spec,
         config: this.config,
         ...placement,
@@ -176,13 +175,10 @@ export class LocalShellExecutor implements ShellExecutor {
     this.checkOpen();
     const spec = this.applicable(given);
     const confined = spec.confinement ?? undefined;
-    const execa = await loadExeca();
-    this.checkOpen();
     const limits = new LazyLimitGroup(confined);
     let shell: ShellProcess;
     try {
       shell = ShellProcess.spawn({
-        execa,
         spec,
         config: this.config,
         ...this.spillsAndWrap(spec, confined, limits).placement,
