@@ -16,7 +16,13 @@ export interface BareChild {
   readonly stdout: Readable;
   readonly stderr: Readable;
   readonly stdio: ReadonlyArray<Readable | Writable | null | undefined>;
+  /** Null until the process exited (or for ever, when it never started). */
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
   once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  /** Whether the process (not its pipes) keeps the event loop alive. */
+  ref(): void;
+  unref(): void;
   /** Settles once: with the spawn error when it failed, else with undefined when the process has exited. */
   then<T>(onSettled: (failure: SpawnFailure | undefined) => T, onRejected?: (error: unknown) => T): Promise<T>;
 }
@@ -70,7 +76,15 @@ export function bareSpawn(file: string, args: readonly string[], options: BareSp
     stdout: child.stdout ?? Readable.from([]),
     stderr: child.stderr ?? Readable.from([]),
     stdio: child.stdio,
+    get exitCode() {
+      return child.exitCode;
+    },
+    get signalCode() {
+      return child.signalCode;
+    },
     once: (event, listener) => child.once(event, listener),
+    ref: () => child.ref(),
+    unref: () => child.unref(),
     then: (onSettled, onRejected) => settled.then(onSettled, onRejected),
   };
 }
@@ -83,7 +97,11 @@ function failedChild(error: NodeJS.ErrnoException): BareChild {
     stdout: Readable.from([]),
     stderr: Readable.from([]),
     stdio: [null, null, null],
+    exitCode: null,
+    signalCode: null,
     once: () => undefined,
+    ref: noop,
+    unref: noop,
     then: (onSettled, onRejected) => settled.then(onSettled, onRejected),
   };
 }

@@ -36,7 +36,7 @@ const TIMEOUT_RECHECKS = 50;
 const SLEEPING_RECHECKS = 5;
 
 /**
- * One `bash -c` in its own session and process group (execa `detached`:
+ * One `bash -c` in its own session and process group (node's `detached`:
  * setsid, so no controlling terminal and `/dev/tty` fails at once), with
  * bounded capture of both streams. The group never outlives the command:
  * when the leader has exited and output has drained (or the drain window
