@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHost, localEnvironment } from '../dist/index.js';
 import { descendants, leftovers, pssMb } from './process-table.js';
-import { fmt, median, timeOnce, type Figure } from './stats.js';
+import { closeInheritedDescriptors, forgetStrayDescriptors } from '../dist/providers/process/stray-descriptors.js';
+import { costBetween, cpuTime, loadAverage, type Cost, type CpuTime } from './cpu-time.js';
+import { fmt, median, percentile, timeOnce, type Figure } from './stats.js';
 
 const SESSIONS = 20;
 const CALLS = 100;
@@ -18,8 +20,20 @@ function rawCall(command: string): Promise<number> {
   });
 }
 
-/** 100 concurrent calls spread over 20 sessions: every byte arrives, against 100 raw spawns; with and without pre-started shells. */
+/**
+ * 100 concurrent calls spread over 20 sessions against 100 raw spawns of the
+ * same command, alternating round by round; with and without pre-started
+ * shells. Every call must bring its whole payload back (the figure fails
+ * otherwise). Ratios are of medians: wall time, and CPU time (this process
+ * plus the children it waited for), which varies far less on a loaded
+ * machine. Each window runs until the next one starts, so work a burst
+ * leaves behind (the pre-started shells started after it) is its own.
+ */
 export async function benchConcurrentCalls(runs: number): Promise<Figure[]> {
+  // Descriptors this runner inherited (a terminal multiplexer's, a CI agent's) would make every
+  // call spawn through the closing shell (stray-descriptors.ts); the CLI closes its own at start.
+  closeInheritedDescriptors([]);
+  forgetStrayDescriptors();
   return [...(await concurrentCalls(runs, true)), ...(await concurrentCalls(runs, false))];
 }
 
@@ -29,35 +43,64 @@ async function concurrentCalls(runs: number, prestart: boolean): Promise<Figure[
   try {
     const sessions = Array.from({ length: SESSIONS }, () => host.openSession({ cwd: process.cwd() }));
     let lost = 0;
-    const tool: number[] = [];
-    const raw: number[] = [];
-    for (let r = 0; r < runs; r++) {
-      // The pre-started shells of the last round start after its results: let them, so they do not slow the baseline.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      raw.push(await timeOnce(() => Promise.all(Array.from({ length: CALLS }, () => rawCall(command)))));
-      tool.push(
-        await timeOnce(async () => {
-          const results = await Promise.all(
-            Array.from({ length: CALLS }, (_, i) =>
-              sessions[i % SESSIONS]!.call('bash', { command, description: 'Print a payload' }),
-            ),
-          );
-          for (const result of results) if (result.content[0]!.text.length !== PAYLOAD) lost += 1;
-        }),
+    const toolBurst = async (): Promise<void> => {
+      const results = await Promise.all(
+        Array.from({ length: CALLS }, (_, i) => sessions[i % SESSIONS]!.call('bash', { command, description: 'Print a payload' })),
       );
-    }
+      for (const result of results) if (result.content[0]!.text.length !== PAYLOAD) lost += 1;
+    };
+    const rawBurst = async (): Promise<void> => {
+      const bytes = await Promise.all(Array.from({ length: CALLS }, () => rawCall(command)));
+      for (const count of bytes) if (count !== PAYLOAD) lost += 1;
+    };
+    await toolBurst();
+    await rawBurst();
+    const { tool, raw } = await alternate(runs, toolBurst, rawBurst);
+    if (lost > 0) throw new Error(`${lost} of ${(runs + 1) * CALLS * 2} calls lost bytes`);
+    const ratio = (pick: (cost: Cost) => number): number => median(tool.map(pick)) / median(raw.map(pick));
+    const cpu = (cost: Cost): number => cost.self + cost.children;
+    const p90 = (costs: Cost[], pick: (cost: Cost) => number): number => percentile(costs.map(pick), 90);
     return [
       {
-        name: `${CALLS} concurrent calls / ${SESSIONS} sessions${prestart ? '' : ', prestart off'}`,
-        value: `${fmt(median(tool))}, ${lost} lost`,
-        baseline: `raw spawns ${fmt(median(raw))}`,
-        ratio: median(tool) / median(raw),
+        name: `${CALLS} concurrent calls / ${SESSIONS} sessions${prestart ? '' : ', prestart off'}, CPU`,
+        value: `${fmt(median(tool.map(cpu)))} (p90 ${fmt(p90(tool, cpu))}; server ${fmt(median(tool.map((c) => c.self)))}), 0 lost`,
+        baseline: `raw spawns ${fmt(median(raw.map(cpu)))} (p90 ${fmt(p90(raw, cpu))}; node ${fmt(median(raw.map((c) => c.self)))})`,
+        ratio: ratio(cpu),
         goal: prestart ? 'ratio ≤ 1.2, 0 lost bytes' : '(no pre-started shells: what they cost or save in a burst)',
+      },
+      {
+        name: `… wall time, load ${loadAverage()}`,
+        value: `${fmt(median(tool.map((c) => c.wall)))} (p90 ${fmt(p90(tool, (c) => c.wall))})`,
+        baseline: `raw spawns ${fmt(median(raw.map((c) => c.wall)))} (p90 ${fmt(p90(raw, (c) => c.wall))})`,
+        ratio: ratio((c) => c.wall),
+        goal: prestart ? 'ratio ≤ 1.2' : '',
       },
     ];
   } finally {
     await host.dispose();
   }
+}
+
+/** `runs` rounds of raw, then tool; each window's CPU runs to the start of the next, after a pause for what it left behind. */
+async function alternate(runs: number, toolBurst: () => Promise<void>, rawBurst: () => Promise<void>): Promise<{ tool: Cost[]; raw: Cost[] }> {
+  const tool: Cost[] = [];
+  const raw: Cost[] = [];
+  const mark = (): { at: number; cpu: CpuTime } => ({ at: performance.now(), cpu: cpuTime() });
+  const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 100));
+  await pause();
+  for (let r = 0; r < runs; r++) {
+    for (const [burst, costs] of [
+      [rawBurst, raw],
+      [toolBurst, tool],
+    ] as const) {
+      const start = mark();
+      await burst();
+      const wall = performance.now() - start.at;
+      await pause();
+      costs.push(costBetween(start, mark(), wall));
+    }
+  }
+  return { tool, raw };
 }
 
 /** 20 sessions × 10 background tasks: all admitted, their total memory, and disposal. */

@@ -17,7 +17,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   persistent: () => benchPersistentRoundTrip(200),
   output: () => benchOutput(5),
   redaction: () => benchRedaction(3),
-  concurrency: () => benchConcurrentCalls(5),
+  concurrency: () => benchConcurrentCalls(7),
   tasks: () => benchBackgroundTasks(),
   shells: () => benchShells(),
   mcp: async () => [...(await benchMcpRoundTrip(100)), ...(await benchMcpPrestarted(100))],

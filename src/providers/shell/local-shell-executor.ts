@@ -15,7 +15,6 @@ import {
 } from './shell-executor.js';
 import { ShellProcess } from './shell-process.js';
 import { SpillDirectory } from '../process/spill-directory.js';
-import { loadExeca } from '../process/execa-loader.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { PrestartedShell } from './prestarted-shell.js';
 import { PrestartSlots } from './prestart-slots.js';
@@ -106,10 +105,6 @@ export class LocalShellExecutor implements ShellExecutor {
     const { signal, onProgress, keepOnTimeout } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
 
-    const execa = await loadExeca();
-    // The load may have yielded: the executor or the call may have ended meanwhile.
-    this.checkOpen();
-    if (signal?.aborted) throw abortedBeforeStart(signal);
     const { timeoutMs } = spec;
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
     const startedAt = performance.now();
@@ -122,12 +117,11 @@ export class LocalShellExecutor implements ShellExecutor {
     const refill = (): void => {
       if (prestartKey === undefined) return;
       this.prestarted.end(spec.session);
-      setImmediate(() => this.refillPrestart(spec, confined, execa, prestarted, prestartKey));
+      setImmediate(() => this.refillPrestart(spec, confined, prestarted, prestartKey));
     };
     let shell: ShellProcess;
     try {
       shell = ShellProcess.spawn({
-        execa,
         spec,
         config: this.config,
         ...placement,
@@ -176,13 +170,10 @@ export class LocalShellExecutor implements ShellExecutor {
     this.checkOpen();
     const spec = this.applicable(given);
     const confined = spec.confinement ?? undefined;
-    const execa = await loadExeca();
-    this.checkOpen();
     const limits = new LazyLimitGroup(confined);
     let shell: ShellProcess;
     try {
       shell = ShellProcess.spawn({
-        execa,
         spec,
         config: this.config,
         ...this.spillsAndWrap(spec, confined, limits).placement,
@@ -255,7 +246,6 @@ export class LocalShellExecutor implements ShellExecutor {
   private refillPrestart(
     spec: ExecSpec,
     confined: CommandConfinement | undefined,
-    execa: Awaited<ReturnType<typeof loadExeca>>,
     unused: PrestartedShell | undefined,
     unusedKey: string,
   ): void {
@@ -269,7 +259,6 @@ export class LocalShellExecutor implements ShellExecutor {
       const limits = new LazyLimitGroup(confined, true);
       const { wrapArgv, reaperChannel } = this.spillsAndWrap(spec, confined, limits).placement;
       const shell = PrestartedShell.start({
-        execa,
         shellPath: this.config.shellPath,
         cwd: spec.workdir,
         ...(wrapArgv === undefined ? {} : { wrapArgv }),

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { BARE_SPAWN, type Execa } from '../process/execa-loader.js';
+import { bareSpawn } from '../process/bare-spawn.js';
 import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
 import { ensureReaperWatchdog } from '../process/reaper-watchdog.js';
 import { encodeLaunchRecord, launcherArgv, launchEnv } from '../process/shell-launcher.js';
@@ -10,11 +10,10 @@ import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
 /** The launcher's own pipes: the call's record (fd 3) and its stdin (fd 4). */
 const LAUNCHER_FDS: readonly number[] = [3, 4];
 
-/** The spawned launcher, as execa returns it (the same kind of child a plain spawn gives `ShellProcess`). */
+/** The spawned launcher (the same kind of child a plain spawn gives `ShellProcess`). */
 export type LauncherChild = ReturnType<typeof spawnLauncher>;
 
 export interface LauncherStart {
-  readonly execa: Execa;
   readonly shellPath: string;
   /** Where the launcher waits; the call's workdir is entered on hand-over. */
   readonly cwd: string;
@@ -100,7 +99,7 @@ export class PrestartedShell {
     this.taken = true;
     this.handed = true;
     setReferenced(this.child, true);
-    // execa types extra fds as readable; node gives a duplex socket.
+    // Node gives the extra pipes as duplex sockets.
     const control = this.child.stdio[3] as unknown as Writable;
     control.end(encodeLaunchRecord({ workdir: call.workdir, command: call.command, hasStdin: call.stdin !== undefined, set }));
     const stdin = this.child.stdio[4] as unknown as Writable;
@@ -128,13 +127,7 @@ export class PrestartedShell {
 function spawnLauncher(options: LauncherStart, file: string, args: string[]) {
   const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'];
   if (options.reaperChannel === true) for (const [fd, entry] of reaperStdio()) stdio[fd] = entry;
-  return options.execa(file, args, {
-    cwd: options.cwd,
-    env: { [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.p${launcherSequence}` },
-    // Typed as the five pipes; the reaper's entries (fd 5, 6) are read through `reaperChannelOf`.
-    stdio: stdio as ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
-    ...BARE_SPAWN,
-  });
+  return bareSpawn(file, args, { cwd: options.cwd, env: { [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.p${launcherSequence}` }, stdio });
 }
 
 function setReferenced(child: LauncherChild, referenced: boolean): void {

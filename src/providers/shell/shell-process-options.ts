@@ -1,5 +1,4 @@
 import type { Redactor } from '../output-filter/redactor.js';
-import type { Execa } from '../process/execa-loader.js';
 import type { PrestartedShell } from './prestarted-shell.js';
 import type { ExecSpec, ExecutorConfig } from './shell-executor.js';
 import type { SpillDirectory } from '../process/spill-directory.js';
@@ -26,8 +25,6 @@ export interface ShellProcessOptions {
    * command in the spawned process group so group signals still reach it.
    */
   readonly wrapArgv?: (argv: string[], spec: ExecSpec) => string[];
-  /** The loaded execa (see execa-loader.ts). */
-  readonly execa: Execa;
   /** Secrets to keep out of the captures and spill files. */
   readonly redactor?: Redactor;
   /** A shell started ahead (see prestarted-shell.ts): it becomes this command when it can take the call's env. */

@@ -1,4 +1,4 @@
-import { BARE_SPAWN } from '../process/execa-loader.js';
+import { bareSpawn, type BareChild, type BareStdio } from '../process/bare-spawn.js';
 import { buildChildEnv, dropShellStartupVars } from '../process/child-env.js';
 import { OutputCapture } from './output-capture.js';
 import { COMMAND_FD, commandPipeStdio, exceedsArgLimit, READ_COMMAND_SCRIPT } from '../process/long-command.js';
@@ -36,7 +36,7 @@ const TIMEOUT_RECHECKS = 50;
 const SLEEPING_RECHECKS = 5;
 
 /**
- * One `bash -c` in its own session and process group (execa `detached`:
+ * One `bash -c` in its own session and process group (node's `detached`:
  * setsid, so no controlling terminal and `/dev/tty` fails at once), with
  * bounded capture of both streams. The group never outlives the command:
  * when the leader has exited and output has drained (or the drain window
@@ -89,7 +89,7 @@ export class ShellProcess {
     const argv = [config.shellPath, '-c', viaPipe ? READ_COMMAND_SCRIPT : spec.command];
     const keep = [...(viaPipe ? [COMMAND_FD] : []), ...(reaped ? REAPER_FDS : [])];
     const input = spec.stdin === undefined ? {} : { input: spec.stdin };
-    const stdio: Array<'ignore' | 'pipe' | Uint8Array | number> = viaPipe
+    const stdio: BareStdio[] = viaPipe
       ? commandPipeStdio(spec.command, spec.stdin).stdio
       : [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'];
     if (reaped) for (const [fd, entry] of reaperStdio()) stdio[fd] = entry;
@@ -101,19 +101,12 @@ export class ShellProcess {
       // An embedding host's inherited descriptors stay out of bwrap and the command (stray-descriptors.ts).
       const [program, ...args] = withoutStrayDescriptors(wrapped, config.shellPath, keep);
       file = program!;
-      return options.execa(file, args, {
-        cwd: spec.workdir,
-        env,
-        // Typed as plain stdio; the extra entries are read through `reaperChannelOf`.
-        stdio: stdio as ['pipe', 'pipe', 'pipe'],
-        ...input,
-        ...BARE_SPAWN,
-      });
+      return bareSpawn(file, args, { cwd: spec.workdir, env, stdio, ...input });
     };
     // A pre-started shell becomes this command in place (same pid and group); else spawn it now.
     const handedOutAfter = options.prestarted === undefined ? undefined : newestPid();
     const launched = options.prestarted?.launch({ command: spec.command, workdir: spec.workdir, env, stdin: spec.stdin });
-    const child = (launched as ReturnType<typeof spawnPlainly> | undefined) ?? spawnPlainly();
+    const child: BareChild = (launched as BareChild | undefined) ?? spawnPlainly();
     const runsReaped = launched === undefined ? reaped : options.prestarted?.reaperChannel === true;
     this.pid = child.pid;
     this.exited = new Promise<ShellExit>((resolve) => {

@@ -100,7 +100,7 @@ describe('bash tool (scripted executor)', () => {
   it('answers an abort the executor refused before spawning with the abort error', async () => {
     const controller = new AbortController();
     executor.on('sleep 9', () => {
-      // What LocalShellExecutor does when the abort lands while it loads execa on its first call.
+      // What LocalShellExecutor does when the abort lands before it spawns.
       controller.abort();
       throw new Error('command aborted before it started');
     });
