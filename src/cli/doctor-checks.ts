@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { execa } from 'execa';
 
 export interface CapabilityCheck {
   readonly name: string;
@@ -10,14 +10,18 @@ export interface CapabilityCheck {
   readonly disables: string;
 }
 
-function run(command: string, args: string[]): { ok: boolean; out: string } {
-  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (result.error) return { ok: false, out: (result.error as NodeJS.ErrnoException).code ?? result.error.message };
-  return { ok: result.status === 0, out: `${result.stdout}${result.stderr}`.trim() };
+/**
+ * One probe program, killed after 5 s. execa here (not the executor's bare
+ * spawn): doctor is off the hot path, and its probes run side by side.
+ */
+async function run(command: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+  const result = await execa(command, args, { timeout: 5000, reject: false, stdin: 'ignore', all: true, stripFinalNewline: true });
+  if (result.failed && result.exitCode === undefined) return { ok: false, out: result.code ?? result.shortMessage ?? 'did not start' };
+  return { ok: result.exitCode === 0, out: (result.all ?? '').trim() };
 }
 
-export function checkBash(): CapabilityCheck {
-  const { ok, out } = run('bash', ['--version']);
+export async function checkBash(): Promise<CapabilityCheck> {
+  const { ok, out } = await run('bash', ['--version']);
   return {
     name: 'bash',
     ok,
@@ -54,7 +58,7 @@ export async function checkNodePty(): Promise<CapabilityCheck> {
 export async function checkBwrap(sandbox: { readonly bwrapPath?: string; readonly network?: boolean } = {}): Promise<CapabilityCheck> {
   const disables = 'sandboxed execution (read-only and workspace-write modes fail closed)';
   const bwrapPath = sandbox.bwrapPath ?? 'bwrap';
-  const version = run(bwrapPath, ['--version']);
+  const version = await run(bwrapPath, ['--version']);
   if (!version.ok) {
     return { name: 'bwrap', ok: false, detail: 'not found (install the bubblewrap package)', disables };
   }
@@ -70,7 +74,7 @@ export async function checkBwrap(sandbox: { readonly bwrapPath?: string; readonl
   };
 }
 
-export function checkUserNamespaces(): CapabilityCheck {
+export async function checkUserNamespaces(): Promise<CapabilityCheck> {
   const disables = 'unprivileged sandboxing (bwrap then needs root or setuid)';
   let max = 'unknown';
   try {
@@ -78,7 +82,7 @@ export function checkUserNamespaces(): CapabilityCheck {
   } catch {
     // Not Linux, or /proc hidden: the trial below decides.
   }
-  const trial = run('unshare', ['--user', '--map-root-user', 'true']);
+  const trial = await run('unshare', ['--user', '--map-root-user', 'true']);
   const ok = trial.ok && max !== '0';
   return {
     name: 'user namespaces',
@@ -89,5 +93,5 @@ export function checkUserNamespaces(): CapabilityCheck {
 }
 
 export async function runChecks(sandbox: Parameters<typeof checkBwrap>[0] = {}): Promise<CapabilityCheck[]> {
-  return [checkBash(), await checkNodePty(), await checkBwrap(sandbox), checkUserNamespaces()];
+  return Promise.all([checkBash(), checkNodePty(), checkBwrap(sandbox), checkUserNamespaces()]);
 }

@@ -5,7 +5,7 @@ import { lazy } from './lazy.js';
  * CommonJS build (which also works where `import()` is unavailable, such as
  * jest without VM modules), `import()` in the ESM build. Only for modules that
  * can be required (CommonJS packages, dual packages, this package's own files);
- * ESM-only packages (execa) go through `import()` alone.
+ * ESM-only packages go through `import()` alone.
  */
 export function lazyModule<T>(required: () => T, imported: () => Promise<T>): () => Promise<T> {
   return lazy(async () => (typeof require === 'function' ? required() : imported()));

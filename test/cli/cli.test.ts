@@ -178,6 +178,16 @@ describe('dsh-tools CLI', () => {
     expect(line).toMatch(/^missing bwrap .* but cannot confine: \/bin\/true did not confine a trial command/);
   });
 
+  it('doctor reports a configured bwrap that does not exist as not found, and still exits 0 (bash is there)', async () => {
+    const file = path.join(dir, 'missing-bwrap.yaml');
+    writeFileSync(file, 'sandbox:\n  bwrapPath: /nonexistent/bwrap\n');
+    const run = await dsh(['--config', file, 'doctor']);
+    const line = run.stdout.split('\n').find((text) => / bwrap /.test(text));
+    expect(line).toMatch(/^missing bwrap +not found \(install the bubblewrap package\) — disables sandboxed execution/);
+    expect(run.stdout).toMatch(/^ok +bash +GNU bash/m);
+    expect(run.code).toBe(0);
+  });
+
   it('rejects an unknown --sandbox mode', async () => {
     const run = await dsh(['--sandbox', 'none', 'prompt']);
     expect(run.code).not.toBe(0);
