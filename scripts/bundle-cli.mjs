@@ -1,6 +1,6 @@
 // The bundled CLI (start-up, docs/performance.md): dist/cli/cli-program.js and
 // the packages it loads, as one minified CommonJS file beside dist/cli/main.js,
-// then its V8 code cache, recorded by a real `serve` run (scripts/record-code-cache.mjs).
+// then its V8 code caches, one real run per command (scripts/record-code-cache.mjs).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
