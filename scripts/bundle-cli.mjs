@@ -70,11 +70,9 @@ const result = await esbuild.build({
 // `import()` inside a vm.Script needs an experimental callback on Node 20:
 // the loader passes `__dshImport`, an import() of its own (same directory).
 function importThroughLoader(text) {
-  return text.replace(/(?<![\w$.])import\((?=("[^"]+"\)|[A-Za-z_$][\w$]*\)))/g, (match, offset) => {
-    const target = /^import\((?:"([^"]+)"|[A-Za-z_$][\w$]*)\)/.exec(text.slice(offset))?.[1];
-    if (target !== undefined && !external.some((name) => target === name || target.startsWith(name.endsWith('/*') ? name.slice(0, -1) : `${name}/`))) {
-      throw new Error(`the bundle imports ${target} at run time, which is not external`);
-    }
+  const isExternal = (target) => external.some((name) => target === name || target.startsWith(name.endsWith('/*') ? name.slice(0, -1) : `${name}/`));
+  return text.replace(/(?<![\w$.])import\((?="([^"]+)"\)|[A-Za-z_$][\w$]*\))/g, (_match, target) => {
+    if (target !== undefined && !isExternal(target)) throw new Error(`the bundle imports ${target} at run time, which is not external`);
     return '__dshImport(';
   });
 }
