@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { fmt, median, timeOnce, type Figure } from './stats.js';
 
 /** Runs `node <args>` to its exit. */
-function node(args: string[]): Promise<void> {
+function node(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: 'ignore' });
+    const child = spawn(process.execPath, args, { stdio: 'ignore', env });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`node ${args.join(' ')} exited ${code}`))));
   });
@@ -16,6 +18,9 @@ const INITIALIZE = `${JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dsh-bench', version: '0' } },
 })}\n`;
+
+/** The module tree instead of the bundled CLI (src/cli/bundled-cli.ts), for the comparison row. */
+const MODULE_TREE = { ...process.env, DSH_TOOLS_MODULE_TREE: '1' };
 
 /**
  * Spawns `dsh-tools serve` (stdio), sends `initialize` at once and resolves
@@ -54,30 +59,68 @@ function spread(values: number[]): string {
 }
 
 /**
- * Start-up: `dsh-tools prompt` to its exit and `dsh-tools serve` to its
- * `initialize` answer, each against a bare `node -e 0`, all three
- * interleaved in one run so machine load hits them alike.
+ * CPU time (user + system, ms) of the children this process has reaped so far
+ * (Linux /proc, 10 ms ticks): less swayed by other work on the machine than wall time.
+ */
+function reapedChildrenCpuMs(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'latin1').replace(/^.*\) /, '').split(' ');
+    // Fields 16 and 17 of stat(5) (cutime, cstime); the slice starts at field 3.
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+type Subject = 'baseline' | 'prompt' | 'call' | 'serve' | 'promptTree';
+
+/**
+ * Start-up: `dsh-tools prompt` and `dsh-tools call` to their exit and
+ * `dsh-tools serve` to its `initialize` answer, against a bare `node -e 0`,
+ * all interleaved in one run so machine load hits them alike; wall time, and
+ * CPU time for the processes timed to their exit. `prompt` from the module
+ * tree (no bundle, no code cache) is the comparison row.
  */
 export async function benchStartup(runs: number, warmup = 2): Promise<Figure[]> {
   const stopped: Promise<void>[] = [];
-  const subjects = {
+  const subjects: Record<Subject, () => Promise<void>> = {
     baseline: () => node(['-e', '0']),
     prompt: () => node(['dist/cli/main.js', 'prompt']),
+    call: () => node(['dist/cli/main.js', 'call', 'task_list', '{}']),
     serve: () => serveUntilInitialized(stopped),
+    promptTree: () => node(['dist/cli/main.js', 'prompt'], MODULE_TREE),
   };
-  const samples = { baseline: [] as number[], prompt: [] as number[], serve: [] as number[] };
+  const wall = Object.fromEntries(Object.keys(subjects).map((name) => [name, [] as number[]])) as Record<Subject, number[]>;
+  const cpu = Object.fromEntries(Object.keys(subjects).map((name) => [name, [] as number[]])) as Record<Subject, number[]>;
+  const load: number[] = [];
   for (let i = 0; i < warmup + runs; i++) {
-    for (const [name, run] of Object.entries(subjects) as [keyof typeof subjects, () => Promise<void>][]) {
+    for (const [name, run] of Object.entries(subjects) as [Subject, () => Promise<void>][]) {
+      const cpuBefore = reapedChildrenCpuMs();
       const ms = await timeOnce(run);
       // Each server exits before the next process starts, so none runs during a timing.
       await Promise.all(stopped.splice(0));
-      if (i >= warmup) samples[name].push(ms);
+      const cpuAfter = reapedChildrenCpuMs();
+      if (i < warmup) continue;
+      wall[name].push(ms);
+      if (cpuBefore !== undefined && cpuAfter !== undefined) cpu[name].push(cpuAfter - cpuBefore);
+    }
+    load.push(os.loadavg()[0]!);
+  }
+  const base = median(wall.baseline);
+  const baseline = `node -e 0 ${spread(wall.baseline)}`;
+  const figures: Figure[] = [
+    { name: 'dsh-tools prompt (process)', value: spread(wall.prompt), baseline, ratio: median(wall.prompt) / base, goal: '≤ 2×' },
+    { name: 'dsh-tools call task_list (process)', value: spread(wall.call), baseline, ratio: median(wall.call) / base, goal: '≤ 2×' },
+    { name: 'dsh-tools serve → initialize answered (stdio)', value: spread(wall.serve), baseline, ratio: median(wall.serve) / base, goal: '≤ 2×' },
+    { name: 'dsh-tools prompt, module tree (no bundle)', value: spread(wall.promptTree), baseline, ratio: median(wall.promptTree) / base },
+  ];
+  if (cpu.baseline.length === runs) {
+    const cpuBase = median(cpu.baseline);
+    const cpuBaseline = `node -e 0 ${spread(cpu.baseline)}`;
+    for (const [name, label] of [['prompt', 'prompt'], ['call', 'call task_list'], ['promptTree', 'prompt, module tree']] as const) {
+      figures.push({ name: `dsh-tools ${label}, CPU ms (user+sys)`, value: spread(cpu[name]), baseline: cpuBaseline, ratio: median(cpu[name]) / cpuBase });
     }
   }
-  const base = median(samples.baseline);
-  const baseline = `node -e 0 ${spread(samples.baseline)}`;
-  return [
-    { name: 'dsh-tools prompt (process)', value: spread(samples.prompt), baseline, ratio: median(samples.prompt) / base, goal: '≤ 2×' },
-    { name: 'dsh-tools serve → initialize answered (stdio)', value: spread(samples.serve), baseline, ratio: median(samples.serve) / base, goal: '≤ 2×' },
-  ];
+  figures.push({ name: 'load average (1 min) during these rounds', value: `${median(load).toFixed(1)} (max ${Math.max(...load).toFixed(1)})` });
+  return figures;
 }

@@ -1,4 +1,4 @@
-// `npm run build`: the ESM build (dist/, with the CLI) and the CommonJS build
+// `npm run build`: the ESM build (dist/, with the CLI and its bundle) and the CommonJS build
 // (dist/cjs/, the library entries only), each with its own typings.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,9 @@ compile('tsconfig.build.json');
 // The argument schemas, generated once here so the CLI starts without class-validator.
 const cached = spawnSync(process.execPath, [path.join(root, 'scripts/cache-arg-schemas.mjs')], { cwd: root, stdio: 'inherit' });
 if (cached.status !== 0) throw new Error('caching the argument schemas failed');
+// The CLI as one CommonJS file with its V8 code cache (start-up; dist/cli/main.js runs it).
+const bundled = spawnSync(process.execPath, [path.join(root, 'scripts/bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
+if (bundled.status !== 0) throw new Error('bundling the CLI failed');
 
 // TypeScript reads a file's module format from the package.json nearest the
 // source, so the CommonJS build compiles a copy of src/ under a CommonJS scope.

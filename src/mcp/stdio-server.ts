@@ -21,6 +21,11 @@ const sdk = lazy(() =>
   ]),
 );
 
+/** Resolves after the event loop's next poll for I/O (a check phase, then one more). */
+function afterPendingInput(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
 /** Why a server stopped by itself when that was a failure, not its client leaving. */
 export interface ServerFailure {
   readonly why: string;
@@ -83,7 +88,10 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
 
   const [answered, [{ serveStdio: serveEras }, { McpConnection }, { modernServer }, { stdioHandles }]] = await Promise.all([
     answerInitializeEarly(stdin, stdout, host),
-    sdk(),
+    // After one pass of I/O: in the bundled CLI the SDK's modules evaluate at
+    // once on import() (nothing to read from disk), which would hold back
+    // reading the initialize request that is already waiting.
+    afterPendingInput().then(sdk),
   ]);
   const wire = new CheckedStdioTransport(stdin, stdout);
   if (answered !== undefined) wire.markInitialized(answered.params.protocolVersion);

@@ -11,7 +11,8 @@ const OBSERVABILITY = [/\/prom-client\//, /\/@opentelemetry\//];
 function loadedBy(args: string[], dir: string): { status: number | null; loaded: string[] } {
   const file = path.join(dir, `trace-${Math.random().toString(36).slice(2)}`);
   const run = spawnSync(process.execPath, ['--import', TRACE, MAIN_JS, ...args], {
-    env: { ...process.env, DSH_TRACE_LOADS: file },
+    // The module tree: the bundled CLI (src/cli/bundled-cli.ts) loads one file, where no module can be told apart.
+    env: { ...process.env, DSH_TRACE_LOADS: file, DSH_TOOLS_MODULE_TREE: '1' },
     encoding: 'utf8',
   });
   return { status: run.status, loaded: readFileSync(file, 'utf8').split('\n').filter(Boolean) };

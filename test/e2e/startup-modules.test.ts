@@ -38,7 +38,8 @@ function tracedArgs(args: string[]): { argv: string[]; env: NodeJS.ProcessEnv; l
   const file = path.join(dir, `trace-${Math.random().toString(36).slice(2)}`);
   return {
     argv: ['--import', TRACE, MAIN_JS, ...args],
-    env: { ...process.env, DSH_TRACE_LOADS: file },
+    // The module tree: the bundled CLI (src/cli/bundled-cli.ts) loads one file, where no module can be told apart.
+    env: { ...process.env, DSH_TRACE_LOADS: file, DSH_TOOLS_MODULE_TREE: '1' },
     loaded: () => readFileSync(file, 'utf8').split('\n').filter(Boolean),
   };
 }

@@ -1,0 +1,51 @@
+// Records the bundled CLI's V8 code caches, one per command (src/cli/bundled-cli.ts):
+// each command runs for real once and writes, at its exit, the cache of every
+// function it compiled (lazily compiled ones included).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const TRUE_CALL = { command: 'true', description: 'records the code cache' };
+/** `serve` (stdio): initialize, tools/list and a call, then end of input. */
+const SERVE_REQUESTS = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dsh-build', version: '0' } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'bash', arguments: TRUE_CALL } },
+];
+const RUNS = {
+  serve: { args: ['serve'], input: SERVE_REQUESTS.map((request) => `${JSON.stringify(request)}\n`).join(''), endAfter: '"id":3' },
+  call: { args: ['call', 'bash', JSON.stringify(TRUE_CALL)] },
+  prompt: { args: ['prompt'] },
+};
+
+function record(root, workspace, command) {
+  const { args, input, endAfter } = RUNS[command];
+  const child = spawn(process.execPath, [path.join(root, 'dist/cli/main.js'), ...args, '--workspace', workspace], {
+    env: { ...process.env, DSH_TOOLS_RECORD_CODE_CACHE: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let seen = '';
+  child.stdout.on('data', (chunk) => {
+    seen += chunk;
+    if (endAfter !== undefined && seen.includes(endAfter)) child.stdin.end();
+  });
+  if (input === undefined) child.stdin.end();
+  else child.stdin.write(input);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => child.once('close', resolve)).then((code) => {
+    clearTimeout(timer);
+    const cache = path.join(root, `dist/cli/dsh-tools.cjs.${command}.cache`);
+    if (code !== 0 || !existsSync(cache)) throw new Error(`recording the ${command} code cache failed (exit ${code}): ${seen.slice(0, 300)}`);
+  });
+}
+
+export async function recordCodeCache(root) {
+  const workspace = mkdtempSync(path.join(os.tmpdir(), 'dsh-code-cache-'));
+  try {
+    for (const command of Object.keys(RUNS)) await record(root, workspace, command);
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
