@@ -36,17 +36,5 @@ try {
   rmSync(cjsSource, { recursive: true, force: true });
 }
 mkdirSync(path.join(root, 'dist/cjs'), { recursive: true });
-// execa is ESM-only, and CommonJS runtimes without an import() hook (plain jest)
-// cannot load it: the CommonJS build carries it bundled as one CommonJS file.
-const esbuild = await import('esbuild');
-await esbuild.build({
-  entryPoints: [createRequire(import.meta.url).resolve('execa')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  outfile: path.join(root, 'dist/cjs/vendor/execa.cjs'),
-  logLevel: 'warning',
-});
 // Node (and TypeScript, for the .d.ts files) read dist/cjs as CommonJS from this marker.
 writeFileSync(path.join(root, 'dist/cjs/package.json'), '{ "type": "commonjs" }\n');

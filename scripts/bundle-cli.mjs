@@ -25,11 +25,11 @@ const external = [
   '@hono/*',
 ];
 
-// Two loaders pick `require` when it exists, as it does in this bundle: the
-// CommonJS build's way (its vendored execa, `require` of packages). Here they
-// take the ES build's way, `import()`, which esbuild bundles or, for the
-// external packages, leaves to node (@kubernetes/client-node is ESM-only).
-const ES_BRANCH = [/[\\/]providers[\\/]process[\\/]execa-loader\.js$/, /[\\/]core[\\/]lazy-module\.js$/];
+// The lazy-module loader picks `require` when it exists, as it does in this
+// bundle: the CommonJS build's way. Here it takes the ES build's way,
+// `import()`, which esbuild bundles or, for the external packages, leaves to
+// node (@kubernetes/client-node is ESM-only).
+const ES_BRANCH = [/[\\/]core[\\/]lazy-module\.js$/];
 const esBranch = {
   name: 'es-branch',
   setup(build) {
