@@ -60,10 +60,14 @@ export const EXEC_WRAPPER =
   // The helpers (and the job-table pipe's `:`) are skipped by pid: one not yet gone may still be a fork with the wrapper's environ (its tag).
   'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; for x in "${h[@]}" "${o[@]}"; do [[ $q == "$x" ]] && continue 2; done; ' +
   // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
-  'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z ]] && continue; ' +
+  // A child of the wrapper is never the command's (the command was waited for, and an orphan goes to the
+  // container's init, not to the wrapper): it is one of the wrapper's own forks, named by pid above or not.
+  'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z || $2 == "$$" ]] && continue; ' +
   '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
+  // Only the command's tag: a process still showing the wrapper's (`w`) is a fork of the wrapper that has not
+  // exec'd yet (a helper's subshell), never the command's, whose processes all start from the exported bare tag.
   'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
-  `[[ $x == "${EXEC_TAG_VAR}=$T" || $x == "${EXEC_TAG_VAR}=$T${WRAPPER_TAG_SUFFIX}" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
+  `[[ $x == "${EXEC_TAG_VAR}=$T" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
   // Stopped first, as in killTagged: none of them can start another process while the others are killed.
   '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
   `printf '\\037dsh-status:%s:left:%d\\037' "$K" $n >&4; exit $s`;
