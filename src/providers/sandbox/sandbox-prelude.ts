@@ -11,8 +11,19 @@ export const SECCOMP_FD = 9;
  * knows `ulimit -p` where bash says `-u`. `ignore-term` leaves SIGTERM
  * ignored across the exec, for bwrap and everything it starts until the
  * namespace reaper gives it back to the command.
+ *
+ * Two process attributes the sandbox cannot take back once the command
+ * runs are fixed here first. RLIMIT_CORE is 0, soft and hard (raising a
+ * hard limit needs a capability the command lacks): a crash leaves no core
+ * file in the workspace, with the host's memory of the process in it. And
+ * the audit login uid, where the server has none, becomes the server's uid:
+ * an unset one may be set once by anyone, which would let a confined root
+ * command log its acts under any user's name (a set one needs
+ * CAP_AUDIT_CONTROL, which the sandbox drops).
  */
-const PRELUDE =
+const prelude = (loginUid: number | undefined): string =>
+  'ulimit -c 0 || exit 125; ' +
+  (loginUid === undefined ? '' : loginUidStep(loginUid)) +
   'f=$1; shift; while [ "$1" != -- ]; do case $1 in ' +
   "ignore-term) trap '' TERM;; " +
   'nofile=*) ulimit -n "${1#*=}" || exit 125;; ' +
@@ -20,6 +31,12 @@ const PRELUDE =
   'data=*) ulimit -d "${1#*=}" || exit 125;; ' +
   '*) echo $$ 2>/dev/null >"$1" || { echo "dsh-tools: cannot join the sandbox cgroup $1" >&2; exit 125; };; ' +
   `esac; shift; done; shift; exec "$@" ${SECCOMP_FD}<"$f"`;
+
+/** The loginuid file has no trailing newline, so `read` says EOF; the value is read all the same. */
+const loginUidStep = (uid: number): string =>
+  'u=; { read -r u </proc/self/loginuid; } 2>/dev/null; ' +
+  `if [ "$u" = 4294967295 ]; then echo ${uid} 2>/dev/null >/proc/self/loginuid || ` +
+  '{ echo "dsh-tools: cannot set the sandbox audit login uid" >&2; exit 125; }; fi; ';
 
 export interface PreludeOptions {
   /** The compiled seccomp filter (see seccomp-file.ts). */
@@ -43,5 +60,5 @@ export function preludeArgv(options: PreludeOptions, argv: readonly string[]): s
   if (options.processes !== undefined) steps.push(`nproc=${options.processes}`);
   if (options.dataBytes !== undefined) steps.push(`data=${Math.floor(options.dataBytes / 1024)}`);
   steps.push(...options.cgroupProcs);
-  return ['/bin/sh', '-c', PRELUDE, 'dsh-sandbox', options.filterFile, ...steps, '--', ...argv];
+  return ['/bin/sh', '-c', prelude(process.getuid?.()), 'dsh-sandbox', options.filterFile, ...steps, '--', ...argv];
 }

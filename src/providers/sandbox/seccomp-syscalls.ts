@@ -44,6 +44,7 @@ export const DENIED_SYSCALLS: Readonly<Record<string, string>> = Object.freeze({
   fspick: 'the new mount API: reconfigures an existing mount',
   move_mount: 'the new mount API: moves mounts',
   open_tree: 'the new mount API: clones mounts',
+  open_tree_attr: 'the new mount API (Linux 6.15): clones mounts and changes their flags',
   mount_setattr: 'the new mount API: would clear read-only flags',
   setns: 'joins another namespace',
   open_by_handle_at: 'opens files by handle, past every mount (the "shocker" escape)',
@@ -71,12 +72,47 @@ export const DENIED_SYSCALLS: Readonly<Record<string, string>> = Object.freeze({
   fanotify_init: 'watches the whole filesystem\'s accesses',
   nfsservctl: 'kernel NFS server control (removed)',
   _sysctl: 'the old binary sysctl interface',
+  memfd_secret: 'memory the kernel hides even from itself: no shell tool needs it, and it pins unswappable pages',
 });
 
 /** Allowed only without the namespace flags (EPERM with them): a new namespace is where capability checks restart. */
 export const NAMESPACE_CHECKED = Object.freeze(['clone', 'unshare'] as const);
-/** `clone3` takes its flags in memory the filter cannot read: ENOSYS, so libc falls back to `clone`. */
-export const ENOSYS_SYSCALLS = Object.freeze(['clone3'] as const);
+/**
+ * `clone3` and `openat2` take their flags and mode in memory the filter
+ * cannot read: ENOSYS, so libc falls back to `clone` and `openat`, which are
+ * checked (glibc's `open`/`openat` never use `openat2`; callers of `openat2`
+ * are told to fall back on ENOSYS, as on kernels before 5.6).
+ */
+export const ENOSYS_SYSCALLS = Object.freeze(['clone3', 'openat2'] as const);
+
+/**
+ * The highest syscall number this filter knows: file_setattr (Linux 6.17),
+ * 469 on every ABI (since Linux 5.1 a new syscall gets one number
+ * everywhere). Anything above it gets ENOSYS, as on a kernel that lacks it:
+ * a syscall added by a newer kernel stays refused until it has been looked
+ * at and this number raised.
+ */
+export const HIGHEST_KNOWN_SYSCALL = 469;
+
+/**
+ * Where each mode-taking syscall has its mode argument (and, for the opens,
+ * its flags: the mode counts only with O_CREAT or O_TMPFILE). `node` marks
+ * mknod, whose mode also carries the file type.
+ */
+export const MODE_ARGUMENTS: Readonly<Record<string, { readonly mode: number; readonly flags?: number; readonly node?: true }>> = Object.freeze({
+  chmod: { mode: 1 },
+  fchmod: { mode: 1 },
+  fchmodat: { mode: 2 },
+  fchmodat2: { mode: 2 },
+  creat: { mode: 1 },
+  open: { flags: 1, mode: 2 },
+  openat: { flags: 2, mode: 3 },
+  mknod: { mode: 1, node: true },
+  mknodat: { mode: 2, node: true },
+});
+
+/** `personality` is allowed only to ask (0xffffffff) or to set a plain Linux persona without flags (see seccomp-filter.ts). */
+export const PERSONALITY = 'personality';
 /** `ioctl` is refused only for the requests that inject terminal input (TIOCSTI, TIOCLINUX). */
 export const IOCTL = 'ioctl';
 
@@ -91,7 +127,9 @@ const X86_64: Table = {
   clone3: 435, ioctl: 16, open_by_handle_at: 304, iopl: 172, ioperm: 173, modify_ldt: 154, settimeofday: 164,
   clock_settime: 227, clock_adjtime: 305, adjtimex: 159, syslog: 103, io_uring_setup: 425, io_uring_enter: 426,
   io_uring_register: 427, quotactl: 179, quotactl_fd: 443, lookup_dcookie: 212, uselib: 134, vhangup: 153,
-  fanotify_init: 300, nfsservctl: 180, _sysctl: 156,
+  fanotify_init: 300, nfsservctl: 180, _sysctl: 156, open_tree_attr: 467, memfd_secret: 447, openat2: 437,
+  personality: 135, chmod: 90, fchmod: 91, fchmodat: 268, fchmodat2: 452, creat: 85, open: 2, openat: 257,
+  mknod: 133, mknodat: 259,
 };
 
 const I386: Table = {
@@ -104,7 +142,9 @@ const I386: Table = {
   settimeofday: 79, stime: 25, clock_settime: 264, clock_settime64: 404, clock_adjtime: 343,
   clock_adjtime64: 405, adjtimex: 124, syslog: 103, io_uring_setup: 425, io_uring_enter: 426,
   io_uring_register: 427, quotactl: 131, quotactl_fd: 443, lookup_dcookie: 253, uselib: 86, vhangup: 111,
-  fanotify_init: 338, nfsservctl: 169, _sysctl: 149,
+  fanotify_init: 338, nfsservctl: 169, _sysctl: 149, open_tree_attr: 467, memfd_secret: 447, openat2: 437,
+  personality: 136, chmod: 15, fchmod: 94, fchmodat: 306, fchmodat2: 452, creat: 8, open: 5, openat: 295,
+  mknod: 14, mknodat: 297,
 };
 
 /** aarch64 uses the generic table (asm-generic/unistd.h) without the 32-bit time calls. */
@@ -116,7 +156,9 @@ const AARCH64: Table = {
   fspick: 433, move_mount: 429, open_tree: 428, mount_setattr: 442, setns: 268, unshare: 97, clone: 220,
   clone3: 435, ioctl: 29, open_by_handle_at: 265, settimeofday: 170, clock_settime: 112, clock_adjtime: 266,
   adjtimex: 171, syslog: 116, io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427, quotactl: 60,
-  quotactl_fd: 443, lookup_dcookie: 18, vhangup: 58, fanotify_init: 262, nfsservctl: 42,
+  quotactl_fd: 443, lookup_dcookie: 18, vhangup: 58, fanotify_init: 262, nfsservctl: 42, open_tree_attr: 467,
+  memfd_secret: 447, openat2: 437, personality: 92, fchmod: 52, fchmodat: 53, fchmodat2: 452, openat: 56,
+  mknodat: 33,
 };
 
 export const SYSCALL_NUMBERS: Readonly<Record<SeccompArch, Table>> = Object.freeze({ x86_64: X86_64, i386: I386, aarch64: AARCH64 });
