@@ -84,22 +84,26 @@ const RULES: readonly Rule[] = [
   { names: ['clone3'], action: 'SCMP_ACT_ERRNO', errnoRet: ENOSYS },
   // vsock reaches the hypervisor's services, outside every container network.
   { names: ['socket'], action: 'SCMP_ACT_ALLOW', args: [{ index: 0, value: AF_VSOCK, valueTwo: 0, op: 'SCMP_CMP_NE' }] },
-  // The personalities a shell uses: Linux, 32-bit Linux (setarch), and the query.
-  ...[0x0, 0x8, 0x20000, 0x20008, 0xffffffff].map(
+  // personality: only the query and the plain personas (Linux, 32-bit Linux for setarch/linux32), no
+  // flag (ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC...): the same three values the bwrap sandbox allows.
+  ...[0xffffffff, 0x0, 0x8].map(
     (persona): Rule => ({ names: ['personality'], action: 'SCMP_ACT_ALLOW', args: [{ index: 0, value: persona, valueTwo: 0, op: 'SCMP_CMP_EQ' }] }),
   ),
 ];
 
 /**
- * Native 64-bit calls only: a 32-bit ABI call (int 0x80, x32) meets the
- * filter's bad-architecture action instead of a second syscall table the
- * rules above would have to cover. Naming the architecture also lets the
- * runtime answer ENOSYS (not EPERM) for syscalls newer than the profile, so
- * libc falls back as on an older kernel.
+ * Every ABI the CPU offers a process, each through the rules above (the
+ * runtime resolves each name per ABI and leaves out names an ABI lacks):
+ * a 32-bit call (int 0x80, x32, arm on arm64) that is not allowed fails with
+ * EPERM like any other, as in the bwrap sandbox, instead of meeting the
+ * runtime's bad-architecture action, which kills the process with SIGSYS.
+ * Naming the architectures also lets the runtime answer ENOSYS (not EPERM)
+ * for syscalls newer than the profile, so libc falls back as on an older
+ * kernel.
  */
 const ARCHITECTURES = [
-  { architecture: 'SCMP_ARCH_X86_64', subArchitectures: [] },
-  { architecture: 'SCMP_ARCH_AARCH64', subArchitectures: [] },
+  { architecture: 'SCMP_ARCH_X86_64', subArchitectures: ['SCMP_ARCH_X86', 'SCMP_ARCH_X32'] },
+  { architecture: 'SCMP_ARCH_AARCH64', subArchitectures: ['SCMP_ARCH_ARM'] },
 ];
 
 /** The profile as the engine's `seccomp=<json>` security option takes it. */
