@@ -24,6 +24,7 @@ import { PARSE_ERROR, type RpcError } from './jsonrpc-checks.js';
 import { BoundedEventStore } from './sse-replay.js';
 import { toWebRequest } from './node-web.js';
 import { DEFAULT_CALLER } from './token-files.js';
+import { PeerCheck } from './http-peer-check.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -101,6 +102,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   const auth = options.auth;
   checkListenAddress(listenHost, auth !== 'none');
   const access = new HostAllowList(listenHost, options.allowedHosts);
+  const peers = new PeerCheck();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const { sessions, handles } = sessionTables(host, {
     ...options,
@@ -166,6 +168,9 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     // Before anything else about the request is looked at: no session is created or found without a token.
     const caller = auth === 'none' ? DEFAULT_CALLER : auth.callerOf(authorizationOf(req));
     if (caller === undefined) return refuseUnauthorized(req, res, MCP_PATH);
+    // A command of this server (or any) is never its client: it could approve its own escalation.
+    const peerRefusal = await peers.refusal(req);
+    if (peerRefusal) return reply(res, 403, peerRefusal);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.begin(sessionId, req.method, res, caller);

@@ -1,6 +1,8 @@
 // The container image recipe of docs/operations.md, built exactly as written
 // from the packed tarball without a registry (the base is a `docker import`
-// of this machine's node, bash and procps), run with `docker run -p`: the
+// of this machine's node, bash and procps; `app/` is the install step's
+// result made from this checkout's own node_modules, so no npm cache is
+// needed: see app-from-checkout.ts), run with `docker run -p`: the
 // health check turns healthy, an MCP client makes a call as the non-root
 // user, and `docker stop` drains it to exit code 0.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ensureBuilt, ROOT } from './support/built-server.js';
+import { appFromCheckout } from './support/app-from-checkout.js';
 import { callTool, textOf } from './support/mcp-clients.js';
 import { pollUntil } from '../support/process-table.js';
 import { describeWithEngine, NEEDS_ENGINE } from '../support/container-engine.js';
@@ -39,11 +42,8 @@ describeWithEngine(`the documented server image${NEEDS_ENGINE}`, () => {
     context = mkdtempSync(path.join(os.tmpdir(), 'dsh-image-'));
     execFileSync('npm', ['pack', '--pack-destination', context], { cwd: ROOT, stdio: 'ignore' });
     const tarball = readdirSync(context).find((name) => name.endsWith('.tgz'))!;
-    // The documented install step, from npm's cache only: no registry is asked.
-    execFileSync('npm', ['install', '--prefix', 'app', '--omit=dev', '--offline', '--no-audit', '--no-fund', `./${tarball}`], {
-      cwd: context,
-      stdio: 'ignore',
-    });
+    // The documented install step's result, from this checkout's install: no registry and no npm cache.
+    appFromCheckout(ROOT, path.join(context, tarball), path.join(context, 'app'));
     rmSync(path.join(context, tarball));
     writeFileSync(path.join(context, 'Dockerfile'), documentedDockerfile());
     docker('build', '--build-arg', `NODE_IMAGE=${BASE}`, '-t', IMAGE, context);

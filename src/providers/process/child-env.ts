@@ -1,10 +1,12 @@
 /**
  * The child environment rules shared by every process the host spawns
- * (one-shot, background and PTY): scrub credentials and stale `DSH_*`, add
+ * (one-shot, background and PTY): scrub credentials, the server's own
+ * runtime settings (`isServerRuntimeName`) and stale `DSH_*`, add
  * settings that keep output plain and non-interactive, then the trusted
  * caller env, then the managed `DSH_*` overlay. `process.env` is never touched.
  */
 import { isCredential } from '../output-filter/credential-names.js';
+import { isServerRuntimeName } from './server-runtime-names.js';
 
 export { isCredential, isCredentialName } from '../output-filter/credential-names.js';
 
@@ -41,7 +43,7 @@ export function dropShellStartupVars(env: Record<string, string>): Record<string
 
 function isScrubbed(name: string, value: string, allow: readonly string[]): boolean {
   if (name.startsWith('DSH_')) return true;
-  return isCredential(name, value) && !allow.includes(name);
+  return (isCredential(name, value) || isServerRuntimeName(name)) && !allow.includes(name);
 }
 
 export function buildChildEnv(parent: NodeJS.ProcessEnv, options: ChildEnvOptions = {}): Record<string, string> {

@@ -24,6 +24,36 @@ describe('buildChildEnv: credential-shaped names', () => {
       'SSH_AUTH_SOCK',
     ]);
   });
+
+  it('scrubs credentials by convention: *_HEADERS and URLs carrying a password or a token, not an ssh login name', () => {
+    const parent = {
+      OTEL_EXPORTER_OTLP_HEADERS: 'Authorization=Bearer c0llector',
+      MY_CLIENT_HEADER: 'x-api: 1',
+      GIT_REMOTE: 'https://ghp_abc123@github.com/org/repo.git',
+      MIRRORS: 'https://a.example/x https://u:p@b.example/y',
+      PUBLIC_URL: 'https://example.com/x?next=a@b',
+      REPO_SSH: 'ssh://git@github.com/org/repo.git',
+      SCP_LIKE: 'git@github.com:org/repo.git',
+    };
+    expect(Object.keys(buildChildEnv(parent)).filter((name) => name in parent).sort()).toEqual(['PUBLIC_URL', 'REPO_SSH', 'SCP_LIKE']);
+  });
+
+  it("keeps the server's own runtime settings out (NODE_*, OTEL_*, LD_*), but not the machine's CA bundle or library path", () => {
+    const parent = {
+      NODE_OPTIONS: '--require /opt/otel/register.js',
+      NODE_ENV: 'production',
+      NODE_V8_COVERAGE: '/srv/coverage',
+      NODE_EXTRA_CA_CERTS: '/etc/ssl/proxy.pem',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example:4318',
+      OTEL_SERVICE_NAME: 'dsh-tools',
+      LD_PRELOAD: '/opt/profiler/libprof.so',
+      LD_AUDIT: '/opt/audit.so',
+      LD_LIBRARY_PATH: '/opt/cuda/lib64',
+      NODENAME: 'kept: not a NODE_ prefix',
+    };
+    expect(Object.keys(buildChildEnv(parent)).filter((name) => name in parent).sort()).toEqual(['LD_LIBRARY_PATH', 'NODENAME', 'NODE_EXTRA_CA_CERTS']);
+    expect(buildChildEnv(parent, { allow: ['NODE_ENV'] }).NODE_ENV).toBe('production');
+  });
 });
 
 /** Runs `env -0` in the child and parses it. */

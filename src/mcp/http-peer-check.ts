@@ -1,0 +1,59 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { commandPeerReason } from '../providers/process/command-peer.js';
+import { hasProcFs } from '../providers/process/proc-stat.js';
+import { isHostAddress, peerSocket, socketOwners } from '../providers/process/tcp-socket-owners.js';
+
+/** The 403 a connection from a command gets, whatever it asks. */
+export function commandPeerRefusal(reason: string): string {
+  return `forbidden: this connection comes from ${reason}; a command cannot open or use a session of this server, nor answer its approvals`;
+}
+
+/**
+ * Keeps the server's own commands from being its clients: a confined command
+ * that reaches the listener (bwrap's network-on sandbox shares the host's
+ * loopback) could otherwise open a session declaring elicitation, ask for
+ * `danger-full-access` and approve itself, token or not.
+ *
+ * Checked once per TCP connection, and only when the peer uses an address of
+ * this host (then its socket is in this server's /proc/net/tcp): the owning
+ * processes are found through their descriptors and refused when
+ * `commandPeerReason` names one. Fails closed where the peer should be
+ * visible but is not (socket gone, no owner found); a remote peer, a peer
+ * of another uid the server cannot read, or a host without /proc cannot be
+ * known and passes (docs/security.md, "Who may answer an approval").
+ */
+export class PeerCheck {
+  private readonly verdicts = new WeakMap<Socket, Promise<string | undefined>>();
+
+  /** Why `req`'s connection is refused (403), or undefined. */
+  refusal(req: IncomingMessage): Promise<string | undefined> {
+    const socket = req.socket;
+    let verdict = this.verdicts.get(socket);
+    if (!verdict) {
+      verdict = checkPeer(socket).catch(() => commandPeerRefusal('a peer that could not be identified'));
+      this.verdicts.set(socket, verdict);
+    }
+    return verdict;
+  }
+}
+
+async function checkPeer(socket: Socket): Promise<string | undefined> {
+  const { remoteAddress, remotePort, localAddress, localPort } = socket;
+  if (!remoteAddress || !remotePort || !localAddress || !localPort) return commandPeerRefusal('a peer that is gone');
+  if (!hasProcFs || !isHostAddress(remoteAddress)) return undefined;
+  const found = await peerSocket({ address: remoteAddress, port: remotePort }, { address: localAddress, port: localPort });
+  if (!found || found.inode === 0) return commandPeerRefusal('a peer whose socket is gone');
+  const owners = await socketOwners(found.inode);
+  if (owners.length === 0) {
+    const euid = process.geteuid?.();
+    // Another user's process: not readable, and no command of this server (they run as its uid).
+    if (euid !== 0 && found.uid !== euid) return undefined;
+    return commandPeerRefusal('a process this server cannot identify');
+  }
+  for (const pid of owners) {
+    const reason = commandPeerReason(pid);
+    if (reason) return commandPeerRefusal(`${reason} (pid ${pid})`);
+  }
+  return undefined;
+}
