@@ -29,6 +29,7 @@ export async function resolveEnvironment(options: GlobalOptions): Promise<CliEnv
   const fromFile = options.config ? await loadConfigFile(options.config) : {};
   // The config may hold secrets (redact values, tokens): no command reads it (docs/security.md#hidden-server-files).
   hideServerFile(options.config);
+  hideServerFile(fromFile.audit?.file);
   if (options.shell !== undefined && !SHELL_CHOICES.includes(options.shell as ShellChoice)) {
     throw new Error(`invalid --shell "${options.shell}": expected oneshot, persistent or both`);
   }

@@ -28,11 +28,11 @@ export function protectedPathFlags(root: string, entries: readonly string[]): st
  * `/dev/null` over a file, an empty read-only tmpfs over a directory, at the
  * given path and at its real path. A file kept beside a Kubernetes-style
  * `..data` link (a mounted secret, whose real path moves on each update) has
- * its whole directory masked. Files under the hidden temp roots are hidden
- * already; files that do not exist are skipped (nothing to read, and bwrap
+ * its whole directory masked. Files under the hidden temp roots (outside the
+ * workspace) are hidden already; files that do not exist are skipped (nothing to read, and bwrap
  * would have to create the mount point).
  */
-export function hiddenFileFlags(files: readonly string[]): string[] {
+export function hiddenFileFlags(files: readonly string[], workspaceRoot: string): string[] {
   const masked = hiddenTempRoots();
   const targets = new Map<string, boolean>();
   for (const file of files) {
@@ -43,7 +43,9 @@ export function hiddenFileFlags(files: readonly string[]): string[] {
   }
   const flags: string[] = [];
   for (const [target, isDirectory] of targets) {
-    if (masked.some((dir) => isWithin(target, dir))) continue;
+    // A workspace inside a temp root is bound back over its mask: what lies in it is visible again.
+    const shownAgain = isWithin(target, workspaceRoot) && masked.some((dir) => isWithin(workspaceRoot, dir) && workspaceRoot !== dir);
+    if (masked.some((dir) => isWithin(target, dir)) && !shownAgain) continue;
     if (isDirectory) flags.push('--tmpfs', target, '--remount-ro', target);
     else flags.push('--ro-bind', '/dev/null', target);
   }

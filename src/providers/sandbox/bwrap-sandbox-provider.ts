@@ -72,7 +72,7 @@ export class BwrapSandboxProvider implements SandboxProvider {
     flags.push(...tempAndWorkspaceFlags(sandbox));
     if (sandbox.mode === 'workspace-write') flags.push(...protectedPathFlags(sandbox.workspaceRoot, this.config.protectedPaths));
     if (!this.config.network) flags.push(...socketMaskFlags());
-    flags.push(...hiddenFileFlags(serverFiles()));
+    flags.push(...hiddenFileFlags(serverFiles(), sandbox.workspaceRoot));
     // After the write binds, so a workspace of `/` cannot shadow them with the host's /dev and /proc.
     flags.push('--dev', '/dev', '--remount-ro', '/dev', '--proc', '/proc', ...kernelSurfaceFlags());
     // Without --chdir, bwrap silently starts in $HOME when the caller's cwd is hidden inside (e.g. under the host /tmp).
