@@ -59,6 +59,12 @@ describeWithEngine(`session container mounts${NEEDS_ENGINE}`, () => {
     });
   });
 
+  it('the prompt names the protected paths (the configured list)', async () => {
+    const host = await createHost(...containerEnvironment({ workspace, container: { image: TEST_IMAGE, protectedPaths: ['.git', 'deploy/hooks'] } }));
+    hosts.push(host);
+    expect(host.prompt().sections.find((s) => s.name === 'sandbox:protected-paths')?.text).toMatch(/^These workspace paths stay read-only even when the workspace is writable, because the host's own tools run what they hold: `\.git`, `deploy\/hooks`\. /);
+  });
+
   it('the server\'s own files in the workspace or a configured mount read as empty', async () => {
     const config = path.join(workspace, 'dsh.yaml');
     const token = path.join(extra, 'token');
