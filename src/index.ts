@@ -72,6 +72,8 @@ export { JsonLinesAuditSink } from './providers/observability/json-lines-audit-s
 export { bindObservability } from './providers/observability/observability.module.js';
 export { callStep, noteCommandVerdict, type CallStep } from './core/call-scope.js';
 export { DEFAULT_SANDBOX_CONFIG, SANDBOX_MODES, isSandboxMode, resolveSandboxConfig } from './providers/sandbox/sandbox-config.js';
+export { DEFAULT_PROTECTED_PATHS } from './core/protected-paths.js';
+export { hideServerFile, forgetServerFile } from './core/server-files.js';
 export { LocalSandboxPolicy } from './providers/sandbox/local-sandbox-policy.js';
 export { BwrapSandboxProvider } from './providers/sandbox/bwrap-sandbox-provider.js';
 export { SandboxConfinement } from './providers/sandbox/sandbox-confinement.js';

@@ -3,6 +3,7 @@ import { SHELL_CHOICES, type ShellChoice } from '../plugins/shell-choice.js';
 import { checkOneEngine } from './config-kubernetes.js';
 import { isSandboxMode } from '../core/sandbox-mode.js';
 import { loadConfigFile } from './config-file.js';
+import { hideServerFile } from '../core/server-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 
 /** Options every command shares. */
@@ -26,6 +27,9 @@ export type { CliEnvironment } from './cli-environment.js';
  */
 export async function resolveEnvironment(options: GlobalOptions): Promise<CliEnvironment> {
   const fromFile = options.config ? await loadConfigFile(options.config) : {};
+  // The config may hold secrets (redact values, tokens): no command reads it (docs/security.md#hidden-server-files).
+  hideServerFile(options.config);
+  hideServerFile(fromFile.audit?.file);
   if (options.shell !== undefined && !SHELL_CHOICES.includes(options.shell as ShellChoice)) {
     throw new Error(`invalid --shell "${options.shell}": expected oneshot, persistent or both`);
   }

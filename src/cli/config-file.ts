@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliEnvironment } from './cli-environment.js';
 import { resolveResourceLimits } from '../providers/sandbox/resource-limits.js';
+import { checkProtectedPaths } from '../core/protected-paths.js';
 import { containerChecks } from './config-container.js';
 import { kubernetesChecks } from './config-kubernetes.js';
 
@@ -17,6 +18,11 @@ const oneOf =
     values.includes(v as string) ? undefined : `expected one of ${values.join(', ')}`;
 const stringList: Check = (v) =>
   Array.isArray(v) && v.every((item) => typeof item === 'string') ? undefined : 'expected a list of strings';
+
+const protectedPathList: Check = (v) => {
+  const checked = checkProtectedPaths(v);
+  return 'problem' in checked ? checked.problem : undefined;
+};
 
 const ruleList: Check = (v) => {
   const shape = 'expected a list of { match: <command prefix or /regex/>, action: allow | ask | deny, name? }';
@@ -60,6 +66,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     network: boolean,
     fallbackRoot: string,
     bwrapPath: string,
+    protectedPaths: protectedPathList,
     limits: (v) => {
       const limits = resolveResourceLimits(v);
       return 'problem' in limits ? `${limits.key} ${limits.problem}` : undefined;

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { CliEnvironment } from './cli-options.js';
+import { hideServerFile } from '../core/server-files.js';
 
 /** The observability flags of `serve`. */
 export interface ObserveFlags {
@@ -33,8 +34,10 @@ export function checkObserveFlags(flags: ObserveFlags, http: boolean): void {
 
 /** The composition with `--audit-log` applied. */
 export function withObserveFlags(environment: CliEnvironment, flags: ObserveFlags): CliEnvironment {
-  if (flags.auditLog === undefined) return environment;
-  return { ...environment, audit: { ...environment.audit, file: flags.auditLog } };
+  const observed = flags.auditLog === undefined ? environment : { ...environment, audit: { ...environment.audit, file: flags.auditLog } };
+  // Commands never read the audit log (docs/security.md#hidden-server-files).
+  hideServerFile(observed.audit?.file);
+  return observed;
 }
 
 /** Starts the `--metrics-port` listener when asked; its URL goes to stderr. */

@@ -8,6 +8,7 @@ import { MAX_TIMER_MS } from '../core/timer.js';
 import { checkObserveFlags, parseAuditLog, parseMetricsPort, startMetricsPort, withObserveFlags, type ObserveFlags } from './observe-options.js';
 import { addServeDeployOptions, checkServeDeployOptions, type ServeDeployOptions } from './serve-http-options.js';
 import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './heartbeat-option.js';
+import { hideServerFile } from '../core/server-files.js';
 
 const HELP_AFTER = `
 Transports:
@@ -153,6 +154,8 @@ export function registerServeCommand(program: Command): void {
         } else {
           const [{ serveHttp }, { resolveHttpToken }] = await Promise.all([import('../mcp/http-server.js'), import('../mcp/http-auth.js')]);
           const auth = options.auth ? resolveHttpToken({ tokenFile: options.tokenFile }) : 'none';
+          // No command reads the tokens (docs/security.md#hidden-server-files).
+          for (const file of [options.tokenFile, auth === 'none' ? undefined : auth.file]) hideServerFile(file);
           token = auth === 'none' ? undefined : auth;
           if (auth !== 'none' && auth.warning !== undefined) logger.warn(auth.warning);
           for (const note of auth === 'none' ? [] : (auth.notes ?? [])) logger.info(note);

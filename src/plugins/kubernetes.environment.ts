@@ -38,6 +38,7 @@ export function kubernetesEnvironment(options: KubernetesEnvironmentOptions): Pl
       seccomp: 'engine-default',
       network: 'none',
       capabilities: DEFAULT_CAPABILITIES,
+      protectedPaths: config.protectedPaths,
       ...(config.user === undefined ? {} : { user: config.user }),
     },
   });

@@ -24,6 +24,8 @@ export interface SandboxedEnvironmentOptions extends EnvironmentOptions {
     readonly bwrapPath?: string;
     /** Per confined call (per persistent shell): `processes`, `memory`, `openFiles`. Defaults in resource-limits.ts. */
     readonly limits?: Partial<ResourceLimits>;
+    /** Paths inside a writable workspace kept read-only. Default `.git`, `.envrc`, `.vscode` (docs/security.md#protected-paths). */
+    readonly protectedPaths?: readonly string[];
   };
   readonly approval?: Partial<ApprovalConfig>;
   /** Approval answerers, consulted in order (the MCP server adds its elicitation answerer itself). */

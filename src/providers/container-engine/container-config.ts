@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
+import { checkProtectedPaths, DEFAULT_PROTECTED_PATHS } from '../../core/protected-paths.js';
 import type { ContainerMount, ContainerSpec } from './container-engine.js';
 import {
   DEFAULT_CAPABILITIES,
@@ -19,7 +20,7 @@ export interface ContainerConfig {
   readonly image: string;
   /** Engine endpoint; default `DOCKER_HOST`, else the local socket. */
   readonly host?: string;
-  /** Extra binds, `src:dst[:ro]` (absolute paths). */
+  /** Extra binds, `src:dst[:ro|rw|ro,noexec]` (absolute paths). */
   readonly mounts: readonly string[];
   /** `session` (default: a network of its own per session), `none`, or an engine network name (shared by every session). */
   readonly network: string;
@@ -42,12 +43,15 @@ export interface ContainerConfig {
   readonly readOnlyRootfs: boolean;
   /** Fixed variables of every container. */
   readonly env: Readonly<Record<string, string>>;
+  /** Paths inside a writable workspace mounted read-only over it (docs/security.md#protected-paths). Default `.git`, `.envrc`, `.vscode`. */
+  readonly protectedPaths: readonly string[];
 }
 
 /** The config with every value checked and converted for the engine. */
 export interface ResolvedContainerConfig extends Omit<ContainerSpec, 'name' | 'labels' | 'network' | 'seccompProfile'>, ResolvedHardening {
   /** The engine's endpoint; undefined: `DOCKER_HOST`, else the local socket. */
   readonly host?: string;
+  readonly protectedPaths: readonly string[];
 }
 
 export const ContainerConfig: ServiceIdentifier<ResolvedContainerConfig> = Symbol.for('dsh.ContainerConfig');
@@ -63,6 +67,7 @@ const DEFAULTS = {
   capabilities: DEFAULT_CAPABILITIES,
   noNewPrivileges: true,
   seccomp: 'dsh',
+  protectedPaths: DEFAULT_PROTECTED_PATHS,
 };
 const KNOWN = new Set(['image', 'host', 'mounts', 'cpus', 'user', 'readOnlyRootfs', 'env', ...Object.keys(DEFAULTS)]);
 /** Turns the memory or pids limit off. */
@@ -99,6 +104,8 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
   const memoryBytes = merged.memory === UNLIMITED ? undefined : parseMemory(merged.memory);
   if (memoryBytes === null) fail('memory', 'must be a byte count, a number with k, m or g (at least 6m), or "unlimited"');
   const hardening = resolveHardening(merged);
+  const protectedPaths = checkProtectedPaths(merged.protectedPaths);
+  if ('problem' in protectedPaths) throw configError(LABEL, 'protectedPaths', protectedPaths.problem);
   const host = optionalString('host');
   const user = optionalString('user');
   return Object.freeze({
@@ -107,6 +114,7 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
     readOnlyRootfs: merged.readOnlyRootfs as boolean,
     env: Object.freeze({ ...(env as Record<string, string>) }),
     ...hardening,
+    protectedPaths: protectedPaths.paths,
     ...(host === undefined ? {} : { host }),
     ...(user === undefined ? {} : { user }),
     ...(memoryBytes == null ? {} : { memoryBytes }),
@@ -115,7 +123,7 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
   });
 }
 
-/** `src:dst[:ro|rw]` with absolute paths. */
+/** `src:dst[:ro|rw|ro,noexec]` with absolute paths. */
 export function parseMount(entry: unknown): ContainerMount {
   const bad = (why: string): never => {
     throw configError(LABEL, 'mounts', `entry ${describeValue(entry)} ${why}`);
@@ -125,8 +133,8 @@ export function parseMount(entry: unknown): ContainerMount {
   if (parts.length < 2 || parts.length > 3) return bad('must look like src:dst or src:dst:ro');
   const [source, target, flag] = parts as [string, string, string | undefined];
   if (!path.isAbsolute(source) || !path.isAbsolute(target)) bad('needs absolute source and target paths');
-  if (flag !== undefined && flag !== 'ro' && flag !== 'rw') bad('may only end in :ro or :rw');
-  return { source, target, readOnly: flag === 'ro' };
+  if (flag !== undefined && flag !== 'ro' && flag !== 'rw' && flag !== 'ro,noexec') bad('may only end in :ro, :rw or :ro,noexec');
+  return { source, target, readOnly: flag === 'ro' || flag === 'ro,noexec', ...(flag === 'ro,noexec' ? { noExec: true } : {}) };
 }
 
 /** Bytes, or null for a bad value. The engine refuses limits under 6 MiB. */

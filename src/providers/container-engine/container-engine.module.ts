@@ -1,4 +1,5 @@
-import { bindSeam } from '../../core/contributions.js';
+import { bindPromptSection, bindSeam } from '../../core/contributions.js';
+import { protectedPathsPrompt } from '../../core/protected-paths.js';
 import type { ResolutionContext } from 'inversify';
 import { PluginModule } from '../../core/plugin-module.js';
 import { Redactor } from '../output-filter/redactor.js';
@@ -29,7 +30,8 @@ export interface ContainerShellModuleOptions {
 /**
  * Container execution: the engine, the per-session containers and the
  * container `ShellExecutor`. Bad config fails here, at composition; unloading
- * stops running commands and removes every session's container.
+ * stops running commands and removes every session's container. Its prompt
+ * section names the protected paths (docs/security.md#protected-paths).
  */
 export function containerShellModule(options: ContainerShellModuleOptions): PluginModule {
   const config: ResolvedContainerConfig = resolveContainerConfig(options.container);
@@ -37,6 +39,7 @@ export function containerShellModule(options: ContainerShellModuleOptions): Plug
   return new PluginModule('shell:container', (module) => {
     const { bind } = module;
     bind(ContainerConfig).toConstantValue(config);
+    bindPromptSection(bind, { name: 'sandbox:protected-paths', order: 107, text: protectedPathsPrompt(config.protectedPaths) });
     bind(ExecutorConfig).toConstantValue(Object.freeze({ cwd: options.workspace, ...options.executor }));
     bind(ContainerEngine).toConstantValue(options.engine ?? new DockerContainerEngine(config.host));
     bindReadinessCheck(module, (get) => engineReadinessCheck(get(ContainerEngine)));

@@ -6,6 +6,10 @@ export interface ContainerMount {
   readonly source: string;
   readonly target: string;
   readonly readOnly: boolean;
+  /** Programs on it cannot be run (`:ro,noexec` in config; read-only mounts only). */
+  readonly noExec?: boolean;
+  /** What the source is, when the session layer looked: an engine must not create a missing one (a pod's hostPath type). */
+  readonly kind?: 'directory' | 'file';
 }
 
 /** Everything needed to create one session's container. */

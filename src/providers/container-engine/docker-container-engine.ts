@@ -15,6 +15,7 @@ import {
 } from './container-engine.js';
 import { describeEngineError, engineEndpoint, withTimeout } from './engine-errors.js';
 import { killTaggedThrough } from './kill-tagged.js';
+import { dockerMounts } from './docker-mounts.js';
 
 /**
  * The main process of every container: it reads its stdin, which is a
@@ -67,6 +68,7 @@ export class DockerContainerEngine implements ContainerEngine {
   }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
+    const engineMounts = dockerMounts(spec.mounts, spec.labels);
     const container = await this.call('create container', (docker) =>
       docker.createContainer({
         name: spec.name,
@@ -82,7 +84,8 @@ export class DockerContainerEngine implements ContainerEngine {
         HostConfig: {
           AutoRemove: true,
           Init: true,
-          Binds: spec.mounts.map((m) => `${m.source}:${m.target}:${m.readOnly ? 'ro' : 'rw'}`),
+          Binds: engineMounts.binds,
+          Mounts: engineMounts.mounts as Docker.MountSettings[],
           ReadonlyRootfs: spec.readOnlyRootfs,
           ...(spec.network === undefined ? {} : { NetworkMode: spec.network }),
           ...(spec.memoryBytes === undefined ? {} : { Memory: spec.memoryBytes, MemorySwap: spec.memoryBytes }),
@@ -106,7 +109,7 @@ export class DockerContainerEngine implements ContainerEngine {
       await this.call('start container', () => container.start());
     } catch (error) {
       lifeline.destroy();
-      await container.remove({ force: true }).catch(() => undefined);
+      await container.remove({ force: true, v: true }).catch(() => undefined);
       throw error;
     }
     const stopped = container
@@ -208,7 +211,7 @@ export class DockerContainerEngine implements ContainerEngine {
 
   async remove(containerId: string): Promise<void> {
     try {
-      await this.call('remove container', (docker) => docker.getContainer(containerId).remove({ force: true }));
+      await this.call('remove container', (docker) => docker.getContainer(containerId).remove({ force: true, v: true }));
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
       // 404: already gone; 409: AutoRemove is already removing it (wait, so its network can go next).

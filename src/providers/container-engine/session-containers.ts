@@ -6,7 +6,9 @@ import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
 import { SpillDirectory } from '../process/spill-directory.js';
-import { LABELS, type ContainerEngine, type ContainerMount, type ContainerState } from './container-engine.js';
+import { LABELS, type ContainerEngine, type ContainerState } from './container-engine.js';
+import { sessionMounts } from './session-mounts.js';
+import { serverFiles } from '../../core/server-files.js';
 import type { ResolvedContainerConfig } from './container-config.js';
 import { sessionSeccompProfile } from './container-seccomp.js';
 import { describeEngineError } from './engine-errors.js';
@@ -153,10 +155,14 @@ export class SessionContainers {
     if (previous) await this.discard(previous);
     // The pid in the name lets `reapDeadInstances` remove the directory of a server that was SIGKILLed.
     const dir = mkdtempSync(path.join(os.tmpdir(), `${SHARED_DIR_PREFIX}${process.pid}-`));
-    const mounts: ContainerMount[] = [...this.config.mounts, { source: dir, target: dir, readOnly: true }];
-    if (this.options.workspace !== undefined) {
-      mounts.push({ source: this.options.workspace, target: this.options.workspace, readOnly: this.options.workspaceReadOnly });
-    }
+    const mounts = sessionMounts({
+      configured: this.config.mounts,
+      sharedDir: dir,
+      ...(this.options.workspace === undefined ? {} : { workspace: this.options.workspace }),
+      workspaceReadOnly: this.options.workspaceReadOnly,
+      protectedPaths: this.config.protectedPaths,
+      hidden: serverFiles(),
+    });
     const sessionId = session?.id ?? '';
     const suffix = randomBytes(4).toString('hex');
     const name = `dsh-${this.instanceId.slice(0, 8)}-${slug(sessionId)}-${suffix}`;

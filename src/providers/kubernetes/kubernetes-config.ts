@@ -1,6 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
+import { checkProtectedPaths, DEFAULT_PROTECTED_PATHS } from '../../core/protected-paths.js';
 import { parseMount } from '../container-engine/container-config.js';
 import type { ContainerMount } from '../container-engine/container-engine.js';
 import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
@@ -35,6 +36,8 @@ export interface KubernetesConfig {
   readonly leaseSeconds: number;
   /** `true`: the default isolation (no ingress; egress to DNS and outside the cluster); `false`: no policy; or the egress rules. */
   readonly networkPolicy: boolean | { readonly egress?: unknown };
+  /** Paths inside a writable workspace mounted read-only over it (docs/security.md#protected-paths). Default `.git`, `.envrc`, `.vscode`. */
+  readonly protectedPaths: readonly string[];
 }
 
 /** The config with every value checked; `mounts` parsed. */
@@ -65,6 +68,7 @@ const DEFAULTS = {
   workspace: 'hostPath',
   leaseSeconds: DEFAULT_LEASE_SECONDS,
   networkPolicy: true,
+  protectedPaths: DEFAULT_PROTECTED_PATHS,
 };
 const OPTIONAL = ['image', 'namespace', 'kubeconfig', 'context', 'runtimeClassName', 'serviceAccountName', 'user'];
 const KNOWN = new Set([...OPTIONAL, ...Object.keys(DEFAULTS)]);
@@ -108,12 +112,18 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
   if (!Array.isArray(merged.mounts) || !merged.mounts.every((m) => typeof m === 'string')) fail('mounts', 'must be a list of "src:dst[:ro]" strings');
   const mountSpecs = merged.mounts as string[];
   const mounts = mountSpecs.map((entry) => {
+    let mount: ContainerMount;
     try {
-      return parseMount(entry);
+      mount = parseMount(entry);
     } catch (error) {
       throw new Error((error as Error).message.replace('invalid container config', `invalid ${LABEL} config`));
     }
+    // A hostPath volume takes no mount flags (docs/kubernetes.md#mount-flags).
+    if (mount.noExec === true) throw configError(LABEL, 'mounts', `entry ${describeValue(entry)}: noexec is not available for a hostPath volume`);
+    return mount;
   });
+  const protectedPaths = checkProtectedPaths(merged.protectedPaths);
+  if ('problem' in protectedPaths) throw configError(LABEL, 'protectedPaths', protectedPaths.problem);
   const labels = checkLabels(LABEL, 'labels', mapping('labels'));
   const nodeSelector = checkLabels(LABEL, 'nodeSelector', mapping('nodeSelector'), false);
   const annotations = mapping('annotations');
@@ -136,6 +146,7 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     workspace: checkWorkspace(LABEL, merged.workspace, DNS_LABEL),
     leaseSeconds: positive('leaseSeconds'),
     networkPolicy: checkNetworkPolicy(LABEL, merged.networkPolicy),
+    protectedPaths: protectedPaths.paths,
     ...(namespace === undefined ? {} : { namespace }),
     ...(kubeconfig === undefined ? {} : { kubeconfig }),
     ...(context === undefined ? {} : { context }),

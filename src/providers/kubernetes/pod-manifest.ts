@@ -95,20 +95,38 @@ export function podManifest(spec: ContainerSpec, config: ResolvedKubernetesConfi
   };
 }
 
-/** Every mount a hostPath at the same path, except the workspace when it lives on a claim. */
+/**
+ * Every mount a hostPath at the same path, except the workspace and what lies
+ * below it (protected paths, masks) when it lives on a claim. A mount the
+ * session layer looked at gets the hostPath type it saw (`Directory`,
+ * `File`), so the kubelet fails the pod rather than create a missing one.
+ * A hostPath takes no mount flags: what stands in for nosuid and nodev is the
+ * container's securityContext (docs/kubernetes.md#mount-flags).
+ */
 function podVolumes(spec: ContainerSpec, config: ResolvedKubernetesConfig, workspace: string | undefined): { volumes: V1Volume[]; mounts: V1VolumeMount[] } {
   const volumes: V1Volume[] = [];
   const mounts: V1VolumeMount[] = [];
   spec.mounts.forEach((mount, index) => {
     const name = `m${index}`;
-    const claim = mount.target === workspace && config.workspace !== 'hostPath' ? config.workspace : undefined;
-    if (claim !== undefined) {
+    const claim = config.workspace !== 'hostPath' && workspace !== undefined ? config.workspace : undefined;
+    // Only what comes from the workspace itself is on the claim (a mask's empty source is not).
+    const fromWorkspace = workspace !== undefined && (mount.source === mount.target || relativeBelow(mount.source, workspace) !== undefined);
+    const below = workspace === undefined || !fromWorkspace ? undefined : relativeBelow(mount.target, workspace);
+    if (claim !== undefined && below !== undefined) {
+      const subPath = [claim.subPath, below].filter((part) => part !== undefined && part !== '').join('/');
       volumes.push({ name, persistentVolumeClaim: { claimName: claim.claim, readOnly: mount.readOnly } });
-      mounts.push({ name, mountPath: mount.target, readOnly: mount.readOnly, ...(claim.subPath === undefined ? {} : { subPath: claim.subPath }) });
+      mounts.push({ name, mountPath: mount.target, readOnly: mount.readOnly, ...(subPath === '' ? {} : { subPath }) });
     } else {
-      volumes.push({ name, hostPath: { path: mount.source } });
+      const type = mount.kind === undefined ? {} : { type: mount.kind === 'directory' ? 'Directory' : 'File' };
+      volumes.push({ name, hostPath: { path: mount.source, ...type } });
       mounts.push({ name, mountPath: mount.target, readOnly: mount.readOnly });
     }
   });
   return { volumes, mounts };
+}
+
+/** `target` relative to `workspace` ('' for the workspace itself), or undefined when it lies outside. */
+function relativeBelow(target: string, workspace: string): string | undefined {
+  if (target === workspace) return '';
+  return target.startsWith(`${workspace}/`) ? target.slice(workspace.length + 1) : undefined;
 }

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { inject, injectable, optional } from 'inversify';
 import { kernelSurfaceFlags, namespaceFlags } from './bwrap-kernel-surface.js';
 import { socketMaskFlags, tempAndWorkspaceFlags } from './bwrap-mounts.js';
+import { hiddenFileFlags, protectedPathFlags } from './bwrap-protected.js';
 import { probeConfinement } from './bwrap-probe.js';
+import { serverFiles } from '../../core/server-files.js';
 import { ProbeCache } from './probe-cache.js';
 import { sizeInBytes } from './resource-limits.js';
 import { preludeArgv, SECCOMP_FD } from './sandbox-prelude.js';
@@ -21,7 +23,9 @@ const MOUNT_REFUSED = /\bu?mount(\[\d+\])?: .*(permission denied|must be superus
  * read-only, `/tmp` the session's private temp dir (the host's temp roots
  * hidden), `/dev` a fresh read-only device tree (so `/dev/null` stays
  * writable and nothing else in it is), `/proc` of a private PID namespace;
- * `workspace-write` re-binds the workspace root writable. With the network
+ * `workspace-write` re-binds the workspace root writable, its protected
+ * paths (`.git`, …) read-only over it; the server's own files (token,
+ * config, audit log) are masked in every mode (bwrap-protected.ts). With the network
  * off, the host's sockets are masked too (see `socketMaskFlags`). The
  * kernel's surface is narrowed for every command: `/proc/sys` and kin
  * read-only, leak/control files masked, UTS/IPC/cgroup namespaces of its own
@@ -66,7 +70,9 @@ export class BwrapSandboxProvider implements SandboxProvider {
       throw new Error(`unknown sandbox mode ${JSON.stringify(sandbox.mode)}`);
     }
     flags.push(...tempAndWorkspaceFlags(sandbox));
+    if (sandbox.mode === 'workspace-write') flags.push(...protectedPathFlags(sandbox.workspaceRoot, this.config.protectedPaths));
     if (!this.config.network) flags.push(...socketMaskFlags());
+    flags.push(...hiddenFileFlags(serverFiles(), sandbox.workspaceRoot));
     // After the write binds, so a workspace of `/` cannot shadow them with the host's /dev and /proc.
     flags.push('--dev', '/dev', '--remount-ro', '/dev', '--proc', '/proc', ...kernelSurfaceFlags());
     // Without --chdir, bwrap silently starts in $HOME when the caller's cwd is hidden inside (e.g. under the host /tmp).

@@ -3,6 +3,7 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError as sharedConfigError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
 import { isSandboxMode, SANDBOX_MODES, type SandboxMode } from '../../core/sandbox-mode.js';
+import { checkProtectedPaths, DEFAULT_PROTECTED_PATHS } from '../../core/protected-paths.js';
 import { DEFAULT_RESOURCE_LIMITS, resolveResourceLimits, type ResourceLimits } from './resource-limits.js';
 
 export { isSandboxMode, SANDBOX_MODES };
@@ -19,6 +20,8 @@ export interface SandboxConfig {
   readonly bwrapPath: string;
   /** Per call (per persistent shell): processes, memory, open files. Defaults `DEFAULT_RESOURCE_LIMITS`. */
   readonly limits: ResourceLimits;
+  /** Paths inside a writable workspace kept read-only (docs/security.md#protected-paths). Default `.git`, `.envrc`, `.vscode`. */
+  readonly protectedPaths: readonly string[];
 }
 
 export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = Object.freeze({
@@ -26,11 +29,12 @@ export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = Object.freeze({
   network: true,
   bwrapPath: 'bwrap',
   limits: DEFAULT_RESOURCE_LIMITS,
+  protectedPaths: DEFAULT_PROTECTED_PATHS,
 });
 
 export const SandboxConfig: ServiceIdentifier<Partial<SandboxConfig>> = Symbol.for('dsh.SandboxConfig');
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set(['mode', 'network', 'fallbackRoot', 'bwrapPath', 'limits']);
+const KNOWN_KEYS: ReadonlySet<string> = new Set(['mode', 'network', 'fallbackRoot', 'bwrapPath', 'limits', 'protectedPaths']);
 
 /**
  * Merges a partial config over `DEFAULT_SANDBOX_CONFIG` and checks it, so a
@@ -54,11 +58,14 @@ export function resolveSandboxConfig(partial: Partial<SandboxConfig> | undefined
   }
   const limits = resolveResourceLimits(partial?.limits);
   if ('problem' in limits) throw configError(limits.key, limits.problem);
+  const protectedPaths = checkProtectedPaths(merged.protectedPaths);
+  if ('problem' in protectedPaths) throw configError('protectedPaths', protectedPaths.problem);
   return Object.freeze({
     mode: merged.mode,
     network: merged.network,
     bwrapPath,
     limits,
+    protectedPaths: protectedPaths.paths,
     ...(fallbackRoot === undefined ? {} : { fallbackRoot: path.resolve(fallbackRoot) }),
   });
 }

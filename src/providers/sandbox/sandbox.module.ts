@@ -1,4 +1,5 @@
-import { bindProvider } from '../../core/contributions.js';
+import { bindPromptSection, bindProvider } from '../../core/contributions.js';
+import { protectedPathsPrompt } from '../../core/protected-paths.js';
 import { PluginModule } from '../../core/plugin-module.js';
 import { BwrapSandboxProvider } from './bwrap-sandbox-provider.js';
 import { Confinement } from '../planner/confinement.js';
@@ -15,11 +16,13 @@ import { SessionConfinement } from '../process/command-confinement.js';
  * removed when the module unloads). A bad config fails the load. The call
  * planner decides each call's confinement through it; the local executor's
  * `SessionConfinement` is the same instance (a request nobody planned gets
- * the session's default).
+ * the session's default). Its prompt section names the protected paths.
  */
 export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule {
   return new PluginModule('sandbox:bwrap', ({ bind }) => {
-    bind(SandboxConfig).toConstantValue(resolveSandboxConfig(config));
+    const resolved = resolveSandboxConfig(config);
+    bind(SandboxConfig).toConstantValue(resolved);
+    bindPromptSection(bind, { name: 'sandbox:protected-paths', order: 107, text: protectedPathsPrompt(resolved.protectedPaths) });
     bindProvider(bind, SandboxPolicy, LocalSandboxPolicy);
     bindProvider(bind, SandboxProvider, BwrapSandboxProvider);
     bindProvider(bind, Confinement, SandboxConfinement);

@@ -171,7 +171,12 @@ describe('resolveSandboxConfig', () => {
       network: true,
       bwrapPath: 'bwrap',
       limits: { processes: 2048, memory: '4g', openFiles: 8192 },
+      protectedPaths: ['.git', '.envrc', '.vscode'],
     });
+    expect(resolveSandboxConfig({ protectedPaths: ['./node_modules/.bin/', '.git', '.git'] }).protectedPaths).toEqual(['node_modules/.bin', '.git']);
+    for (const bad of [['/etc'], ['../x'], ['a/../b'], [''], 'x', [1]]) {
+      expect(() => resolveSandboxConfig({ protectedPaths: bad as never })).toThrow('invalid sandbox config: protectedPaths ');
+    }
     expect(resolveSandboxConfig({ fallbackRoot: 'rel' }).fallbackRoot).toBe(path.resolve('rel'));
     expect(() => resolveSandboxConfig({ mode: 'none' as never })).toThrow('invalid sandbox config: mode must be one of');
     expect(() => resolveSandboxConfig({ network: 'no' as never })).toThrow('invalid sandbox config: network');
