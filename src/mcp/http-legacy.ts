@@ -21,8 +21,8 @@ export interface LegacySessionDeps {
   readonly callGate?: CallGate;
   /** Under --no-auth nobody is identified: sessions record no caller. */
   readonly identified: boolean;
-  /** Keeps each session's SSE events for `Last-Event-ID` replay (undefined: no replay). */
-  readonly eventStore?: () => EventStore;
+  /** Keeps each session's SSE events for `Last-Event-ID` replay (undefined: no replay); `dispose` runs when the session closes. */
+  readonly eventStore?: () => EventStore & { dispose?(): void };
 }
 
 /**
@@ -41,15 +41,17 @@ export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMe
     ...(deps.identified ? { caller } : {}),
     ...(deps.callGate ? { callGate: deps.callGate } : {}),
   });
+  const eventStore = deps.eventStore?.();
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
     onsessioninitialized: (): void => deps.sessions.add(id, transport, connection, caller, answers, slot),
-    ...(deps.eventStore ? { eventStore: deps.eventStore() } : {}),
+    ...(eventStore ? { eventStore } : {}),
   });
   const answers = new DrainingTransport(transport);
   const previousOnClose = connection.server.onclose;
   connection.server.onclose = () => {
     previousOnClose?.();
+    eventStore?.dispose?.();
     // Reported once the host session is gone, so "closed" means its tasks and shell are too.
     void connection.close().then(() => deps.sessions.closed(id));
   };
@@ -60,6 +62,7 @@ export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMe
     // An initialize that failed (validation or a throw) never registers: drop its session now.
     if (!deps.sessions.has(id)) {
       slot.free();
+      eventStore?.dispose?.();
       await connection.close();
     }
   }

@@ -21,7 +21,8 @@ import { forward, openLegacySession, type LegacySessionDeps } from './http-legac
 import { ModernHttp } from './http-modern.js';
 import { answerOAuthPath, refuseUnauthorized } from './http-oauth.js';
 import { PARSE_ERROR, type RpcError } from './jsonrpc-checks.js';
-import { BoundedEventStore } from './sse-replay.js';
+import { BoundedEventStore, REPLAY_LIMITS } from './sse-replay.js';
+import { ReplayBudget, type ReplayByteLimits } from './replay-budget.js';
 import { toWebRequest } from './node-web.js';
 import { DEFAULT_CALLER } from './token-files.js';
 
@@ -63,6 +64,8 @@ export interface HttpServeOptions {
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
   /** `GET /metrics` answers without the token (`--metrics-public`). */
   readonly metricsPublic?: boolean;
+  /** What the SSE replay stores may hold, per message, session and server (default `REPLAY_BYTE_LIMITS`). */
+  readonly replayBytes?: ReplayByteLimits;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -118,12 +121,13 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     { host, handles, cancelled: cancelled.signal, ...(log ? { logger: log } : {}), ...(options.callGate ? { callGate: options.callGate } : {}), ...(options.approvals ? { approvals: options.approvals.roundTrips } : {}) },
     log,
   );
+  const replayBudget = new ReplayBudget(options.replayBytes);
   const legacyDeps: LegacySessionDeps = {
     host,
     workspace: options.workspace,
     sessions,
     identified: auth !== 'none',
-    eventStore: () => new BoundedEventStore(),
+    eventStore: () => new BoundedEventStore(REPLAY_LIMITS, Date.now, replayBudget),
     ...(log ? { logger: log } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
     ...(options.callGate ? { callGate: options.callGate } : {}),
