@@ -24,6 +24,7 @@ import { PARSE_ERROR, type RpcError } from './jsonrpc-checks.js';
 import { BoundedEventStore, REPLAY_LIMITS } from './sse-replay.js';
 import { ReplayBudget, type ReplayByteLimits } from './replay-budget.js';
 import { toWebRequest } from './node-web.js';
+import { DEFAULT_CONNECTION_LIMITS, guardConnections, type HttpConnectionLimits } from './http-timeouts.js';
 import { DEFAULT_CALLER } from './token-files.js';
 
 export interface HttpServeOptions {
@@ -66,6 +67,8 @@ export interface HttpServeOptions {
   readonly metricsPublic?: boolean;
   /** What the SSE replay stores may hold, per message, session and server (default `REPLAY_BYTE_LIMITS`). */
   readonly replayBytes?: ReplayByteLimits;
+  /** Header, body and idle timeouts and the cap on unauthenticated connections (default `DEFAULT_CONNECTION_LIMITS`). */
+  readonly connectionLimits?: Partial<HttpConnectionLimits>;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -169,7 +172,12 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     if (refusal) return reply(res, 403, refusal);
     // Before anything else about the request is looked at: no session is created or found without a token.
     const caller = auth === 'none' ? DEFAULT_CALLER : auth.callerOf(authorizationOf(req));
-    if (caller === undefined) return refuseUnauthorized(req, res, MCP_PATH);
+    if (caller === undefined) {
+      // Its body (if any) is never read: the connection ends with the answer.
+      res.shouldKeepAlive = false;
+      return refuseUnauthorized(req, res, MCP_PATH);
+    }
+    guard.authenticated(req);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.begin(sessionId, req.method, res, caller);
@@ -207,6 +215,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       else res.end();
     });
   });
+  const guard = guardConnections(server, { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, listenHost, () => {
