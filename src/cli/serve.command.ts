@@ -7,6 +7,7 @@ import type { Logger } from '../providers/logging/logger.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
 import { checkObserveFlags, parseAuditLog, parseMetricsPort, startMetricsPort, withObserveFlags, type ObserveFlags } from './observe-options.js';
 import { addServeDeployOptions, checkServeDeployOptions, type ServeDeployOptions } from './serve-http-options.js';
+import { addServeConnectionOptions, connectionLimitsOf, type ServeConnectionFlags } from './serve-http-limits.js';
 import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './heartbeat-option.js';
 import { hideServerFile } from '../core/server-files.js';
 
@@ -82,7 +83,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag {
+interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag, ServeConnectionFlags {
   readonly idleTimeout: number;
   readonly maxSessions: number;
 }
@@ -111,7 +112,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
     .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
-  addServeDeployOptions(serve)
+  addServeConnectionOptions(addServeDeployOptions(serve))
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -177,6 +178,7 @@ export function registerServeCommand(program: Command): void {
             idleTimeoutMs: options.idleTimeout * 1000,
             maxSessions: options.maxSessions,
             metricsPublic: options.metricsPublic === true,
+            connectionLimits: connectionLimitsOf(options),
           });
           process.stderr.write(`dsh-tools: MCP server listening on ${http.url} (workspace ${workspace})\n`);
           server = http;

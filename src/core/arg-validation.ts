@@ -3,6 +3,8 @@ import * as classValidator from 'class-validator';
 import type { ValidationError } from 'class-validator';
 import { applyArgDecorators } from './arg-decorators.js';
 import { ToolError } from './tool-contract.js';
+import { bounded } from './describe-value.js';
+import { PROTO_KEY_STANDIN } from './proto-key.js';
 
 // class-validator is loaded now: the argument classes' constraints take effect.
 applyArgDecorators(classValidator);
@@ -46,7 +48,7 @@ function toPlainObject(raw: unknown, known: KnownArguments): Record<string, unkn
   for (const key of Object.keys(raw)) {
     if (!known.names.includes(key)) {
       const refusal = known.refusals && Object.hasOwn(known.refusals, key) ? known.refusals[key] : undefined;
-      throw new ToolError(refusal ?? unknownArgumentMessage(key, known));
+      throw new ToolError(refusal ?? unknownArgumentMessage(key === PROTO_KEY_STANDIN ? '__proto__' : key, known));
     }
     plain[key] = (raw as Record<string, unknown>)[key];
   }
@@ -55,7 +57,7 @@ function toPlainObject(raw: unknown, known: KnownArguments): Record<string, unkn
 
 export function unknownArgumentMessage(key: string, known: KnownArguments): string {
   const valid = known.names.length > 0 ? known.names.join(', ') : '(none)';
-  return `unknown argument ${JSON.stringify(key)} for ${known.tool}; valid arguments: ${valid}`;
+  return `unknown argument ${bounded(JSON.stringify(key))} for ${known.tool}; valid arguments: ${valid}`;
 }
 
 function firstMessage(errors: ValidationError[]): string | undefined {

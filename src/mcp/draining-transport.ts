@@ -50,6 +50,11 @@ export class DrainingTransport implements Transport {
     return this.inner.sessionId;
   }
 
+  /** True while the request under `id` was received and is not answered (or cancelled) yet. */
+  awaits(id: RequestId): boolean {
+    return this.pending.has(id);
+  }
+
   /** Requests received and not answered yet. */
   get inFlight(): number {
     return this.pending.size;

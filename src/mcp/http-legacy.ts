@@ -1,4 +1,4 @@
-import { WebStandardStreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport, type EventStore, type RequestId } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DshHost } from '../container/dsh-host.js';
@@ -9,6 +9,8 @@ import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import type { HttpSessionTable, OpenSession } from './http-sessions.js';
 import { McpConnection } from './mcp-connection.js';
 import { toWebRequest, writeWebResponse } from './node-web.js';
+import { replyJsonRpc } from './http-replies.js';
+import { duplicateIdRefusal } from './request-ids.js';
 import type { SessionSlot } from './session-counter.js';
 
 /** What a 2025-era session needs from the server's options. */
@@ -21,8 +23,8 @@ export interface LegacySessionDeps {
   readonly callGate?: CallGate;
   /** Under --no-auth nobody is identified: sessions record no caller. */
   readonly identified: boolean;
-  /** Keeps each session's SSE events for `Last-Event-ID` replay (undefined: no replay). */
-  readonly eventStore?: () => EventStore;
+  /** Keeps each session's SSE events for `Last-Event-ID` replay (undefined: no replay); `dispose` runs when the session closes. */
+  readonly eventStore?: () => EventStore & { dispose?(): void };
 }
 
 /**
@@ -41,15 +43,18 @@ export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMe
     ...(deps.identified ? { caller } : {}),
     ...(deps.callGate ? { callGate: deps.callGate } : {}),
   });
+  const eventStore = deps.eventStore?.();
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
     onsessioninitialized: (): void => deps.sessions.add(id, transport, connection, caller, answers, slot),
-    ...(deps.eventStore ? { eventStore: deps.eventStore() } : {}),
+    ...(eventStore ? { eventStore } : {}),
   });
   const answers = new DrainingTransport(transport);
+  answersOf.set(transport, answers);
   const previousOnClose = connection.server.onclose;
   connection.server.onclose = () => {
     previousOnClose?.();
+    eventStore?.dispose?.();
     // Reported once the host session is gone, so "closed" means its tasks and shell are too.
     void connection.close().then(() => deps.sessions.closed(id));
   };
@@ -60,14 +65,55 @@ export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMe
     // An initialize that failed (validation or a throw) never registers: drop its session now.
     if (!deps.sessions.has(id)) {
       slot.free();
+      eventStore?.dispose?.();
       await connection.close();
     }
   }
 }
 
-/** Hands one request (its body already read and checked, or none) to a session's transport and writes the answer. */
+/** Each session transport's answer ledger: which of its requests are still unanswered. */
+const answersOf = new WeakMap<object, DrainingTransport>();
+/** Request ids of each transport between their check here and their delivery to the SDK. */
+const arrivingOf = new WeakMap<object, Set<RequestId>>();
+
+/**
+ * Hands one request (its body already read and checked, or none) to a
+ * session's transport and writes the answer. A request reusing the id of one
+ * still in flight on the session is refused at once with -32600 (the SDK
+ * would route the first one's answer to the second's stream and leave the
+ * first unanswered; docs/mcp-server.md).
+ */
 export async function forward(session: OpenSession, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
-  const request = toWebRequest(req, res, body === undefined ? undefined : JSON.stringify(body));
-  const response = await session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+  const ids = requestIdsOf(body);
+  const arriving = arrivingOf.get(session.transport) ?? new Set<RequestId>();
+  arrivingOf.set(session.transport, arriving);
+  const answers = answersOf.get(session.transport);
+  const taken = new Set<RequestId>();
+  const duplicate = ids.find((id) => {
+    if (taken.has(id) || arriving.has(id) || answers?.awaits(id)) return true;
+    taken.add(id);
+    return false;
+  });
+  if (duplicate !== undefined) {
+    const refusal = duplicateIdRefusal(duplicate);
+    return replyJsonRpc(res, 400, refusal.error.code, refusal.error.message, refusal.id);
+  }
+  for (const id of ids) arriving.add(id);
+  let response: Response;
+  try {
+    const request = toWebRequest(req, res, body === undefined ? undefined : JSON.stringify(body));
+    response = await session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
+  } finally {
+    // Delivered by now (the answer ledger has them), or refused by the transport: either way no longer arriving.
+    for (const id of ids) arriving.delete(id);
+  }
   await writeWebResponse(response, res);
+}
+
+/** The ids of the requests (not notifications or responses) in a body. */
+function requestIdsOf(body: unknown): RequestId[] {
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  return messages.flatMap((message) =>
+    message !== null && typeof message === 'object' && 'method' in message && 'id' in message ? [(message as { id: RequestId }).id] : [],
+  );
 }

@@ -21,8 +21,10 @@ import { forward, openLegacySession, type LegacySessionDeps } from './http-legac
 import { ModernHttp } from './http-modern.js';
 import { answerOAuthPath, refuseUnauthorized } from './http-oauth.js';
 import { PARSE_ERROR, type RpcError } from './jsonrpc-checks.js';
-import { BoundedEventStore } from './sse-replay.js';
+import { BoundedEventStore, REPLAY_LIMITS } from './sse-replay.js';
+import { ReplayBudget, type ReplayByteLimits } from './replay-budget.js';
 import { toWebRequest } from './node-web.js';
+import { DEFAULT_CONNECTION_LIMITS, guardConnections, type HttpConnectionLimits } from './http-timeouts.js';
 import { DEFAULT_CALLER } from './token-files.js';
 import { PeerCheck } from './http-peer-check.js';
 
@@ -64,6 +66,10 @@ export interface HttpServeOptions {
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
   /** `GET /metrics` answers without the token (`--metrics-public`). */
   readonly metricsPublic?: boolean;
+  /** What the SSE replay stores may hold, per message, session and server (default `REPLAY_BYTE_LIMITS`). */
+  readonly replayBytes?: ReplayByteLimits;
+  /** Header, body and idle timeouts and the cap on unauthenticated connections (default `DEFAULT_CONNECTION_LIMITS`). */
+  readonly connectionLimits?: Partial<HttpConnectionLimits>;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -120,12 +126,13 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     { host, handles, cancelled: cancelled.signal, ...(log ? { logger: log } : {}), ...(options.callGate ? { callGate: options.callGate } : {}), ...(options.approvals ? { approvals: options.approvals.roundTrips } : {}) },
     log,
   );
+  const replayBudget = new ReplayBudget(options.replayBytes);
   const legacyDeps: LegacySessionDeps = {
     host,
     workspace: options.workspace,
     sessions,
     identified: auth !== 'none',
-    eventStore: () => new BoundedEventStore(),
+    eventStore: () => new BoundedEventStore(REPLAY_LIMITS, Date.now, replayBudget),
     ...(log ? { logger: log } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
     ...(options.callGate ? { callGate: options.callGate } : {}),
@@ -167,10 +174,15 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     if (refusal) return reply(res, 403, refusal);
     // Before anything else about the request is looked at: no session is created or found without a token.
     const caller = auth === 'none' ? DEFAULT_CALLER : auth.callerOf(authorizationOf(req));
-    if (caller === undefined) return refuseUnauthorized(req, res, MCP_PATH);
+    if (caller === undefined) {
+      // Its body (if any) is never read: the connection ends with the answer.
+      res.shouldKeepAlive = false;
+      return refuseUnauthorized(req, res, MCP_PATH);
+    }
     // A command of this server (or any) is never its client: it could approve its own escalation.
     const peerRefusal = await peers.refusal(req);
     if (peerRefusal) return reply(res, 403, peerRefusal);
+    guard.authenticated(req);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.begin(sessionId, req.method, res, caller);
@@ -208,6 +220,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       else res.end();
     });
   });
+  const guard = guardConnections(server, { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, listenHost, () => {

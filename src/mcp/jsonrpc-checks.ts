@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { PROTO_KEY_STANDIN } from '../core/proto-key.js';
 
 /*
  * What the wire may carry, checked before the SDK sees a message: the SDK
@@ -81,10 +82,20 @@ export function checkMessage(value: unknown): Checked {
     if ('params' in value && !isRecord(value.params)) return invalid('"params" must be an object');
     const params = isRequest ? paramsProblem(value.method, value.params) : undefined;
     if (params !== undefined) return { error: rpcError(id, INVALID_PARAMS, `Invalid params: ${params}`) };
-    return { message: value as JSONRPCMessage };
+    return { message: (value.method === 'tools/call' ? withProtoKeyKept(value) : value) as JSONRPCMessage };
   }
   if ('id' in value && ('result' in value || 'error' in value)) return { message: value as JSONRPCMessage };
   return { error: rpcError(id, INVALID_REQUEST, 'Invalid Request: neither a request, a notification nor a response') };
+}
+
+/** A `tools/call` whose arguments hold an own `__proto__` key, with that key renamed so the SDK keeps it (arg-validation.ts). */
+function withProtoKeyKept(message: Record<string, unknown>): Record<string, unknown> {
+  const params = message.params as Record<string, unknown> | undefined;
+  const args = params?.arguments;
+  if (!isRecord(args) || !Object.hasOwn(args, '__proto__')) return message;
+  const renamed: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(args)) renamed[key === '__proto__' ? PROTO_KEY_STANDIN : key] = item;
+  return { ...message, params: { ...params, arguments: renamed } };
 }
 
 /** The one-line reason a request's params are wrong, for the methods whose SDK answer is raw schema text. */

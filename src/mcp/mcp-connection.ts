@@ -52,7 +52,7 @@ export class McpConnection {
     const instructions = serverInstructions(host);
     this.server = new Server(SERVER_INFO, { capabilities: serverCapabilities(), ...(instructions ? { instructions } : {}) });
     const deps = { logger: options.logger, callGate: options.callGate, cancelled: this.cancelled.signal, heartbeatMs: heartbeatIntervalOf(host) };
-    const spills = registerSpillResources(this.server);
+    const spills = registerSpillResources(this.server, options.callGate);
     const plain = async (call: CallRequest): Promise<CallToolResult> => answerOf(this.session, await runCall(this.session, call, deps), [], spills);
     const tasks = McpTasks.attach(this.server, this.session, host, options.logger);
     registerToolHandlers(this.server, host, (call) => (tasks ? tasks.call(call, plain) : plain(call)), tasks?.shapeTool);

@@ -1,6 +1,8 @@
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { CallGate } from './call-gate.js';
+import { PAGE_META_KEY, pageRequestOf, readPage, SPILL_PAGE_BYTES } from './spill-pages.js';
 import { ResourceNotFoundError, type ReadResourceResult, type Resource, type ResourceLink, type Server } from '@modelcontextprotocol/server';
 
 /*
@@ -48,7 +50,8 @@ export class SessionSpills {
 
   /** The file behind a URI this session was offered; a clear error for anything else. */
   async read(uri: string): Promise<ReadResourceResult> {
-    const file = this.offered.get(uri);
+    const request = pageRequestOf(uri);
+    const file = this.offered.get(request.base);
     if (file === undefined) throw resourceError(uri, `unknown resource ${uri}: this session was not offered it (only its own spill files can be read)`);
     let handle;
     try {
@@ -60,9 +63,11 @@ export class SessionSpills {
       throw resourceError(uri, `spill file ${file} cannot be read (${code ?? String(error)})`);
     }
     try {
-      if (!(await handle.stat()).isFile()) throw resourceError(uri, `spill file ${file} is not a regular file`);
-      const text = await handle.readFile({ encoding: 'utf8' });
-      return { contents: [{ uri, mimeType: MIME_TYPE, text }] };
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw resourceError(uri, `spill file ${file} is not a regular file`);
+      const page = await readPage(handle, stat.size, request);
+      if (!page) throw resourceError(uri, `spill file ${file} has no page ${request.page} (it has ${Math.max(1, Math.ceil(stat.size / SPILL_PAGE_BYTES))})`);
+      return { contents: [{ uri, mimeType: MIME_TYPE, text: page.text, ...(page.meta ? { _meta: { [PAGE_META_KEY]: page.meta } } : {}) }] };
     } finally {
       await handle.close();
     }
@@ -71,12 +76,25 @@ export class SessionSpills {
 
 /**
  * Serves `resources/list` and `resources/read` on `server` from a new
- * `SessionSpills`, which the connection hands to `toCallToolResult`. The
+ * `SessionSpills`, which the connection hands to `toCallToolResult`. A read
+ * takes a place in `gate` (`--max-concurrent-calls`) like a tool call. The
  * server must declare `SPILL_RESOURCE_CAPABILITIES` (`spill-capabilities.ts`, in `serverCapabilities()`).
  */
-export function registerSpillResources(server: Server): SessionSpills {
+export function registerSpillResources(server: Server, gate?: CallGate): SessionSpills {
   const spills = new SessionSpills();
   server.setRequestHandler('resources/list', async () => ({ resources: await spills.list() }));
-  server.setRequestHandler('resources/read', (request) => spills.read(request.params.uri));
+  server.setRequestHandler('resources/read', (request, ctx) => gated(gate, ctx.mcpReq.signal, () => spills.read(request.params.uri)));
   return spills;
+}
+
+/** Runs `read` holding a place in `gate` (when there is one); a refusal is the request's error. */
+async function gated<T>(gate: CallGate | undefined, signal: AbortSignal, read: () => Promise<T>): Promise<T> {
+  if (!gate) return read();
+  const admitted = await gate.acquire(signal);
+  if (typeof admitted !== 'function') throw new Error(admitted.refused);
+  try {
+    return await read();
+  } finally {
+    admitted();
+  }
 }

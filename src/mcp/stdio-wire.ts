@@ -12,6 +12,7 @@ import {
   rpcError,
   type RpcError,
 } from './jsonrpc-checks.js';
+import { duplicateIdRefusal, InFlightIds } from './request-ids.js';
 
 /** The SDK's own stdio limit: one message (line) at most this long. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -52,6 +53,7 @@ export class CheckedStdioTransport implements Transport {
   private legacyVersion?: string;
   private modern = false;
   private readonly batches: Batch[] = [];
+  private readonly inFlight = new InFlightIds();
 
   constructor(
     private readonly stdin: Readable,
@@ -72,6 +74,7 @@ export class CheckedStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const out = oneLineError(message);
     const id = 'id' in out && ('result' in out || 'error' in out) ? (out.id as RequestId) : undefined;
+    if (id !== undefined) this.inFlight.settle(id);
     const batch = id === undefined ? undefined : this.batches.find((b) => b.waiting.has(id));
     if (batch && id !== undefined) {
       batch.waiting.delete(id);
@@ -142,6 +145,8 @@ export class CheckedStdioTransport implements Transport {
         if (checked.error) batch.answers.push(checked.error);
       } else if ('method' in checked.message && checked.message.method === 'initialize') {
         batch.answers.push(rpcError(idOf(checked.message), INVALID_REQUEST, 'Invalid Request: initialize must not be part of a batch'));
+      } else if ('method' in checked.message && 'id' in checked.message && !this.inFlight.claim(checked.message.id as RequestId)) {
+        batch.answers.push(duplicateIdRefusal(checked.message.id as RequestId));
       } else {
         if ('method' in checked.message && 'id' in checked.message) batch.waiting.add(checked.message.id as RequestId);
         accepted.push(checked.message);
@@ -164,6 +169,7 @@ export class CheckedStdioTransport implements Transport {
       else if (this.legacyVersion === undefined && !this.modern && !BEFORE_INITIALIZE.has(message.method)) {
         return rpcError(idOf(message), INVALID_REQUEST, NOT_INITIALIZED);
       }
+      if (!this.inFlight.claim(message.id as RequestId)) return duplicateIdRefusal(message.id as RequestId);
     }
     this.onmessage?.(message);
     return undefined;
@@ -172,6 +178,7 @@ export class CheckedStdioTransport implements Transport {
   /** A cancelled request is never answered (the protocol says so): its batch must not wait for it. */
   private forgetCancelled(params: unknown): void {
     const id = (params as { requestId?: RequestId } | undefined)?.requestId;
+    if (id !== undefined) this.inFlight.settle(id);
     const batch = id === undefined ? undefined : this.batches.find((b) => b.waiting.has(id));
     if (!batch || id === undefined) return;
     batch.waiting.delete(id);
