@@ -83,6 +83,7 @@ function parseCount(value: string): number {
 
 interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag {
   readonly idleTimeout: number;
+  readonly sessionLifetime: number;
   readonly maxSessions: number;
 }
 
@@ -104,7 +105,8 @@ export function registerServeCommand(program: Command): void {
     .option('--http <port>', 'serve Streamable HTTP on <--host>:<port> instead of stdio', parsePort)
     .option('--token-file <path>', 'HTTP: the bearer token(s): one token, name:token lines, or a directory of token files (default: $DSH_HTTP_TOKEN, else generated)')
     .option('--no-auth', 'HTTP: accept requests without a bearer token (any local user can then run commands)')
-    .option('--idle-timeout <seconds>', 'HTTP: release a session idle this long (no request, open event stream or running task; its shell goes earlier, after persistent.idleCloseMs) (0: never)', parseSeconds, 1800)
+    .option('--idle-timeout <seconds>', 'HTTP: end a session, with its tasks, after this long without a request or open event stream (its shell goes earlier, after persistent.idleCloseMs) (0: never)', parseSeconds, 1800)
+    .option('--session-lifetime <seconds>', 'HTTP: end every session, with its tasks, this long after it opened, busy or not (0: never)', parseSeconds, 86_400)
     .option('--max-sessions <n>', 'HTTP: open sessions at most (at the cap the longest-idle one makes room)', parseCount, 64)
     .option('--audit-log <file>', 'append one JSON line per tool call to this file (created 0600)', parseAuditLog)
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
@@ -172,6 +174,7 @@ export function registerServeCommand(program: Command): void {
             approvals,
             auth,
             idleTimeoutMs: options.idleTimeout * 1000,
+            sessionLifetimeMs: options.sessionLifetime * 1000,
             maxSessions: options.maxSessions,
             metricsPublic: options.metricsPublic === true,
           });
