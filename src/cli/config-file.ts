@@ -53,7 +53,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     prestartIdleMs: positiveInt,
   },
   tasks: { maxConcurrentTasksPerOwner: positiveInt, maxFinishedTasksPerOwner: positiveInt },
-  bash: { enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill') },
+  bash: { enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill'), promoteAfterMs: nonNegativeInt },
   persistent: { backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string, idleCloseMs: nonNegativeInt },
   sandbox: {
     mode: oneOf('read-only', 'workspace-write', 'danger-full-access'),
