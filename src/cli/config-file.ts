@@ -76,6 +76,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   container: containerChecks,
   audit: { file: string },
   telemetry: { includeCommand: boolean },
+  serve: { sessionLifetimeMs: nonNegativeInt },
   kubernetes: kubernetesChecks,
 };
 
