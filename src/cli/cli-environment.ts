@@ -10,4 +10,6 @@ import type { KubernetesConfig } from '../providers/kubernetes/kubernetes-config
 export type CliEnvironment = SandboxedEnvironmentOptions & {
   readonly container?: Partial<ContainerConfig>;
   readonly kubernetes?: Partial<KubernetesConfig>;
+  /** `serve` settings the config file may carry (its flags override them); not part of the composition. */
+  readonly serve?: { readonly sessionLifetimeMs?: number };
 };

@@ -59,7 +59,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
     prestartIdleMs: positiveInt,
   },
   tasks: { maxConcurrentTasksPerOwner: positiveInt, maxFinishedTasksPerOwner: positiveInt },
-  bash: { enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill') },
+  bash: { enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill'), promoteAfterMs: nonNegativeInt },
   persistent: { backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string, idleCloseMs: nonNegativeInt },
   sandbox: {
     mode: oneOf('read-only', 'workspace-write', 'danger-full-access'),
@@ -83,6 +83,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   container: containerChecks,
   audit: { file: string },
   telemetry: { includeCommand: boolean },
+  serve: { sessionLifetimeMs: nonNegativeInt },
   kubernetes: kubernetesChecks,
 };
 

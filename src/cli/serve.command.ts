@@ -54,6 +54,7 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
                                        (every session in its own container)
   audit: { file }            one JSON line per tool call (like --audit-log)
   telemetry: { includeCommand }        the redacted command on each span
+  serve: { sessionLifetimeMs }         HTTP sessions end this long after they opened (--session-lifetime)
   kubernetes: { image, namespace, kubeconfig, context, env, mounts, resources, nodeSelector,
                 tolerations, runtimeClassName, serviceAccountName, labels, annotations,
                 podStartTimeoutMs, workspace, user, leaseSeconds, networkPolicy }
@@ -85,6 +86,7 @@ function parseCount(value: string): number {
 
 interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag, ServeConnectionFlags {
   readonly idleTimeout: number;
+  readonly sessionLifetime?: number;
   readonly maxSessions: number;
 }
 
@@ -106,7 +108,8 @@ export function registerServeCommand(program: Command): void {
     .option('--http <port>', 'serve Streamable HTTP on <--host>:<port> instead of stdio', parsePort)
     .option('--token-file <path>', 'HTTP: the bearer token(s): one token, name:token lines, or a directory of token files (default: $DSH_HTTP_TOKEN, else generated)')
     .option('--no-auth', 'HTTP: accept requests without a bearer token (any local user can then run commands)')
-    .option('--idle-timeout <seconds>', 'HTTP: release a session idle this long (no request, open event stream or running task; its shell goes earlier, after persistent.idleCloseMs) (0: never)', parseSeconds, 1800)
+    .option('--idle-timeout <seconds>', 'HTTP: end a session, with its tasks, after this long without a request or open event stream (its shell goes earlier, after persistent.idleCloseMs) (0: never)', parseSeconds, 1800)
+    .option('--session-lifetime <seconds>', 'HTTP: end every session, with its tasks, this long after it opened, busy or not (0: never; default 86400, or serve.sessionLifetimeMs)', parseSeconds)
     .option('--max-sessions <n>', 'HTTP: open sessions at most (at the cap the longest-idle one makes room)', parseCount, 64)
     .option('--audit-log <file>', 'append one JSON line per tool call to this file (created 0600)', parseAuditLog)
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
@@ -126,7 +129,11 @@ export function registerServeCommand(program: Command): void {
           import('../providers/logging/stderr-logger.js'),
         ]);
       checkObserveFlags(options, options.http !== undefined);
-      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), (env) => withObserveFlags(env, options));
+      let fileLifetimeMs: number | undefined;
+      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), ({ serve: serveConfig, ...env }) => {
+        fileLifetimeMs = serveConfig?.sessionLifetimeMs;
+        return withObserveFlags(env, options);
+      });
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();
       const approvals = new McpElicitationAnswerer();
       let server: RunningServer;
@@ -176,6 +183,7 @@ export function registerServeCommand(program: Command): void {
             approvals,
             auth,
             idleTimeoutMs: options.idleTimeout * 1000,
+            sessionLifetimeMs: options.sessionLifetime !== undefined ? options.sessionLifetime * 1000 : (fileLifetimeMs ?? 86_400_000),
             maxSessions: options.maxSessions,
             metricsPublic: options.metricsPublic === true,
             connectionLimits: connectionLimitsOf(options),

@@ -49,6 +49,8 @@ export interface HttpServeOptions {
    * running background task) is released (default 30 min); 0 never.
    */
   readonly idleTimeoutMs?: number;
+  /** Every session ends this long after it opened, busy or not, with its tasks (default 24 h); 0 never. */
+  readonly sessionLifetimeMs?: number;
   /** A session idle this long may be released to make room for a new one at a cap (default 5 s). */
   readonly evictAfterMs?: number;
   /** Reads the time for the idle stages (tests); default: the system clock. */
@@ -73,6 +75,7 @@ export interface HttpServeOptions {
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_SESSION_LIFETIME_MS = 24 * 3600_000;
 export const DEFAULT_MAX_SESSIONS = 64;
 /** What a refused request during a drain is told to wait before retrying (another replica, or this one restarted). */
 const RETRY_AFTER_SECONDS = '5';
@@ -114,6 +117,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     ...options,
     ...(log ? { logger: log } : {}),
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    sessionLifetimeMs: options.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS,
     maxSessions,
   });
   if (auth === 'none') log?.warn('mcp http: authentication is off (--no-auth): any local user can run commands as this server');
@@ -147,7 +151,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
         slot === 'server'
           ? `too many sessions: this server holds at most ${maxSessions} (--max-sessions); close one or wait for idle ones to expire`
           : `too many sessions for caller "${caller}": at most ${options.maxSessionsPerCaller} each (--max-sessions-per-caller); close one or wait for idle ones to expire`;
-      return replyJsonRpc(res, 503, -32000, message, requestIdOf(body));
+      return replyJsonRpc(res, 503, -32000, message + sessions.freedNote(slot, caller), requestIdOf(body));
     }
     await openLegacySession(legacyDeps, req, res, body, caller, slot);
   };

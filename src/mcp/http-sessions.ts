@@ -4,11 +4,11 @@ import type { Clock, Logger } from '../providers/logging/logger.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { DrainingTransport } from './draining-transport.js';
 import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
-import { ReleasedSessions, releaseReason, type ReleaseCause } from './released-sessions.js';
-import type { IdleCandidate, SessionCounter, SessionRefusal, SessionSlot } from './session-counter.js';
+import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause } from './released-sessions.js';
+import { freedNote, type IdleCandidate, type PlannedEnd, type SessionCounter, type SessionRefusal, type SessionSlot } from './session-counter.js';
 
 /** Why an HTTP session ended. */
-export type SessionEndReason = 'idle' | 'evicted' | 'closed' | 'shutdown';
+export type SessionEndReason = 'idle' | 'lifetime' | 'evicted' | 'closed' | 'shutdown';
 
 export interface HttpSessionLimits {
   /** When a session and its shell are released for idleness. */
@@ -60,12 +60,12 @@ export class HttpSessionTable {
 
   constructor(private readonly limits: HttpSessionLimits) {
     this.clock = limits.clock ?? { now: () => Date.now() };
-    this.stages = new IdleStages(limits.idle, this.clock, () => [...this.entries.values()].filter((e) => e.reason === undefined).map((e) => e.activity), (activity) => {
+    this.stages = new IdleStages(limits.idle, this.clock, () => [...this.entries.values()].filter((e) => e.reason === undefined).map((e) => e.activity), (activity, cause) => {
       const id = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
-      if (id !== undefined) this.releaseFor(id, { kind: 'idle', idleMs: limits.idle.sessionIdleMs });
+      if (id !== undefined) this.releaseFor(id, stageCause(cause, limits.idle));
     });
     this.stages.start();
-    limits.counter.addSource({ idleCandidates: () => this.idleCandidates() });
+    limits.counter.addSource({ idleCandidates: () => this.idleCandidates(), plannedEnds: () => this.plannedEnds() });
   }
 
   get size(): number {
@@ -80,6 +80,11 @@ export class HttpSessionTable {
   /** Claims a place for a new session of `caller`, releasing an idle one if a cap needs it; else which cap refused. */
   reserve(caller: string): SessionSlot | SessionRefusal {
     return this.limits.counter.take(caller);
+  }
+
+  /** The refusal's note on when a session `refusal`'s cap counts ends by itself (see freedNote). */
+  freedNote(refusal: SessionRefusal, caller: string): string {
+    return freedNote(this.limits.counter.nextFreed(refusal, caller), this.clock.now());
   }
 
   /** Registers an initialized session of `caller` holding `slot`; its idle clock starts now. */
@@ -164,12 +169,22 @@ export class HttpSessionTable {
     }
   }
 
-  /** Releases a session the server ends (idle, or to make room): its place at once, its host session in the background. */
+  private *plannedEnds(): Iterable<PlannedEnd> {
+    for (const entry of this.entries.values()) {
+      const at = entry.reason === undefined ? entry.activity.endsAt(this.limits.idle) : undefined;
+      if (at !== undefined) yield { caller: entry.caller, at };
+    }
+  }
+
+  /** Releases a session the server ends (abandoned, past its lifetime, or to make room): its place at once, its host session and tasks in the background. */
   private releaseFor(id: string, cause: ReleaseCause): void {
     const entry = this.entries.get(id);
     if (!entry || entry.reason !== undefined) return;
     entry.reason = cause.kind;
     entry.slot.free();
+    if (cause.kind !== 'evicted' && this.limits.runningTasks(entry.activity.session)) {
+      this.limits.logger?.info(`mcp http: session ${entry.connection.sessionId} ended (${cause.kind}) with its running background tasks`);
+    }
     this.released.remember(id, entry.caller, releaseReason(cause, this.limits.counter.caps));
     void entry.connection.close().finally(() => this.closed(id));
   }

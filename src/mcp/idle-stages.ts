@@ -12,9 +12,14 @@ import { reportSessionActivity } from '../tools/persistent-bash/shell-idle-close
  * waits for an approval answer (held like a request, see approval-round-trips.ts);
  * once none of that is true it is idle, and its resources go in two stages:
  * its persistent shell after `persistent.idleCloseMs` (decided by the shell's
- * own idle clock, which asks this activity: shell-idle-close.ts), the session
- * itself after `sessionIdleMs` (here). A pre-started shell has its own short
- * limit (prestart-slots.ts).
+ * own idle clock, which asks this activity: shell-idle-close.ts). A pre-started
+ * shell has its own short limit (prestart-slots.ts).
+ *
+ * The session itself ends when its client is gone (docs/operations.md,
+ * "Abandoned sessions"): no request and no open event stream for
+ * `sessionIdleMs`, whatever its tasks do — a running task keeps it only while
+ * the client reads or waits on it, which are requests — or, in any case,
+ * `lifetimeMs` after it opened. Its tasks end with it.
  */
 
 export interface IdleSettings {
@@ -26,7 +31,12 @@ export interface IdleSettings {
    * is not fair game); default `EVICT_AFTER_MS`.
    */
   readonly evictAfterMs?: number;
+  /** `--session-lifetime`: every session ends this long after it opened, busy or not; 0 or absent: never. */
+  readonly lifetimeMs?: number;
 }
+
+/** Why the idle stages end a session: abandoned (`idle`), or its lifetime is over. */
+export type StageCause = 'idle' | 'lifetime';
 
 /** How long a session must have been idle before a new session may take its place. */
 export const EVICT_AFTER_MS = 5000;
@@ -51,13 +61,16 @@ export class SessionActivity {
   private requests = 0;
   private streams = 0;
   private lastActive: number;
+  /** When the client last had a request or an event stream open. */
+  private lastHeard: number;
+  readonly openedAt: number;
 
   constructor(
     readonly session: HostSession,
     private readonly clock: Clock,
     private readonly tasksRun: RunningTasks,
   ) {
-    this.lastActive = clock.now();
+    this.lastActive = this.lastHeard = this.openedAt = clock.now();
     // The persistent shell's idle clock counts this session's activity too (one owner of its idle close).
     if (!session.disposed) reportSessionActivity(session, () => this.idleFor());
   }
@@ -67,6 +80,7 @@ export class SessionActivity {
     if (stream) this.streams++;
     else this.requests++;
     this.touch();
+    this.lastHeard = this.lastActive;
     let ended = false;
     return () => {
       if (ended) return;
@@ -74,7 +88,22 @@ export class SessionActivity {
       if (stream) this.streams--;
       else this.requests--;
       this.touch();
+      this.lastHeard = this.lastActive;
     };
+  }
+
+  /** Since when its client has had no request and no event stream open (its tasks do not count); undefined while it has. */
+  unheardSince(): number | undefined {
+    return this.requests > 0 || this.streams > 0 ? undefined : this.lastHeard;
+  }
+
+  /** When the idle stages will end it under `settings` if nothing changes (its lifetime, or abandonment); undefined: not planned. */
+  endsAt(settings: IdleSettings): number | undefined {
+    const unheard = this.unheardSince();
+    const abandoned = settings.sessionIdleMs > 0 && unheard !== undefined ? unheard + settings.sessionIdleMs : undefined;
+    const expires = settings.lifetimeMs ? this.openedAt + settings.lifetimeMs : undefined;
+    if (abandoned === undefined) return expires;
+    return expires === undefined ? abandoned : Math.min(abandoned, expires);
   }
 
   /** When it became idle; undefined while it is busy (which also moves its idle clock on). */
@@ -97,7 +126,7 @@ export class SessionActivity {
   }
 }
 
-/** Walks a table's sessions now and then (`sweep`) and hands one idle for `sessionIdleMs` to `release`. */
+/** Walks a table's sessions now and then (`sweep`) and hands one abandoned for `sessionIdleMs`, or past its lifetime, to `release`. */
 export class IdleStages {
   private timer?: NodeJS.Timeout;
 
@@ -105,14 +134,14 @@ export class IdleStages {
     readonly settings: IdleSettings,
     private readonly clock: Clock,
     private readonly sessions: () => Iterable<SessionActivity>,
-    private readonly release: (activity: SessionActivity) => void,
+    private readonly release: (activity: SessionActivity, cause: StageCause) => void,
   ) {}
 
-  /** Sweeps every quarter of `sessionIdleMs` (at least every 15 s, at most every 100 ms); none when it is off. */
+  /** Sweeps every quarter of the shorter limit (at least every 15 s, at most every 100 ms); none when both are off. */
   start(): void {
-    const { sessionIdleMs } = this.settings;
-    if (sessionIdleMs <= 0) return;
-    this.timer = setInterval(() => this.sweep(), Math.min(15_000, Math.max(100, sessionIdleMs / 4)));
+    const limits = [this.settings.sessionIdleMs, this.settings.lifetimeMs ?? 0].filter((ms) => ms > 0);
+    if (limits.length === 0) return;
+    this.timer = setInterval(() => this.sweep(), Math.min(15_000, Math.max(100, Math.min(...limits) / 4)));
     // The sweep alone must not keep the process alive.
     this.timer.unref();
   }
@@ -121,14 +150,14 @@ export class IdleStages {
     clearInterval(this.timer);
   }
 
-  /** One pass: releases the sessions idle for `sessionIdleMs`. */
+  /** One pass: releases the sessions past their lifetime or abandoned for `sessionIdleMs`. */
   sweep(): void {
     const now = this.clock.now();
-    const { sessionIdleMs } = this.settings;
-    if (sessionIdleMs <= 0) return;
+    const { lifetimeMs } = this.settings;
     for (const activity of [...this.sessions()]) {
-      const since = activity.idleSince();
-      if (since !== undefined && now - since >= sessionIdleMs) this.release(activity);
+      const endsAt = activity.endsAt(this.settings);
+      if (endsAt === undefined || now < endsAt) continue;
+      this.release(activity, lifetimeMs && now >= activity.openedAt + lifetimeMs ? 'lifetime' : 'idle');
     }
   }
 }

@@ -1,11 +1,21 @@
+import type { IdleSettings, StageCause } from './idle-stages.js';
 import type { EvictionCause, SessionCaps } from './session-counter.js';
 
 /** Why a session was released by the server (not closed by its client). */
-export type ReleaseCause = { readonly kind: 'idle'; readonly idleMs: number } | { readonly kind: 'evicted'; readonly cap: EvictionCause };
+export type ReleaseCause =
+  | { readonly kind: 'idle'; readonly idleMs: number }
+  | { readonly kind: 'lifetime'; readonly lifetimeMs: number }
+  | { readonly kind: 'evicted'; readonly cap: EvictionCause };
+
+/** The release cause of a session the idle stages end. */
+export function stageCause(cause: StageCause, settings: IdleSettings): ReleaseCause {
+  return cause === 'lifetime' ? { kind: 'lifetime', lifetimeMs: settings.lifetimeMs ?? 0 } : { kind: 'idle', idleMs: settings.sessionIdleMs };
+}
 
 /** What the released session had, in the words of the answers that name it. */
 export function releaseReason(cause: ReleaseCause, caps: SessionCaps): string {
   if (cause.kind === 'idle') return `it was released after ${Number((cause.idleMs / 1000).toFixed(1))} s without a request (--idle-timeout)`;
+  if (cause.kind === 'lifetime') return `it reached its lifetime of ${Number((cause.lifetimeMs / 1000).toFixed(1))} s (--session-lifetime)`;
   const flag = cause.cap === 'server' ? `--max-sessions ${caps.maxSessions}` : `--max-sessions-per-caller ${caps.maxSessionsPerCaller ?? ''}`;
   return `it was idle and released to make room for a new session (${flag})`;
 }

@@ -28,13 +28,22 @@ export async function runUntilStopped(server: RunningServer, host: DshHost, logg
   let requestStop!: (reason: { why: string; code: number }) => void;
   const stopRequested = new Promise<{ why: string; code: number }>((resolve) => (requestStop = resolve));
   let signals = 0;
+  let clientGone = false;
+  const hurry = new AbortController();
 
   const onSignal = (signal: NodeJS.Signals) => {
-    // A client that closed stdin may follow up with SIGTERM while the drain
-    // runs (the SDK's stdio client does after 2 s): that is the stop the drain
-    // is already doing. Only a second signal means "stop waiting"; the reaper
-    // watchdog and the containers' lifelines still end every command.
-    if (++signals > 1) {
+    // The MCP stdio shutdown: the client closes stdin, waits, sends SIGTERM,
+    // and SIGKILLs about 2 s later (the SDK clients' close()). After the
+    // client left, a signal ends the drain at once: cancel what runs, answer
+    // if stdout is still open, dispose, exit 0, before that SIGKILL.
+    if (clientGone && !hurry.signal.aborted) {
+      logger.info(`${signal} after the client closed stdin: cancelling the calls still running and exiting`);
+      hurry.abort();
+      return;
+    }
+    // Otherwise a second signal means "stop waiting"; the reaper watchdog and
+    // the containers' lifelines still end every command.
+    if (++signals > 1 || hurry.signal.aborted) {
       logger.warn(`${signal} again: exiting without waiting for calls or cleanup`);
       process.exit(1);
     }
@@ -54,12 +63,16 @@ export async function runUntilStopped(server: RunningServer, host: DshHost, logg
 
   try {
     const { why, code } = await Promise.race([
-      server.closed.then((failure) => (failure ? { why: failure.why, code: 1 } : { why: 'client disconnected', code: 0 })),
+      server.closed.then((failure) => {
+        if (failure) return { why: failure.why, code: 1 };
+        clientGone = signals === 0;
+        return { why: 'client disconnected', code: 0 };
+      }),
       stopRequested,
     ]);
     if (code === 0) {
       logger.info(`shutting down (${why})`);
-      await server.drain(options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+      await server.drain(options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS, hurry.signal);
     } else logger.error(`stopping: ${why}`);
     const deadline = setTimeout(() => {
       logger.error(`cleanup did not finish within ${SHUTDOWN_DEADLINE_MS} ms; exiting`);

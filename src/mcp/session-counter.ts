@@ -9,6 +9,11 @@
  * releases another caller's session.
  */
 
+/** The end of a refusal: when the first session the cap counts ends by itself (from `nextFreed`), if one will. */
+export function freedNote(at: number | undefined, now: number): string {
+  return at === undefined ? '' : ` (the next one ends in ${Math.max(1, Math.ceil((at - now) / 1000))} s)`;
+}
+
 /** Which cap refused a new session. */
 export type SessionRefusal = 'server' | 'caller';
 
@@ -37,9 +42,17 @@ export interface IdleCandidate {
   evict(cause: EvictionCause): void;
 }
 
+/** When a session will be ended by its table's idle stages, if nothing changes. */
+export interface PlannedEnd {
+  readonly caller: string | undefined;
+  readonly at: number;
+}
+
 /** A table of sessions (one per era) the counter may ask for idle ones. */
 export interface IdleSource {
   idleCandidates(): Iterable<IdleCandidate>;
+  /** Its sessions' planned ends (abandonment or lifetime): what a refusal can promise. */
+  plannedEnds?(): Iterable<PlannedEnd>;
 }
 
 export class SessionCounter {
@@ -73,6 +86,18 @@ export class SessionCounter {
       if (!own && !this.evictOldest(() => true, 'server')) return 'server';
     }
     return this.hold(caller);
+  }
+
+  /** When the first session `refusal`'s cap counts will end by itself (the caller's own for the per-caller cap); undefined: none is planned. */
+  nextFreed(refusal: SessionRefusal, caller: string | undefined): number | undefined {
+    let first: number | undefined;
+    for (const source of this.sources) {
+      for (const end of source.plannedEnds?.() ?? []) {
+        if (refusal === 'caller' && end.caller !== caller) continue;
+        if (first === undefined || end.at < first) first = end.at;
+      }
+    }
+    return first;
   }
 
   private hold(caller: string | undefined): SessionSlot {

@@ -2,8 +2,8 @@ import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
 import type { Clock, Logger } from '../providers/logging/logger.js';
 import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
-import { ReleasedSessions, releaseReason, type ReleaseCause } from './released-sessions.js';
-import { SessionCounter, type IdleCandidate, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
+import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause } from './released-sessions.js';
+import { freedNote, SessionCounter, type IdleCandidate, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
 
 /*
  * The 2026-07-28 era has no connection to hang a session on (SEP-2567): the
@@ -39,6 +39,8 @@ export interface HandleOptions {
   readonly runningTasks: RunningTasks;
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /** Called when the server ends a handle's session (abandoned, past its lifetime, or to make room). */
+  readonly onReleased?: (reason: ReleaseCause['kind']) => void;
 }
 
 /** The refusal of a fresh session when a cap is reached and no idle session could make room. */
@@ -84,12 +86,18 @@ export class SessionHandles {
     private readonly options: HandleOptions,
   ) {
     this.clock = options.clock ?? { now: () => Date.now() };
-    this.stages = new IdleStages(options.idle, this.clock, () => [...this.entries.values()].map((entry) => entry.activity), (activity) => {
+    this.stages = new IdleStages(options.idle, this.clock, () => [...this.entries.values()].map((entry) => entry.activity), (activity, cause) => {
       const handle = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
-      if (handle !== undefined) this.releaseFor(handle, { kind: 'idle', idleMs: options.idle.sessionIdleMs });
+      if (handle !== undefined) this.releaseFor(handle, stageCause(cause, options.idle));
     });
     this.stages.start();
-    options.counter.addSource({ idleCandidates: () => this.idleCandidates() });
+    options.counter.addSource({
+      idleCandidates: () => this.idleCandidates(),
+      plannedEnds: () => [...this.entries.values()].flatMap((entry) => {
+        const at = entry.activity.endsAt(options.idle);
+        return at === undefined ? [] : [{ caller: entry.caller, at }];
+      }),
+    });
   }
 
   get size(): number {
@@ -131,7 +139,9 @@ export class SessionHandles {
 
   private fresh(caller: string | undefined): HeldSession | string {
     const slot = this.options.counter.take(caller);
-    if (typeof slot === 'string') return tooManySessions(slot, caller, this.options.counter.caps);
+    if (typeof slot === 'string') {
+      return tooManySessions(slot, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(slot, caller), this.clock.now());
+    }
     const session = this.host.openSession({ cwd: this.options.cwd, ...(caller !== undefined ? { caller } : {}) });
     return {
       session,
@@ -164,7 +174,9 @@ export class SessionHandles {
     this.entries.delete(handle);
     entry.slot.free();
     this.released.remember(handle, entry.caller, releaseReason(cause, this.options.counter.caps));
-    this.options.logger?.info(`mcp: session ${entry.session.id} ended (${cause.kind})`);
+    const tasks = cause.kind !== 'evicted' && this.options.runningTasks(entry.session);
+    this.options.logger?.info(`mcp: session ${entry.session.id} ended (${cause.kind})${tasks ? ' with its running background tasks' : ''}`);
+    this.options.onReleased?.(cause.kind);
     void entry.session.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import type { DshHost } from '../container/dsh-host.js';
 import type { Clock, Logger } from '../providers/logging/logger.js';
 import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
+import { HostMetrics } from '../providers/observability/host-metrics.js';
 import { runningTasksOf, type IdleSettings } from './idle-stages.js';
 import { SessionCounter } from './session-counter.js';
 import { SessionHandles } from './session-handles.js';
@@ -10,6 +11,8 @@ export interface SessionTableOptions {
   readonly workspace: string;
   readonly logger?: Logger;
   readonly idleTimeoutMs: number;
+  /** `--session-lifetime`: every session ends this long after it opened; 0 never. */
+  readonly sessionLifetimeMs?: number;
   /** How long a session must be idle before a new one may take its place (default 5 s). */
   readonly evictAfterMs?: number;
   readonly maxSessions: number;
@@ -28,6 +31,11 @@ export function sessionTables(host: DshHost, options: SessionTableOptions): { se
   const idle: IdleSettings = {
     sessionIdleMs: options.idleTimeoutMs,
     ...(options.evictAfterMs !== undefined ? { evictAfterMs: options.evictAfterMs } : {}),
+    ...(options.sessionLifetimeMs ? { lifetimeMs: options.sessionLifetimeMs } : {}),
+  };
+  // dsh_sessions_released_total{reason}: the sessions the server ended, with their tasks.
+  const countReleased = (reason: string) => {
+    if (host.isBound(HostMetrics)) host.get(HostMetrics).update((metrics) => metrics.sessionsReleased.inc({ reason }));
   };
   const runningTasks = runningTasksOf(host);
   const clock = options.clock ? { clock: options.clock } : {};
@@ -39,10 +47,11 @@ export function sessionTables(host: DshHost, options: SessionTableOptions): { se
     ...(log ? { logger: log } : {}),
     onSessionClosed: (id, reason, hostSessionId) => {
       log?.info(`mcp http: session ${hostSessionId} ended (${reason})`);
+      if (reason === 'idle' || reason === 'lifetime' || reason === 'evicted') countReleased(reason);
       options.onSessionClosed?.(id, reason, hostSessionId);
     },
   });
-  const handles = new SessionHandles(host, { cwd: options.workspace, idle, counter, runningTasks, ...clock, ...(log ? { logger: log } : {}) });
+  const handles = new SessionHandles(host, { cwd: options.workspace, idle, counter, runningTasks, onReleased: countReleased, ...clock, ...(log ? { logger: log } : {}) });
   return { sessions, handles };
 }
 

@@ -39,9 +39,10 @@ export interface RunningServer {
    * Stops taking new sessions and calls (HTTP: 503 with `Retry-After`; stdio:
    * a JSON-RPC error), waits up to `timeoutMs` for the calls in flight to
    * answer, then cancels the rest and waits (bounded) for those answers.
-   * Resolves when every answer is out; `close()` comes next.
+   * Resolves when every answer is out; `close()` comes next. `hurry`
+   * aborting cancels at once what still runs (see serve-lifecycle.ts).
    */
-  drain(timeoutMs: number): Promise<void>;
+  drain(timeoutMs: number, hurry?: AbortSignal): Promise<void>;
   /** Closes every connection and disposes their sessions. Does not dispose the host. */
   close(): Promise<void>;
 }
@@ -126,11 +127,11 @@ export async function serveStdio(host: DshHost, options: StdioServeOptions): Pro
   return {
     closed,
     // With stdout broken no answer can be delivered: cancel at once.
-    drain: (timeoutMs) =>
+    drain: (timeoutMs, hurry) =>
       drainWithin(stdoutBroken ? 0 : timeoutMs, () => transport.drain(), () => {
         connection?.cancelCalls();
         cancelled.abort(new Error('the server is shutting down'));
-      }, options.logger),
+      }, options.logger, hurry),
     close: async () => {
       closing = true;
       stdin.off('end', onEnd);

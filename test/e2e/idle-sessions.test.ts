@@ -1,7 +1,9 @@
 // Issue 22 item 4 with the real 1.x SDK client over HTTP: clients that never
 // DELETE do not lock out new sessions once idle; a client that only holds its
 // event stream keeps its session (and its task's result) past --idle-timeout;
-// an idle session loses its shell first, and says so in its next result.
+// an idle session loses its shell first, and says so in its next result. A
+// task nobody reads or waits on does not keep a session (issue 34.4:
+// abandoned-sessions.test.ts).
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -125,16 +127,17 @@ test('staged release: the idle session\'s shell goes first (its next result says
   }
 }, 60_000);
 
-test('a running background task keeps a session whose client is gone; no process is left once it is released', async () => {
+test('a session whose client is gone ends after --idle-timeout with its running task (issue 34.4); no process is left', async () => {
   const { server, url, ends } = await serve({ idleTimeoutMs: 1000 });
-  const sleep = uniqueSleep().replace(/^1000\./, '3.');
+  const sleep = uniqueSleep();
   try {
-    const { client } = await connectClient(url);
+    const { client, transport } = await connectClient(url);
+    const id = transport.sessionId!;
     await client.callTool(bash(`sleep ${sleep}`, { run_in_background: true }));
     const ended = once(ends, 'closed');
     await client.close();
     await waitUntil(() => processesWith(sleep).length > 0, 'the task runs');
-    await ended;
+    expect(await ended).toEqual([id, 'idle']);
     expect(processesWith(sleep)).toEqual([]);
   } finally {
     await server.close();
@@ -142,7 +145,7 @@ test('a running background task keeps a session whose client is gone; no process
 }, 60_000);
 
 describe('2026-07-28 session handles', () => {
-  test('--idle-timeout 2: a handle whose background task runs past it keeps its session, and the task\'s output is read through it', async () => {
+  test('--idle-timeout 2: a client waiting on its handle\'s background task past it keeps the session, and reads the task\'s output through it', async () => {
     const { server, url } = await serve({ idleTimeoutMs: 2000 });
     const sleep = uniqueSleep().replace(/^1000\./, '4.');
     const client = await modernHttp(url, 'unused-under-no-auth');
@@ -150,9 +153,10 @@ describe('2026-07-28 session handles', () => {
       const started = modernText(await client.callTool(bash(`sleep ${sleep}; echo slept`, { run_in_background: true })));
       const handle = handleIn(started)!;
       const taskId = /\b(bash-\d+)\b/.exec(started)![1]!;
-      await waitUntil(() => processesWith(sleep).length > 0, 'the task runs');
-      await waitUntil(() => processesWith(sleep).length === 0, 'the task ends', 30_000);
-      const output = modernText(await client.callTool({ name: 'task_output', arguments: { task_id: taskId, session: handle } }));
+      // A wait is a request: the session is not abandoned while it lasts (issue 34.4).
+      const output = modernText(
+        await client.callTool({ name: 'task_output', arguments: { task_id: taskId, session: handle, wait: true, timeout_ms: 30_000 } }),
+      );
       expect(output).toContain('slept');
     } finally {
       await client.close();

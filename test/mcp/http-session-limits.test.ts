@@ -124,12 +124,15 @@ test('one initialize past --max-sessions gets a clear JSON-RPC error; a closed s
     const b = await connectClient(url);
     const refused = await rawRequest(url, { body: initializeBody(7) });
     expect(refused.status).toBe(503);
+    // Both hold an event stream open, so only their lifetime (default 24 h) ends them: the refusal says when.
     expect(JSON.parse(refused.body)).toEqual({
       jsonrpc: '2.0',
       id: 7,
       error: {
         code: -32000,
-        message: 'too many sessions: this server holds at most 2 (--max-sessions); close one or wait for idle ones to expire',
+        message: expect.stringMatching(
+          /^too many sessions: this server holds at most 2 \(--max-sessions\); close one or wait for idle ones to expire \(the next one ends in 86\d{3} s\)$/,
+        ),
       },
     });
     expect(refused.headers['mcp-session-id']).toBeUndefined();

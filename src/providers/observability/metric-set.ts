@@ -16,6 +16,7 @@ export interface MetricSet {
   readonly outputBytes: PromClient.Counter<'stream'>;
   readonly leftoversKilled: PromClient.Counter;
   readonly auditFailures: PromClient.Counter;
+  readonly sessionsReleased: PromClient.Counter<'reason'>;
 }
 
 /** Tool calls last from milliseconds (`true`) to the longest timeout (10 minutes by default). */
@@ -75,6 +76,12 @@ export function createMetricSet(client: typeof PromClient, readings: GaugeReadin
     auditFailures: new client.Counter({
       name: 'dsh_audit_failures_total',
       help: 'Audit records an audit sink failed to store.',
+      registers,
+    }),
+    sessionsReleased: new client.Counter({
+      name: 'dsh_sessions_released_total',
+      help: 'Sessions the server ended with their tasks, by reason (idle: abandoned; lifetime; evicted: to make room at a cap).',
+      labelNames: ['reason'],
       registers,
     }),
   };

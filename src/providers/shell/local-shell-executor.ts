@@ -102,7 +102,7 @@ export class LocalShellExecutor implements ShellExecutor {
     this.checkOpen();
     const spec = this.applicable(given);
     const confined = spec.confinement ?? undefined;
-    const { signal, onProgress, keepOnTimeout } = options;
+    const { signal, onProgress, keepOnTimeout, promoteAfterMs } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
 
     const { timeoutMs } = spec;
@@ -130,6 +130,7 @@ export class LocalShellExecutor implements ShellExecutor {
         timeoutMs,
         ...(signal === undefined ? {} : { signal }),
         ...(keepOnTimeout === undefined ? {} : { keepOnTimeout }),
+        ...(promoteAfterMs === undefined ? {} : { promoteAfterMs }),
         ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
       });
     } catch (error) {

@@ -86,6 +86,12 @@ export interface RunOptions {
    * and `continuation`, the live handle of the rest, which the caller owns.
    */
   readonly keepOnTimeout?: () => boolean;
+  /**
+   * With `keepOnTimeout`: ask it this early already (before most MCP clients
+   * give up on a call at 60 s: docs/interop.md), not only at the timeout. A
+   * false answer lets the command run on to its timeout, where it is asked again.
+   */
+  readonly promoteAfterMs?: number;
 }
 
 /** Per-stream capture of a foreground run. */

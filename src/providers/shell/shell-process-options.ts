@@ -17,6 +17,8 @@ export interface ShellProcessOptions {
    * command; true keeps it running (see `promoted`) instead of stopping it.
    */
   readonly keepOnTimeout?: () => boolean;
+  /** Foreground only: ask `keepOnTimeout` this early too (see RunOptions.promoteAfterMs). */
+  readonly promoteAfterMs?: number;
   /** Sees every output chunk after it was captured; `stream` is 0 for stdout, 1 for stderr. */
   readonly onOutput?: (chunk: Buffer, stream: 0 | 1) => void;
   /**

@@ -63,6 +63,7 @@ export class ShellProcess {
   /** Leftovers counted inside the sandbox's PID namespace, read off the reaper's own channel. */
   private report: ReaperReport | undefined;
   private markPromoted!: () => void;
+  private kept = false; // handed over by keepOnTimeout: the timeout no longer applies
 
   /** Checks the workdir, then spawns. Throws (before spawning) when the workdir is unusable. */
   static spawn(options: ShellProcessOptions): ShellProcess {
@@ -162,6 +163,10 @@ export class ShellProcess {
     if (options.timeoutMs !== undefined) {
       this.timers.push(setTimeout(() => this.onTimeout(), options.timeoutMs));
     }
+    const early = options.promoteAfterMs;
+    if (options.keepOnTimeout && early !== undefined && early > 0 && (options.timeoutMs === undefined || early < options.timeoutMs)) {
+      this.timers.push(setTimeout(() => this.onPromoteTime(), early));
+    }
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -199,7 +204,7 @@ export class ShellProcess {
    * runnable leader is looked at again shortly, a bounded number of times.
    */
   private onTimeout(retries = TIMEOUT_RECHECKS): void {
-    if (this.settled || this.leader !== undefined) return;
+    if (this.settled || this.leader !== undefined || this.kept) return;
     const state = this.pid === undefined ? undefined : readStat(this.pid)?.state;
     if (state === undefined || state === 'Z' || state === 'X') return;
     const busy = state === 'R' || state === 'D' || retries > TIMEOUT_RECHECKS - SLEEPING_RECHECKS;
@@ -207,12 +212,20 @@ export class ShellProcess {
       this.timers.push(setTimeout(() => this.onTimeout(retries - 1), 1));
       return;
     }
-    if (this.options.keepOnTimeout?.() === true) {
-      this.options.signal?.removeEventListener('abort', this.onAbort);
-      this.markPromoted();
-      return;
-    }
+    if (this.options.keepOnTimeout?.() === true) return this.keep();
     this.stop('timeout');
+  }
+
+  /** The early promotion time: hand over if the caller can take it now; else run on to the timeout. */
+  private onPromoteTime(): void {
+    if (this.settled || this.leader !== undefined || this.reason !== undefined || this.kept) return;
+    if (this.options.keepOnTimeout?.() === true) this.keep();
+  }
+
+  private keep(): void {
+    this.kept = true;
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.markPromoted();
   }
 
   private onLeaderExit(code: number | null, signal: string | null): void {

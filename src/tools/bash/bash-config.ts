@@ -14,9 +14,23 @@ export interface BashToolConfig {
    * runtime admits one; `kill` always stops it.
    */
   readonly onTimeout: OnTimeoutAction;
+  /**
+   * With `promote`: a command still running this long after its start is
+   * moved to a background task already (if the task runtime admits one),
+   * before the 60 s most MCP clients wait for a call (docs/interop.md); 0:
+   * only at the timeout. Ignored when not below the timeout.
+   */
+  readonly promoteAfterMs: number;
 }
 
-export const DEFAULT_BASH_TOOL_CONFIG: BashToolConfig = Object.freeze({ enableRunInBackground: true, onTimeout: 'promote' });
+/** Before the 60 s at which eight of ten tested client families give up on a call (docs/interop.md). */
+export const DEFAULT_PROMOTE_AFTER_MS = 50_000;
+
+export const DEFAULT_BASH_TOOL_CONFIG: BashToolConfig = Object.freeze({
+  enableRunInBackground: true,
+  onTimeout: 'promote',
+  promoteAfterMs: DEFAULT_PROMOTE_AFTER_MS,
+});
 
 export const BashToolConfig: ServiceIdentifier<Partial<BashToolConfig>> = Symbol.for('dsh.BashToolConfig');
 
@@ -34,7 +48,11 @@ export function resolveBashToolConfig(config: Partial<BashToolConfig> | undefine
   if (!ON_TIMEOUT_ACTIONS.includes(onTimeout)) {
     throw configError('bash tool', 'onTimeout', `must be "promote" or "kill", got ${describeValue(onTimeout)}`);
   }
-  return Object.freeze({ enableRunInBackground: merged.enableRunInBackground, onTimeout });
+  const promoteAfterMs = merged.promoteAfterMs as number;
+  if (!Number.isSafeInteger(promoteAfterMs) || promoteAfterMs < 0) {
+    throw configError('bash tool', 'promoteAfterMs', `must be 0 or a positive number of milliseconds, got ${describeValue(promoteAfterMs)}`);
+  }
+  return Object.freeze({ enableRunInBackground: merged.enableRunInBackground, onTimeout, promoteAfterMs });
 }
 
 /** The `tool:bash` prompt section text (docs/contract.md §4.1), shared by the one-shot and persistent tools. */

@@ -131,7 +131,7 @@ export class BashTool implements ToolInstance<BashArgs> {
       ran = await this.executor.run(spec, {
         signal: ctx.signal,
         onProgress: ctx.onProgress ? withElapsed(ctx.onProgress) : undefined,
-        ...(keepOnTimeout ? { keepOnTimeout } : {}),
+        ...(keepOnTimeout ? { keepOnTimeout, promoteAfterMs: this.config.promoteAfterMs } : {}),
       });
     } catch (error) {
       // An executor refuses a signal that aborted before its spawn: that is still this call's abort.
@@ -173,7 +173,10 @@ export class BashTool implements ToolInstance<BashArgs> {
         label: args.description,
         producer: () => Promise.resolve(continuation),
       });
-      const text = renderForeground(soFar, { movedTo: { taskId: snapshot.id, afterMs: result.timeoutMs } });
+      // Moved before its timeout: at the promotion time (bash.promoteAfterMs).
+      const early = this.config.promoteAfterMs > 0 && this.config.promoteAfterMs < result.timeoutMs && result.durationMs < result.timeoutMs;
+      const afterMs = early ? this.config.promoteAfterMs : result.timeoutMs;
+      const text = renderForeground(soFar, { movedTo: { taskId: snapshot.id, afterMs } });
       return textResult(text, { kind: 'background', taskId: snapshot.id });
     } catch (error) {
       await continuation.kill();

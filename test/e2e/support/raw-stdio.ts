@@ -30,10 +30,10 @@ export function bashCall(id: number, command: string): object {
   return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bash', arguments: { command, description: 'Run a test command' } } };
 }
 
-export function startRawStdio(workspace: string, dshHome: string, args: string[] = []): RawStdioServer {
+export function startRawStdio(workspace: string, dshHome: string, args: string[] = [], env: Record<string, string> = {}): RawStdioServer {
   ensureBuilt();
   const child = spawn(process.execPath, [MAIN_JS, 'serve', '--workspace', workspace, ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DSH_HOME: dshHome },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DSH_HOME: dshHome, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
