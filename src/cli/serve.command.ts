@@ -7,6 +7,7 @@ import type { Logger } from '../providers/logging/logger.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
 import { checkObserveFlags, parseAuditLog, parseMetricsPort, startMetricsPort, withObserveFlags, type ObserveFlags } from './observe-options.js';
 import { addServeDeployOptions, checkServeDeployOptions, type ServeDeployOptions } from './serve-http-options.js';
+import { addLogOptions, withLogFlags, type LogFlags } from './log-options.js';
 import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './heartbeat-option.js';
 
 const HELP_AFTER = `
@@ -34,7 +35,8 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   workspace: .               session cwd (relative to the file)
   shell: oneshot             persistent (one PTY shell per session), or both
   toolNames: { oneshot, persistent }  tool names (bash; bash_persistent beside bash)
-  logLevel: warn             debug | info | warn | error (stderr)
+  logLevel: warn             debug | info | warn | error (stderr; --log-level)
+  logFormat: text            text | json (one object per line; --log-format)
   dshHome: ~/.dsh            exported to commands as DSH_HOME
   executor: { timeoutMs, maxTimeoutMs, maxOutputBytes, maxSpillBytes,
               maxRetainedSpillBytes, graceMs, allowEnv, keepSpills }
@@ -81,7 +83,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag {
+interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag, LogFlags {
   readonly idleTimeout: number;
   readonly maxSessions: number;
 }
@@ -110,7 +112,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
     .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
-  addServeDeployOptions(serve)
+  addServeDeployOptions(addLogOptions(serve))
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -124,7 +126,7 @@ export function registerServeCommand(program: Command): void {
           import('../providers/logging/stderr-logger.js'),
         ]);
       checkObserveFlags(options, options.http !== undefined);
-      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), (env) => withObserveFlags(env, options));
+      const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), (env) => withLogFlags(withObserveFlags(env, options), options));
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();
       const approvals = new McpElicitationAnswerer();
       let server: RunningServer;
@@ -184,7 +186,11 @@ export function registerServeCommand(program: Command): void {
         await host.dispose();
         throw error;
       }
-      const code = await runUntilStopped(server, host, logger, { drainTimeoutMs: options.drainTimeout * 1000 });
+      const { reopenFileSinks } = await import('../providers/observability/reopen-sinks.js');
+      const code = await runUntilStopped(server, host, logger, {
+        drainTimeoutMs: options.drainTimeout * 1000,
+        onHangup: () => reopenFileSinks(host, logger),
+      });
       await metrics?.close();
       token?.dispose();
       process.exit(code);

@@ -66,6 +66,12 @@ export interface AuditSink {
   /** Named in the log when it fails. */
   readonly name: string;
   write(record: AuditRecord): Promise<void>;
+  /**
+   * A sink that writes a file: close it once the records handed over so far
+   * are stored and open its configured path again (SIGHUP after a log
+   * rotation, docs/operations.md). Optional.
+   */
+  reopen?(): Promise<void>;
 }
 
 export const AuditSink: ServiceIdentifier<AuditSink> = Symbol.for('dsh.AuditSink');
