@@ -12,6 +12,7 @@ export interface ServeDeployOptions {
   readonly drainTimeout: number;
   readonly maxSessionsPerCaller?: number;
   readonly maxConcurrentCalls?: number;
+  readonly maxConcurrentCallsPerCaller?: number;
   readonly callQueueTimeout: number;
 }
 
@@ -49,6 +50,7 @@ export function addServeDeployOptions(command: Command): Command {
     .option('--drain-timeout <seconds>', 'on SIGTERM/SIGINT or end of stdin: let calls in flight answer this long, then cancel them', parseSeconds, 30)
     .option('--max-sessions-per-caller <n>', 'HTTP: open sessions one token (caller) may hold', parseCount)
     .option('--max-concurrent-calls <n>', 'tool calls running at once over every session; more wait in line', parseCount)
+    .option('--max-concurrent-calls-per-caller <n>', 'tool calls one caller (token) may run at once; more wait in its own line', parseCount)
     .option('--call-queue-timeout <seconds>', 'how long a call waits for --max-concurrent-calls before it fails', parseSeconds, 60);
 }
 
@@ -60,6 +62,7 @@ export function checkServeDeployOptions(options: ServeDeployOptions): void {
     [options.host !== '127.0.0.1' && options.host !== undefined, '--host'],
     [options.allowedHost !== undefined, '--allowed-host'],
     [options.maxSessionsPerCaller !== undefined, '--max-sessions-per-caller'],
+    [options.maxConcurrentCallsPerCaller !== undefined, '--max-concurrent-calls-per-caller'],
   ];
   const misplaced = httpOnly.filter(([given]) => given).map(([, flag]) => flag);
   if (options.http === undefined && misplaced.length > 0) {

@@ -7,6 +7,7 @@ import type { Logger } from '../providers/logging/logger.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
 import { checkObserveFlags, parseAuditLog, parseMetricsPort, startMetricsPort, withObserveFlags, type ObserveFlags } from './observe-options.js';
 import { addServeDeployOptions, checkServeDeployOptions, type ServeDeployOptions } from './serve-http-options.js';
+import { callGateFrom } from './call-gate-option.js';
 import { addLogOptions, withLogFlags, type LogFlags } from './log-options.js';
 import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './heartbeat-option.js';
 
@@ -30,6 +31,7 @@ tasks and persistent shell, all disposed when the connection closes. SIGINT,
 SIGTERM or end of stdin drain the server (no new sessions or calls; calls in
 flight answer within --drain-timeout, else they are cancelled), then dispose
 every session and leave no process behind; a second signal exits at once.
+SIGHUP reopens the audit file at its path (log rotation) and keeps serving.
 
 Composition file (--config, YAML or JSON; unknown keys are errors):
   workspace: .               session cwd (relative to the file)
@@ -143,11 +145,7 @@ export function registerServeCommand(program: Command): void {
         await loadHeartbeat(host, options);
         // Before the transport: a port in use fails the start with nothing serving yet.
         metrics = await startMetricsPort(host, options, logger);
-        const { CallGate } = await import('../mcp/call-gate.js');
-        const callGate =
-          options.maxConcurrentCalls === undefined
-            ? undefined
-            : new CallGate({ maxConcurrent: options.maxConcurrentCalls, queueTimeoutMs: options.callQueueTimeout * 1000 });
+        const callGate = await callGateFrom(options, host, logger);
         const limits = callGate ? { callGate } : {};
         if (options.http === undefined) {
           const { serveStdio } = await import('../mcp/stdio-server.js');

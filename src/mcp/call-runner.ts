@@ -53,7 +53,7 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
   const forward = toClient && ((progress: ToolProgress) => clientSignal.aborted || toClient(progress));
   // The heartbeat starts before the call gate: a call queued behind others is quiet too.
   const result = await withHeartbeat(deps.heartbeatMs ?? 0, forward, async (onProgress): Promise<ToolResult> => {
-    const admitted = deps.callGate ? await deps.callGate.acquire(signal) : undefined;
+    const admitted = deps.callGate ? await deps.callGate.acquire(signal, session.caller) : undefined;
     if (admitted !== undefined && typeof admitted !== 'function') return errorResult(admitted.refused);
     try {
       return await session.call(call.name, call.args, { signal, onProgress, ...(call.callId ? { callId: call.callId } : {}) });

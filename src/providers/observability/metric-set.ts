@@ -16,6 +16,7 @@ export interface MetricSet {
   readonly outputBytes: PromClient.Counter<'stream'>;
   readonly leftoversKilled: PromClient.Counter;
   readonly auditFailures: PromClient.Counter;
+  readonly callQueueRefusals: PromClient.Counter<'cap'>;
 }
 
 /** Tool calls last from milliseconds (`true`) to the longest timeout (10 minutes by default). */
@@ -75,6 +76,12 @@ export function createMetricSet(client: typeof PromClient, readings: GaugeReadin
     auditFailures: new client.Counter({
       name: 'dsh_audit_failures_total',
       help: 'Audit records an audit sink failed to store.',
+      registers,
+    }),
+    callQueueRefusals: new client.Counter({
+      name: 'dsh_call_queue_refusals_total',
+      help: 'Tool calls refused after waiting the call queue timeout, by the cap they waited for (server, caller).',
+      labelNames: ['cap'],
       registers,
     }),
   };
