@@ -6,6 +6,7 @@ export interface ServeDeployOptions {
   readonly http?: number;
   readonly host?: string;
   readonly allowedHost?: readonly string[];
+  readonly trustedProxy?: readonly string[];
   readonly tokenFile?: string;
   /** false with --no-auth. */
   readonly auth: boolean;
@@ -28,6 +29,12 @@ function collectHost(value: string, previous: readonly string[] = []): string[] 
   return [...previous, parseAddress(value)];
 }
 
+function collectProxy(value: string, previous: readonly string[] = []): string[] {
+  const bare = value.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 0) throw new InvalidArgumentError('expected the IP address of a proxy');
+  return [...previous, bare];
+}
+
 function parseSeconds(value: string): number {
   const seconds = Number(value);
   if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds > 86_400) {
@@ -47,6 +54,7 @@ export function addServeDeployOptions(command: Command): Command {
   return command
     .option('--host <addr>', 'HTTP: the address to listen on (0.0.0.0 for every interface; not loopback needs a token)', parseAddress, '127.0.0.1')
     .option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable), e.g. the name a proxy serves', collectHost)
+    .option('--trusted-proxy <addr>', "HTTP: a proxy's IP address whose X-Forwarded-For names the client in audit records and logs (repeatable)", collectProxy)
     .option('--drain-timeout <seconds>', 'on SIGTERM/SIGINT or end of stdin: let calls in flight answer this long, then cancel them', parseSeconds, 30)
     .option('--max-sessions-per-caller <n>', 'HTTP: open sessions one token (caller) may hold', parseCount)
     .option('--max-concurrent-calls <n>', 'tool calls running at once over every session; more wait in line', parseCount)
@@ -61,6 +69,7 @@ export function checkServeDeployOptions(options: ServeDeployOptions): void {
     [!options.auth, '--no-auth'],
     [options.host !== '127.0.0.1' && options.host !== undefined, '--host'],
     [options.allowedHost !== undefined, '--allowed-host'],
+    [options.trustedProxy !== undefined, '--trusted-proxy'],
     [options.maxSessionsPerCaller !== undefined, '--max-sessions-per-caller'],
     [options.maxConcurrentCallsPerCaller !== undefined, '--max-concurrent-calls-per-caller'],
   ];

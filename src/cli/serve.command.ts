@@ -166,6 +166,7 @@ export function registerServeCommand(program: Command): void {
             port: options.http,
             host: options.host ?? '127.0.0.1',
             ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
+            ...(options.trustedProxy ? { trustedProxies: options.trustedProxy } : {}),
             ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
             ...limits,
             logger,

@@ -24,6 +24,9 @@ import { PARSE_ERROR, type RpcError } from './jsonrpc-checks.js';
 import { BoundedEventStore } from './sse-replay.js';
 import { toWebRequest } from './node-web.js';
 import { DEFAULT_CALLER } from './token-files.js';
+import { observeHttpAnswer } from './http-observe.js';
+import { addressOf, peerOf, trustedProxySet } from './http-peer.js';
+import { describeSessionClient } from '../providers/observability/session-client.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -63,6 +66,8 @@ export interface HttpServeOptions {
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
   /** `GET /metrics` answers without the token (`--metrics-public`). */
   readonly metricsPublic?: boolean;
+  /** Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); from anyone else it is ignored. */
+  readonly trustedProxies?: readonly string[];
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -90,7 +95,7 @@ export const MCP_PATH = '/mcp';
  * MCP server and host session, owned by the caller whose token opened it. The
  * `Mcp-Session-Id` is a bearer credential of the transport, so it is a random
  * id of its own, never the host session's id (which commands see as
- * `DSH_SESSION_ID`) and never logged; a DELETE, idle expiry or `close()`
+ * `DSH_SESSION_ID`) and never logged (audit records carry it); a DELETE, idle expiry or `close()`
  * disposes it. Host and Origin headers must name loopback, the listen address
  * or an allowed host, which keeps web pages out (DNS rebinding); the token
  * keeps out everyone else. A refused request creates nothing.
@@ -102,6 +107,8 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   checkListenAddress(listenHost, auth !== 'none');
   const access = new HostAllowList(listenHost, options.allowedHosts);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const trusted = trustedProxySet(options.trustedProxies);
+  const clientOf = (req: IncomingMessage) => peerOf(req, trusted);
   const { sessions, handles } = sessionTables(host, {
     ...options,
     ...(log ? { logger: log } : {}),
@@ -123,6 +130,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     workspace: options.workspace,
     sessions,
     identified: auth !== 'none',
+    peerOf: clientOf,
     eventStore: () => new BoundedEventStore(),
     ...(log ? { logger: log } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
@@ -170,6 +178,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     if (typeof sessionId === 'string') {
       const session = sessions.begin(sessionId, req.method, res, caller);
       if (!session) return replyJsonRpc(res, 404, -32001, sessionNotFound(sessions, sessionId, caller));
+      describeSessionClient(session.connection.session, { sessionId, ...addressOf(clientOf(req)) });
       if (req.method !== 'POST') return forward(session, req, res);
       const text = await readBody(req, SESSION_BODY_BYTES);
       if (text === undefined) return replyJsonRpc(res, 413, -32600, `request body too large: at most ${SESSION_BODY_BYTES} bytes`);
@@ -188,7 +197,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     const body = checked.body;
     if (!(await isLegacyRequest(toWebRequest(req, res), body))) {
       if (draining) return refuseDraining(res, body);
-      return modern.serve(req, res, body, caller);
+      return modern.serve(req, res, body, caller, clientOf(req));
     }
     if (!isInitializeRequest(body)) return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header: send initialize first', requestIdOf(body));
     if (Buffer.byteLength(text) > OPENING_BODY_BYTES) return replyJsonRpc(res, 400, PARSE_ERROR, 'request body is not valid JSON (or too large)');
@@ -197,6 +206,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   };
 
   const server = createServer((req, res) => {
+    observeHttpAnswer(host, req, res, clientOf(req), log);
     handle(req, res).catch((error: unknown) => {
       log?.error(`mcp http: ${messageOf(error)}`);
       if (!res.headersSent) replyJsonRpc(res, 500, -32603, 'internal server error');

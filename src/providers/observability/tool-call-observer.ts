@@ -34,6 +34,10 @@ export interface ToolCallStart {
   /** The token name the session was opened with (HTTP named tokens); absent otherwise. */
   readonly caller?: string;
   readonly sessionId?: string;
+  /** The session id the client and its proxy log (`Mcp-Session-Id`, or a 2026-07-28 session handle); absent on stdio. */
+  readonly clientSessionId?: string;
+  /** The client's address (HTTP; the `X-Forwarded-For` client when the peer is a `--trusted-proxy`). */
+  readonly peer?: string;
   /** The call's `command` argument, redacted through the host's redactor; absent for tools without one. */
   readonly command?: string;
   /** The call's `workdir` argument, else the session's cwd. */
