@@ -203,7 +203,7 @@ async function reapLeftContainers(host: DshHost, logger: Logger): Promise<void> 
   const { reapDeadInstances } = await import('../providers/container-engine/orphan-reaper.js');
   try {
     const removed = await reapDeadInstances(host.get(ContainerEngine));
-    if (removed > 0) logger.info(`removed ${removed} container(s) left by servers that are no longer running`);
+    if (removed > 0) logger.info(`removed ${removed} container(s) left by servers that are no longer running`, { event: 'reap', removed });
   } catch (error) {
     logger.warn(`could not look for containers left by earlier servers: ${(error as Error).message}`);
   }

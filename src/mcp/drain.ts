@@ -7,6 +7,8 @@ const CANCELLED_ANSWERS_MS = 10_000;
  * A drain's timing: wait up to `timeoutMs` for the answers in flight
  * (`answered`), then cancel what is left and wait (bounded) for those
  * answers too. New work is refused by the caller before this starts.
+ * Its start and end are one structured `info` line each (`drain_start`,
+ * `drain_end` with how it ended and how long it took).
  */
 export async function drainWithin(
   timeoutMs: number,
@@ -14,10 +16,16 @@ export async function drainWithin(
   cancel: () => void,
   logger?: Logger,
 ): Promise<void> {
-  if (await settlesWithin(answered(), timeoutMs)) return;
+  const started = performance.now();
+  logger?.info('drain: started', { event: 'drain_start', timeoutMs });
+  const ended = (outcome: 'answered' | 'cancelled' | 'unanswered') =>
+    logger?.info('drain: ended', { event: 'drain_end', outcome, durationMs: Math.round(performance.now() - started) });
+  if (await settlesWithin(answered(), timeoutMs)) return void ended('answered');
   logger?.warn(`drain: calls still running after ${timeoutMs / 1000} s (--drain-timeout): cancelling them`);
   cancel();
-  if (!(await settlesWithin(answered(), CANCELLED_ANSWERS_MS))) logger?.warn('drain: some cancelled calls did not answer; closing anyway');
+  if (await settlesWithin(answered(), CANCELLED_ANSWERS_MS)) return void ended('cancelled');
+  logger?.warn('drain: some cancelled calls did not answer; closing anyway');
+  ended('unanswered');
 }
 
 /** True when `promise` settled within `ms`. */

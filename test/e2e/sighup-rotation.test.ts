@@ -60,9 +60,14 @@ describe('serve: SIGHUP reopens the audit file', () => {
       expect(await metrics.text()).toMatch(/^dsh_audit_failures_total 0$/m);
       expect(server.process.exitCode).toBeNull();
       await client.close();
-    } finally {
+      // A stop after all that still drains, and says so in one structured line at each end.
       server.process.kill('SIGTERM');
       expect(await server.exited).toBe(0);
+      expect(server.stderr()).toMatch(/^dsh-tools info: drain: started event=drain_start timeoutMs=30000$/m);
+      expect(server.stderr()).toMatch(/^dsh-tools info: drain: ended event=drain_end outcome=answered durationMs=\d+$/m);
+    } finally {
+      if (server.process.exitCode === null) server.process.kill('SIGKILL');
+      await server.exited;
       dirs.cleanup();
     }
   }, 120_000);
