@@ -44,6 +44,7 @@ const SCHEMA: Record<string, Check | Record<string, Check>> = {
   workspace: string,
   dshHome: string,
   logLevel: oneOf('debug', 'info', 'warn', 'error'),
+  logFormat: oneOf('text', 'json'),
   shell: oneOf('oneshot', 'persistent', 'both'),
   toolNames: { oneshot: string, persistent: string },
   executor: {

@@ -6,12 +6,14 @@ export interface ServeDeployOptions {
   readonly http?: number;
   readonly host?: string;
   readonly allowedHost?: readonly string[];
+  readonly trustedProxy?: readonly string[];
   readonly tokenFile?: string;
   /** false with --no-auth. */
   readonly auth: boolean;
   readonly drainTimeout: number;
   readonly maxSessionsPerCaller?: number;
   readonly maxConcurrentCalls?: number;
+  readonly maxConcurrentCallsPerCaller?: number;
   readonly callQueueTimeout: number;
 }
 
@@ -25,6 +27,12 @@ function parseAddress(value: string): string {
 
 function collectHost(value: string, previous: readonly string[] = []): string[] {
   return [...previous, parseAddress(value)];
+}
+
+function collectProxy(value: string, previous: readonly string[] = []): string[] {
+  const bare = value.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) === 0) throw new InvalidArgumentError('expected the IP address of a proxy');
+  return [...previous, bare];
 }
 
 function parseSeconds(value: string): number {
@@ -46,9 +54,11 @@ export function addServeDeployOptions(command: Command): Command {
   return command
     .option('--host <addr>', 'HTTP: the address to listen on (0.0.0.0 for every interface; not loopback needs a token)', parseAddress, '127.0.0.1')
     .option('--allowed-host <name>', 'HTTP: also accept this name in Host/Origin (repeatable), e.g. the name a proxy serves', collectHost)
+    .option('--trusted-proxy <addr>', "HTTP: a proxy's IP address whose X-Forwarded-For names the client in audit records and logs (repeatable)", collectProxy)
     .option('--drain-timeout <seconds>', 'on SIGTERM/SIGINT or end of stdin: let calls in flight answer this long, then cancel them', parseSeconds, 30)
     .option('--max-sessions-per-caller <n>', 'HTTP: open sessions one token (caller) may hold', parseCount)
     .option('--max-concurrent-calls <n>', 'tool calls running at once over every session; more wait in line', parseCount)
+    .option('--max-concurrent-calls-per-caller <n>', 'tool calls one caller (token) may run at once; more wait in its own line', parseCount)
     .option('--call-queue-timeout <seconds>', 'how long a call waits for --max-concurrent-calls before it fails', parseSeconds, 60);
 }
 
@@ -59,7 +69,9 @@ export function checkServeDeployOptions(options: ServeDeployOptions): void {
     [!options.auth, '--no-auth'],
     [options.host !== '127.0.0.1' && options.host !== undefined, '--host'],
     [options.allowedHost !== undefined, '--allowed-host'],
+    [options.trustedProxy !== undefined, '--trusted-proxy'],
     [options.maxSessionsPerCaller !== undefined, '--max-sessions-per-caller'],
+    [options.maxConcurrentCallsPerCaller !== undefined, '--max-concurrent-calls-per-caller'],
   ];
   const misplaced = httpOnly.filter(([given]) => given).map(([, flag]) => flag);
   if (options.http === undefined && misplaced.length > 0) {

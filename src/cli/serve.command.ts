@@ -8,6 +8,8 @@ import { MAX_TIMER_MS } from '../core/timer.js';
 import { checkObserveFlags, parseAuditLog, parseMetricsPort, startMetricsPort, withObserveFlags, type ObserveFlags } from './observe-options.js';
 import { addServeDeployOptions, checkServeDeployOptions, type ServeDeployOptions } from './serve-http-options.js';
 import { addServeConnectionOptions, connectionLimitsOf, type ServeConnectionFlags } from './serve-http-limits.js';
+import { callGateFrom } from './call-gate-option.js';
+import { addLogOptions, withLogFlags, type LogFlags } from './log-options.js';
 import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './heartbeat-option.js';
 import { hideServerFile } from '../core/server-files.js';
 
@@ -31,12 +33,14 @@ tasks and persistent shell, all disposed when the connection closes. SIGINT,
 SIGTERM or end of stdin drain the server (no new sessions or calls; calls in
 flight answer within --drain-timeout, else they are cancelled), then dispose
 every session and leave no process behind; a second signal exits at once.
+SIGHUP reopens the audit file at its path (log rotation) and keeps serving.
 
 Composition file (--config, YAML or JSON; unknown keys are errors):
   workspace: .               session cwd (relative to the file)
   shell: oneshot             persistent (one PTY shell per session), or both
   toolNames: { oneshot, persistent }  tool names (bash; bash_persistent beside bash)
-  logLevel: warn             debug | info | warn | error (stderr)
+  logLevel: warn             debug | info | warn | error (stderr; --log-level)
+  logFormat: text            text | json (one object per line; --log-format)
   dshHome: ~/.dsh            exported to commands as DSH_HOME
   executor: { timeoutMs, maxTimeoutMs, maxOutputBytes, maxSpillBytes,
               maxRetainedSpillBytes, graceMs, allowEnv, keepSpills }
@@ -84,7 +88,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag, ServeConnectionFlags {
+interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
   readonly idleTimeout: number;
   readonly sessionLifetime?: number;
   readonly maxSessions: number;
@@ -115,7 +119,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
     .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
-  addServeConnectionOptions(addServeDeployOptions(serve))
+  addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve)))
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -132,7 +136,7 @@ export function registerServeCommand(program: Command): void {
       let fileLifetimeMs: number | undefined;
       const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), ({ serve: serveConfig, ...env }) => {
         fileLifetimeMs = serveConfig?.sessionLifetimeMs;
-        return withObserveFlags(env, options);
+        return withLogFlags(withObserveFlags(env, options), options);
       });
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();
       const approvals = new McpElicitationAnswerer();
@@ -150,11 +154,7 @@ export function registerServeCommand(program: Command): void {
         await loadHeartbeat(host, options);
         // Before the transport: a port in use fails the start with nothing serving yet.
         metrics = await startMetricsPort(host, options, logger);
-        const { CallGate } = await import('../mcp/call-gate.js');
-        const callGate =
-          options.maxConcurrentCalls === undefined
-            ? undefined
-            : new CallGate({ maxConcurrent: options.maxConcurrentCalls, queueTimeoutMs: options.callQueueTimeout * 1000 });
+        const callGate = await callGateFrom(options, host, logger);
         const limits = callGate ? { callGate } : {};
         if (options.http === undefined) {
           const { serveStdio } = await import('../mcp/stdio-server.js');
@@ -177,6 +177,7 @@ export function registerServeCommand(program: Command): void {
             port: options.http,
             host: options.host ?? '127.0.0.1',
             ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
+            ...(options.trustedProxy ? { trustedProxies: options.trustedProxy } : {}),
             ...(options.maxSessionsPerCaller !== undefined ? { maxSessionsPerCaller: options.maxSessionsPerCaller } : {}),
             ...limits,
             logger,
@@ -197,7 +198,11 @@ export function registerServeCommand(program: Command): void {
         await host.dispose();
         throw error;
       }
-      const code = await runUntilStopped(server, host, logger, { drainTimeoutMs: options.drainTimeout * 1000 });
+      const { reopenFileSinks } = await import('../providers/observability/reopen-sinks.js');
+      const code = await runUntilStopped(server, host, logger, {
+        drainTimeoutMs: options.drainTimeout * 1000,
+        onHangup: () => reopenFileSinks(host, logger),
+      });
       await metrics?.close();
       token?.dispose();
       process.exit(code);
@@ -211,7 +216,7 @@ async function reapLeftContainers(host: DshHost, logger: Logger): Promise<void> 
   const { reapDeadInstances } = await import('../providers/container-engine/orphan-reaper.js');
   try {
     const removed = await reapDeadInstances(host.get(ContainerEngine));
-    if (removed > 0) logger.info(`removed ${removed} container(s) left by servers that are no longer running`);
+    if (removed > 0) logger.info(`removed ${removed} container(s) left by servers that are no longer running`, { event: 'reap', removed });
   } catch (error) {
     logger.warn(`could not look for containers left by earlier servers: ${(error as Error).message}`);
   }

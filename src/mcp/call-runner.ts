@@ -1,5 +1,7 @@
 import type { CallToolResult, Notification, ProgressToken, ServerContext } from '@modelcontextprotocol/server';
+import { randomUUID } from 'node:crypto';
 import type { HostSession } from '../container/host-session.js';
+import { rememberClientTrace } from '../providers/observability/client-trace.js';
 import { errorResult, type ToolProgress, type ToolResult } from '../core/tool-contract.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { CallGate } from './call-gate.js';
@@ -53,11 +55,14 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
   const forward = toClient && ((progress: ToolProgress) => clientSignal.aborted || toClient(progress));
   // The heartbeat starts before the call gate: a call queued behind others is quiet too.
   const result = await withHeartbeat(deps.heartbeatMs ?? 0, forward, async (onProgress): Promise<ToolResult> => {
-    const admitted = deps.callGate ? await deps.callGate.acquire(signal) : undefined;
+    const admitted = deps.callGate ? await deps.callGate.acquire(signal, session.caller) : undefined;
     if (admitted !== undefined && typeof admitted !== 'function') return errorResult(admitted.refused);
+    const callId = call.callId ?? randomUUID();
+    const forget = rememberClientTrace(callId, call.ctx.mcpReq._meta?.traceparent);
     try {
-      return await session.call(call.name, call.args, { signal, onProgress, ...(call.callId ? { callId: call.callId } : {}) });
+      return await session.call(call.name, call.args, { signal, onProgress, callId });
     } finally {
+      forget();
       admitted?.();
     }
   });

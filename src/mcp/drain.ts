@@ -14,6 +14,8 @@ const HURRIED_ANSWERS_MS = 500;
  * (`answered`), then cancel what is left and wait (bounded) for those
  * answers too. New work is refused by the caller before this starts.
  * `hurry` aborting ends the first wait at once and shortens the second.
+ * Its start and end are one structured `info` line each (`drain_start`,
+ * `drain_end` with how it ended and how long it took).
  */
 export async function drainWithin(
   timeoutMs: number,
@@ -22,14 +24,20 @@ export async function drainWithin(
   logger?: Logger,
   hurry?: AbortSignal,
 ): Promise<void> {
-  if (await settlesWithin(answered(), timeoutMs, hurry)) return;
+  const started = performance.now();
+  logger?.info('drain: started', { event: 'drain_start', timeoutMs });
+  const ended = (outcome: 'answered' | 'cancelled' | 'unanswered') =>
+    logger?.info('drain: ended', { event: 'drain_end', outcome, durationMs: Math.round(performance.now() - started) });
+  if (await settlesWithin(answered(), timeoutMs, hurry)) return void ended('answered');
   if (hurry?.aborted) logger?.warn('drain: stop requested again after the client left: cancelling the calls still running');
   else logger?.warn(`drain: calls still running after ${timeoutMs / 1000} s (--drain-timeout): cancelling them`);
   cancel();
   const hurried = hurry?.aborted === true;
   let settled = await settlesWithin(answered(), hurried ? HURRIED_ANSWERS_MS : CANCELLED_ANSWERS_MS, hurried ? undefined : hurry);
   if (!settled && !hurried && hurry?.aborted) settled = await settlesWithin(answered(), HURRIED_ANSWERS_MS);
-  if (!settled) logger?.warn('drain: some cancelled calls did not answer; closing anyway');
+  if (settled) return void ended('cancelled');
+  logger?.warn('drain: some cancelled calls did not answer; closing anyway');
+  ended('unanswered');
 }
 
 /** True when `promise` settled within `ms` (false at once when `stop` aborts first). */

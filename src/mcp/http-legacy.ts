@@ -7,6 +7,8 @@ import type { CallGate } from './call-gate.js';
 import { DrainingTransport } from './draining-transport.js';
 import type { McpElicitationAnswerer } from './elicitation-answerer.js';
 import type { HttpSessionTable, OpenSession } from './http-sessions.js';
+import { describeSessionClient } from '../providers/observability/session-client.js';
+import { addressOf } from './http-peer.js';
 import { McpConnection } from './mcp-connection.js';
 import { toWebRequest, writeWebResponse } from './node-web.js';
 import { replyJsonRpc } from './http-replies.js';
@@ -23,6 +25,8 @@ export interface LegacySessionDeps {
   readonly callGate?: CallGate;
   /** Under --no-auth nobody is identified: sessions record no caller. */
   readonly identified: boolean;
+  /** The client's address of a request (`--trusted-proxy` applied): audit records carry it. */
+  readonly peerOf?: (req: IncomingMessage) => string | undefined;
   /** Keeps each session's SSE events for `Last-Event-ID` replay (undefined: no replay); `dispose` runs when the session closes. */
   readonly eventStore?: () => EventStore & { dispose?(): void };
 }
@@ -44,6 +48,7 @@ export async function openLegacySession(deps: LegacySessionDeps, req: IncomingMe
     ...(deps.callGate ? { callGate: deps.callGate } : {}),
   });
   const eventStore = deps.eventStore?.();
+  describeSessionClient(connection.session, { sessionId: id, ...addressOf(deps.peerOf?.(req)) });
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
     onsessioninitialized: (): void => deps.sessions.add(id, transport, connection, caller, answers, slot),

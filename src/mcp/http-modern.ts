@@ -16,7 +16,7 @@ export class ModernHttp {
   private idleWaiters: Array<() => void> = [];
 
   constructor(deps: ModernServerDeps, logger?: Logger) {
-    this.handler = createMcpHandler((ctx) => modernServer(deps, ctx.authInfo?.clientId), {
+    this.handler = createMcpHandler((ctx) => modernServer(deps, ctx.authInfo?.clientId, peerIn(ctx.authInfo?.extra)), {
       // 2025-era requests never get here: the server routes them to their sessions first.
       legacy: 'reject',
       onerror: (error) => logger?.debug(`mcp http (2026-07-28): ${error.message}`),
@@ -24,11 +24,11 @@ export class ModernHttp {
   }
 
   /** Serves one request whose body was read and checked already. */
-  async serve(req: IncomingMessage, res: ServerResponse, body: unknown, caller: string): Promise<void> {
+  async serve(req: IncomingMessage, res: ServerResponse, body: unknown, caller: string, peer?: string): Promise<void> {
     this.inFlight++;
     try {
       const request = toWebRequest(req, res, JSON.stringify(body));
-      const response = await this.handler.fetch(request, { parsedBody: body, authInfo: { token: '', clientId: caller, scopes: [] } });
+      const response = await this.handler.fetch(request, { parsedBody: body, authInfo: { token: '', clientId: caller, scopes: [], ...(peer !== undefined ? { extra: { peer } } : {}) } });
       await writeWebResponse(response, res);
     } finally {
       this.inFlight--;
@@ -45,4 +45,9 @@ export class ModernHttp {
   close(): Promise<void> {
     return this.handler.close();
   }
+}
+
+/** The client's address the server put into the request's auth info (audit records carry it). */
+function peerIn(extra: Record<string, unknown> | undefined): string | undefined {
+  return typeof extra?.peer === 'string' ? extra.peer : undefined;
 }

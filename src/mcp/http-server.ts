@@ -27,6 +27,9 @@ import { toWebRequest } from './node-web.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections, type HttpConnectionLimits } from './http-timeouts.js';
 import { DEFAULT_CALLER } from './token-files.js';
 import { PeerCheck } from './http-peer-check.js';
+import { observeHttpAnswer } from './http-observe.js';
+import { addressOf, peerOf, trustedProxySet } from './http-peer.js';
+import { describeSessionClient } from '../providers/observability/session-client.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -72,6 +75,8 @@ export interface HttpServeOptions {
   readonly replayBytes?: ReplayByteLimits;
   /** Header, body and idle timeouts and the cap on unauthenticated connections (default `DEFAULT_CONNECTION_LIMITS`). */
   readonly connectionLimits?: Partial<HttpConnectionLimits>;
+  /** Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); from anyone else it is ignored. */
+  readonly trustedProxies?: readonly string[];
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -100,7 +105,7 @@ export const MCP_PATH = '/mcp';
  * MCP server and host session, owned by the caller whose token opened it. The
  * `Mcp-Session-Id` is a bearer credential of the transport, so it is a random
  * id of its own, never the host session's id (which commands see as
- * `DSH_SESSION_ID`) and never logged; a DELETE, idle expiry or `close()`
+ * `DSH_SESSION_ID`) and never logged (audit records carry it); a DELETE, idle expiry or `close()`
  * disposes it. Host and Origin headers must name loopback, the listen address
  * or an allowed host, which keeps web pages out (DNS rebinding); the token
  * keeps out everyone else. A refused request creates nothing.
@@ -113,6 +118,8 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   const access = new HostAllowList(listenHost, options.allowedHosts);
   const peers = new PeerCheck();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const trusted = trustedProxySet(options.trustedProxies);
+  const clientOf = (req: IncomingMessage) => peerOf(req, trusted);
   const { sessions, handles } = sessionTables(host, {
     ...options,
     ...(log ? { logger: log } : {}),
@@ -136,6 +143,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     workspace: options.workspace,
     sessions,
     identified: auth !== 'none',
+    peerOf: clientOf,
     eventStore: () => new BoundedEventStore(REPLAY_LIMITS, Date.now, replayBudget),
     ...(log ? { logger: log } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
@@ -191,6 +199,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     if (typeof sessionId === 'string') {
       const session = sessions.begin(sessionId, req.method, res, caller);
       if (!session) return replyJsonRpc(res, 404, -32001, sessionNotFound(sessions, sessionId, caller));
+      describeSessionClient(session.connection.session, { sessionId, ...addressOf(clientOf(req)) });
       if (req.method !== 'POST') return forward(session, req, res);
       const text = await readBody(req, SESSION_BODY_BYTES);
       if (text === undefined) return replyJsonRpc(res, 413, -32600, `request body too large: at most ${SESSION_BODY_BYTES} bytes`);
@@ -209,7 +218,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     const body = checked.body;
     if (!(await isLegacyRequest(toWebRequest(req, res), body))) {
       if (draining) return refuseDraining(res, body);
-      return modern.serve(req, res, body, caller);
+      return modern.serve(req, res, body, caller, clientOf(req));
     }
     if (!isInitializeRequest(body)) return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header: send initialize first', requestIdOf(body));
     if (Buffer.byteLength(text) > OPENING_BODY_BYTES) return replyJsonRpc(res, 400, PARSE_ERROR, 'request body is not valid JSON (or too large)');
@@ -218,6 +227,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   };
 
   const server = createServer((req, res) => {
+    observeHttpAnswer(host, req, res, clientOf(req), log);
     handle(req, res).catch((error: unknown) => {
       log?.error(`mcp http: ${messageOf(error)}`);
       if (!res.headersSent) replyJsonRpc(res, 500, -32603, 'internal server error');

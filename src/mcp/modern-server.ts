@@ -9,6 +9,7 @@ import { answerOf, runCall, type CallRequest } from './call-runner.js';
 import { heartbeatIntervalOf } from './progress-heartbeat.js';
 import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
 import { HANDLE_ARGUMENT, handleNotice, type SessionHandles } from './session-handles.js';
+import { describeSessionClient } from '../providers/observability/session-client.js';
 import { registerToolHandlers } from './tool-handlers.js';
 import { asTaskIfStarted, serveModernTasks } from './modern-task-methods.js';
 import { ModernTasks } from './modern-tasks.js';
@@ -34,11 +35,11 @@ export interface ModernServerDeps {
  * the session its `session` argument names, or in a fresh one that is kept
  * under a new handle when it left a shell or background tasks behind.
  */
-export function modernServer(deps: ModernServerDeps, caller: string | undefined): Server {
+export function modernServer(deps: ModernServerDeps, caller: string | undefined, peer?: string): Server {
   const instructions = serverInstructions(deps.host);
   // No resources: a stateless request has no session to keep the offered spill links in.
   const server = new Server(SERVER_INFO, { capabilities: serverCapabilities({ resources: false }), ...(instructions ? { instructions } : {}) });
-  const run = (call: CallRequest) => callWithHandle(deps, caller, call);
+  const run = (call: CallRequest) => callWithHandle(deps, caller, call, peer);
   registerToolHandlers(server, deps.host, (call) => (deps.approvals ? deps.approvals.serve(call, caller, run) : run(call)), (tool) => ({
     ...tool,
     inputSchema: {
@@ -52,10 +53,11 @@ export function modernServer(deps: ModernServerDeps, caller: string | undefined)
   return server;
 }
 
-async function callWithHandle(deps: ModernServerDeps, caller: string | undefined, call: CallRequest): Promise<CallToolResult> {
+async function callWithHandle(deps: ModernServerDeps, caller: string | undefined, call: CallRequest, peer?: string): Promise<CallToolResult> {
   const { [HANDLE_ARGUMENT]: handle, ...args } = call.args;
   const held = deps.handles.acquire(handle, caller);
   if (typeof held === 'string') return toCallToolResult(errorResult(held)) as CallToolResult;
+  describeSessionClient(held.session, { ...(typeof handle === 'string' ? { sessionId: handle } : {}), ...(peer !== undefined ? { address: peer } : {}) });
   const runDeps = { cancelled: deps.cancelled, heartbeatMs: heartbeatIntervalOf(deps.host), ...(deps.logger ? { logger: deps.logger } : {}), ...(deps.callGate ? { callGate: deps.callGate } : {}) };
   let minted: string | undefined;
   let ran;

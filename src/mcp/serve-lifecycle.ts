@@ -10,6 +10,8 @@ export const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 export interface LifecycleOptions {
   /** How long calls in flight may take to answer after a stop request, before they are cancelled (default 30 s). */
   readonly drainTimeoutMs?: number;
+  /** On SIGHUP: reopen the file sinks at their configured paths (log rotation); the server keeps serving. */
+  readonly onHangup?: () => Promise<unknown>;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface LifecycleOptions {
  * While it runs, an uncaught exception shuts down the same way (exit code 1)
  * and an unhandled rejection is logged instead of crashing the process:
  * a crash would orphan every child the sessions started. A second signal
- * exits at once.
+ * exits at once. SIGHUP does not stop it: it reopens the file sinks (`onHangup`).
  */
 export async function runUntilStopped(server: RunningServer, host: DshHost, logger: Logger, options: LifecycleOptions = {}): Promise<number> {
   let requestStop!: (reason: { why: string; code: number }) => void;
@@ -49,6 +51,11 @@ export async function runUntilStopped(server: RunningServer, host: DshHost, logg
     }
     requestStop({ why: signal, code: 0 });
   };
+  // SIGHUP (logrotate's postrotate, a closed terminal) would end node at once: as daemons do, reopen the files instead.
+  const onHangup = () => {
+    logger.info('SIGHUP: reopening log files');
+    void options.onHangup?.().catch((error: unknown) => logger.error(`SIGHUP: ${error instanceof Error ? error.message : String(error)}`));
+  };
   const onException = (error: Error) => {
     logger.error(`uncaught exception: ${error.stack ?? error.message}`);
     requestStop({ why: 'uncaught exception', code: 1 });
@@ -58,6 +65,7 @@ export async function runUntilStopped(server: RunningServer, host: DshHost, logg
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onHangup);
   process.on('uncaughtException', onException);
   process.on('unhandledRejection', onRejection);
 
@@ -89,6 +97,7 @@ export async function runUntilStopped(server: RunningServer, host: DshHost, logg
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onHangup);
     process.off('uncaughtException', onException);
     process.off('unhandledRejection', onRejection);
   }

@@ -11,6 +11,10 @@ export interface AuditRecord {
   /** The token name the session was opened with; null without one. */
   readonly caller: string | null;
   readonly session: string | null;
+  /** The session id the client and its proxy log (`Mcp-Session-Id`, or a 2026-07-28 session handle); null on stdio. */
+  readonly clientSession: string | null;
+  /** The client's address (HTTP); null on stdio. */
+  readonly peer: string | null;
   readonly tool: string;
   /** Redacted; null for tools without a command. */
   readonly command: string | null;
@@ -38,6 +42,8 @@ export function auditRecordOf(end: ToolCallEnd): AuditRecord {
     callId: end.callId,
     caller: end.caller ?? null,
     session: end.sessionId ?? null,
+    clientSession: end.clientSessionId ?? null,
+    peer: end.peer ?? null,
     tool: end.tool,
     command: end.command ?? null,
     workdir: end.workdir ?? null,
@@ -66,6 +72,12 @@ export interface AuditSink {
   /** Named in the log when it fails. */
   readonly name: string;
   write(record: AuditRecord): Promise<void>;
+  /**
+   * A sink that writes a file: close it once the records handed over so far
+   * are stored and open its configured path again (SIGHUP after a log
+   * rotation, docs/operations.md). Optional.
+   */
+  reopen?(): Promise<void>;
 }
 
 export const AuditSink: ServiceIdentifier<AuditSink> = Symbol.for('dsh.AuditSink');

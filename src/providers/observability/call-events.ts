@@ -10,6 +10,8 @@ import { Redactor } from '../output-filter/redactor.js';
 import { SandboxPolicy } from '../planner/sandbox-policy.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { CallScope } from '../../core/call-scope.js';
+import { clientTraceOf } from './client-trace.js';
+import { sessionClientOf, type SessionClient } from './session-client.js';
 import type { CallApproval, CallOutcome, OutputBytes, ToolCallEnd, ToolCallStart } from './tool-call-observer.js';
 
 /** What the call hook reads from the host's container. */
@@ -43,6 +45,8 @@ export function callStart(source: ObservationSource, tool: string, rawArgs: unkn
     knownTool: toolNames(source).has(tool),
     ...(typeof caller === 'string' ? { caller } : {}),
     ...(ctx.session ? { sessionId: ctx.session.id } : {}),
+    ...clientFields(sessionClientOf(ctx.session)),
+    ...traceOf(ctx.callId),
     ...(workdir !== undefined ? { workdir } : {}),
     mode: source.isBound(ContainerEngine) ? 'container' : sandboxed ? 'sandbox' : 'local',
   };
@@ -50,6 +54,18 @@ export function callStart(source: ObservationSource, tool: string, rawArgs: unkn
   const given = args.command;
   let recorded: string | undefined;
   return withCommand(start, { enumerable: true, get: () => (recorded ??= recordedCommand(source, given)) });
+}
+
+function traceOf(callId: string): Pick<ToolCallStart, 'clientTrace'> {
+  const trace = clientTraceOf(callId);
+  return trace === undefined ? {} : { clientTrace: trace };
+}
+
+function clientFields(client: SessionClient | undefined): Pick<ToolCallStart, 'clientSessionId' | 'peer'> {
+  return {
+    ...(client?.sessionId !== undefined ? { clientSessionId: client.sessionId } : {}),
+    ...(client?.address !== undefined ? { peer: client.address } : {}),
+  };
 }
 
 /** `event` with the `command` property described by `command` (a getter stays a getter). */

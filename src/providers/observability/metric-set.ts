@@ -17,6 +17,9 @@ export interface MetricSet {
   readonly leftoversKilled: PromClient.Counter;
   readonly auditFailures: PromClient.Counter;
   readonly sessionsReleased: PromClient.Counter<'reason'>;
+  readonly callQueueRefusals: PromClient.Counter<'cap'>;
+  readonly httpRequests: PromClient.Counter<'code'>;
+  readonly authFailures: PromClient.Counter;
 }
 
 /** Tool calls last from milliseconds (`true`) to the longest timeout (10 minutes by default). */
@@ -82,6 +85,23 @@ export function createMetricSet(client: typeof PromClient, readings: GaugeReadin
       name: 'dsh_sessions_released_total',
       help: 'Sessions the server ended with their tasks, by reason (idle: abandoned; lifetime; evicted: to make room at a cap).',
       labelNames: ['reason'],
+      registers,
+    }),
+    callQueueRefusals: new client.Counter({
+      name: 'dsh_call_queue_refusals_total',
+      help: 'Tool calls refused after waiting the call queue timeout, by the cap they waited for (server, caller).',
+      labelNames: ['cap'],
+      registers,
+    }),
+    httpRequests: new client.Counter({
+      name: 'dsh_http_requests_total',
+      help: 'Requests the HTTP listener answered, by status code (refusals included: 401, 403, 404, 503).',
+      labelNames: ['code'],
+      registers,
+    }),
+    authFailures: new client.Counter({
+      name: 'dsh_auth_failures_total',
+      help: 'HTTP requests refused for a missing or wrong bearer token (401).',
       registers,
     }),
   };

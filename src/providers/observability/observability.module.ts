@@ -1,6 +1,7 @@
 import type { ContainerModuleLoadOptions } from 'inversify';
 import { bindContributions } from '../../core/contribution-collector.js';
 import { bindProvider } from '../../core/contributions.js';
+import { Logger } from '../logging/logger.js';
 import { AuditObserver } from './audit-observer.js';
 import { AuditSink } from './audit-sink.js';
 import { HostMetrics } from './host-metrics.js';
@@ -31,7 +32,10 @@ export function bindObservability(
   if (audit.file !== undefined) {
     const file = audit.file;
     bind(AuditSink)
-      .toDynamicValue(() => new JsonLinesAuditSink(file))
+      .toDynamicValue((context) => {
+        const logger = context.get(Logger, { optional: true });
+        return new JsonLinesAuditSink(file, logger ? (message) => logger.warn(message) : undefined);
+      })
       .inSingletonScope()
       .onDeactivation((sink) => (sink as JsonLinesAuditSink).close());
   }

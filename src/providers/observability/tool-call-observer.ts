@@ -1,6 +1,7 @@
 import type { ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inversify';
 import type { ApprovalDecision, ApprovalKind } from '../approval/approval-service.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
+import type { ClientTrace } from './client-trace.js';
 
 /**
  * How a call ended, as operators count it. `exit_nonzero`: the command ran and
@@ -34,6 +35,12 @@ export interface ToolCallStart {
   /** The token name the session was opened with (HTTP named tokens); absent otherwise. */
   readonly caller?: string;
   readonly sessionId?: string;
+  /** The session id the client and its proxy log (`Mcp-Session-Id`, or a 2026-07-28 session handle); absent on stdio. */
+  readonly clientSessionId?: string;
+  /** The trace the client sent with the call (`_meta.traceparent`): the call's span continues it. */
+  readonly clientTrace?: ClientTrace;
+  /** The client's address (HTTP; the `X-Forwarded-For` client when the peer is a `--trusted-proxy`). */
+  readonly peer?: string;
   /** The call's `command` argument, redacted through the host's redactor; absent for tools without one. */
   readonly command?: string;
   /** The call's `workdir` argument, else the session's cwd. */

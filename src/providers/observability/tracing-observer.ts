@@ -36,13 +36,16 @@ export class TracingObserver implements ToolCallObserver {
     if (!scope) return;
     const api = await otelApi();
     const tracer = api.trace.getTracer(TRACER_NAME);
-    const span = tracer.startSpan(`execute_tool ${start.tool}`, {
-      kind: api.SpanKind.INTERNAL,
-      startTime: start.time,
-      attributes: startAttributes(start, this.config.includeCommand),
-    });
+    // A trace the client sent continues here; else the context active when the call was made.
+    const client = start.clientTrace;
+    const outer = client ? api.trace.setSpanContext(api.context.active(), { ...client, isRemote: true }) : api.context.active();
+    const span = tracer.startSpan(
+      `execute_tool ${start.tool}`,
+      { kind: api.SpanKind.INTERNAL, startTime: start.time, attributes: startAttributes(start, this.config.includeCommand) },
+      outer,
+    );
     this.spans.set(scope, span);
-    const parent = api.trace.setSpan(api.context.active(), span);
+    const parent = api.trace.setSpan(outer, span);
     scope.around = (run) => api.context.with(parent, run);
     scope.startStep = (name): CallStep => {
       const child = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL }, parent);

@@ -11,6 +11,8 @@ function record(callId: string): AuditRecord {
     callId,
     caller: null,
     session: 's',
+    clientSession: null,
+    peer: null,
     tool: 'bash',
     command: `echo ${'x'.repeat(5000)}\nline two`,
     workdir: '/w',
