@@ -15,20 +15,16 @@ import { argumentNames } from '../core/schema-properties.js';
 import { lazyModule } from '../core/lazy-module.js';
 import { messageOf } from '../core/describe-value.js';
 import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from '../core/tool-contract.js';
-import { dependsOn, missingTokens } from './tool-readiness.js';
+import { dependsOn, missingTokens, type PendingTool } from './tool-readiness.js';
+
+export type { PendingTool } from './tool-readiness.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
 import { observeCall, observeSession } from '../providers/observability/call-hook.js';
 import { logDisposalFailure } from './disposal-log.js';
 import { ModelTextFilter } from '../core/model-text-filter.js';
 import type { ToolArgs, ToolValue } from '../core/tool-types.js';
-
-export interface PendingTool {
-  readonly name: string;
-  /** Names of the required tokens not bound yet. */
-  readonly missing: string[];
-  /** Set when all tokens were bound but the tool failed to construct. */
-  readonly error?: string;
-}
+// A tool runs as its call, so a provider request it makes carries the call's session.
+import { runAsToolCall } from '../core/tool-call-context.js';
 
 interface LoadedModule {
   readonly guarded: ContainerModule;
@@ -207,7 +203,7 @@ export class DshHost {
       });
       if (ctx.signal.aborted) return errorResult('tool call aborted');
       // The tool's declared value type is what BuiltinToolValues records for its name.
-      return (await tool.instance.run(args, ctx)) as ToolResult<V>;
+      return (await runAsToolCall(ctx, () => tool.instance.run(args, ctx))) as ToolResult<V>;
     } catch (error) {
       return errorResult(messageOf(error));
     }

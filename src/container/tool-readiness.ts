@@ -4,6 +4,14 @@ import { Unavailable } from '../core/contributions.js';
 import { tokenName } from '../core/token-name.js';
 import type { ToolMeta } from '../core/tool-contract.js';
 
+export interface PendingTool {
+  readonly name: string;
+  /** Names of the required tokens not bound yet. */
+  readonly missing: string[];
+  /** Set when all tokens were bound but the tool failed to construct. */
+  readonly error?: string;
+}
+
 /** Whether a tool uses (requires or optionally takes) any of `tokens`: a load or unload of them rebuilds it. */
 export function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): boolean {
   return [...meta.requires, ...(meta.optional ?? [])].some((token) => tokens.has(token));
