@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 
 // The host and its contribution points.
-export { DshHost, type PendingTool } from './container/dsh-host.js';
+export { DshHost, type PendingTool, type ToolsChanged } from './container/dsh-host.js';
 export { createHost, replace, decorate, type ProviderSpec } from './container/create-host.js';
 export { HostSession, type SessionOptions, type CallOptions } from './container/host-session.js';
 export { PluginModule } from './core/plugin-module.js';
