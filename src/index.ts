@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 
 // The host and its contribution points.
-export { DshHost, type PendingTool } from './container/dsh-host.js';
+export { DshHost, type PendingTool, type ToolsChanged } from './container/dsh-host.js';
 export { createHost, replace, decorate, type ProviderSpec } from './container/create-host.js';
 export { HostSession, type SessionOptions, type CallOptions } from './container/host-session.js';
 export { PluginModule } from './core/plugin-module.js';
@@ -24,7 +24,7 @@ export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/plann
 export { EnvContributor, EnvRegistry } from './providers/env/env-registry.js';
 export { TaskRuntime, TaskRuntimeConfig } from './providers/tasks/task-runtime.js';
 export { TerminalService, TerminalBackend } from './providers/terminal/terminal-service.js';
-export { ApprovalService, ApprovalAnswerer } from './providers/approval/approval-service.js';
+export { ApprovalService, ApprovalAnswerer, APPROVAL_KINDS, answersKind } from './providers/approval/approval-service.js';
 export { SandboxPolicy, SandboxProvider } from './providers/planner/sandbox-policy.js';
 export { Confinement } from './providers/planner/confinement.js';
 export { SandboxConfig } from './providers/sandbox/sandbox-config.js';

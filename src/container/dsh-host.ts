@@ -1,46 +1,29 @@
 import 'reflect-metadata';
 import { Container, type ContainerModule, type ServiceIdentifier } from 'inversify';
-import { argsSchemaOf, prepareArgsSchemas } from '../core/args-schemas.js';
 import { readContributions } from '../core/contribution-collector.js';
-import { ToolClass } from '../core/contributions.js';
-import { guardedModule } from './guarded-module.js';
-import { ServiceHandlers } from './service-handlers.js';
 import { HostSession, type CallOptions, type SessionOptions } from './host-session.js';
-import { pluginName } from '../core/plugin-module.js';
-import { disposeIfDisposable } from './provider-swap.js';
+import { pluginName, type PluginModule } from '../core/plugin-module.js';
+import { replace } from './provider-swap.js';
 import { assemblePrompt, type AssembledPrompt, type ToolDescriptor } from './prompt-assembler.js';
 import { PromptSection } from '../core/prompt-section.js';
-import { getToolMeta } from '../core/tool.decorator.js';
 import { argumentNames } from '../core/schema-properties.js';
 import { lazyModule } from '../core/lazy-module.js';
 import { messageOf } from '../core/describe-value.js';
-import { errorResult, type CallContext, type ToolInstance, type ToolMeta, type ToolResult } from '../core/tool-contract.js';
-import { dependsOn, missingTokens } from './tool-readiness.js';
+import { tokenName } from '../core/token-name.js';
+import { errorResult, type CallContext, type ToolResult } from '../core/tool-contract.js';
+import { LoadedPlugins } from './loaded-plugins.js';
+import { ToolSet, usesAny, type ActiveTool, type ToolsChanged } from './tool-set.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
 import { observeCall, observeSession } from '../providers/observability/call-hook.js';
 import { logDisposalFailure } from './disposal-log.js';
 import { ModelTextFilter } from '../core/model-text-filter.js';
 import type { ToolArgs, ToolValue } from '../core/tool-types.js';
+// A tool runs as its call, so a provider request it makes carries the call's session.
+import { runAsToolCall } from '../core/tool-call-context.js';
 
-export interface PendingTool {
-  readonly name: string;
-  /** Names of the required tokens not bound yet. */
-  readonly missing: string[];
-  /** Set when all tokens were bound but the tool failed to construct. */
-  readonly error?: string;
-}
-
-interface LoadedModule {
-  readonly guarded: ContainerModule;
-  readonly tokens: Set<ServiceIdentifier>;
-}
-
-interface ActiveTool {
-  readonly meta: ToolMeta;
-  readonly cls: ToolClass;
-  readonly instance: ToolInstance<object>;
-  readonly descriptor: ToolDescriptor;
-}
+import type { PendingTool } from './tool-readiness.js';
+export type { PendingTool } from './tool-readiness.js';
+export type { ToolsChanged } from './tool-set.js';
 
 /** class-validator and class-transformer: loaded on the first call, not at start-up. */
 const argValidation = lazyModule<typeof import('../core/arg-validation.js')>(
@@ -56,75 +39,76 @@ const argValidation = lazyModule<typeof import('../core/arg-validation.js')>(
  */
 export class DshHost {
   private readonly container = new Container({ defaultScope: 'Transient' });
-  private readonly modules = new Map<ContainerModule, LoadedModule>();
-  /** Seams declared single-provider by a plugin (`bindSeam`): a second binding fails the load. */
-  private readonly singleProviders = new Set<ServiceIdentifier>();
-  private readonly handlers = new ServiceHandlers();
-  private readonly active = new Map<string, ActiveTool>();
+  private readonly plugins = new LoadedPlugins(this.container);
+  private readonly toolSet = new ToolSet(this.container, (cls) => this.plugins.ownersOf(cls)[0]);
   private readonly sessions = new Map<string, HostSession>();
-  private pendingTools: PendingTool[] = [];
   private disposal?: Promise<void>;
 
   /**
    * Loads plugins, then activates every tool whose requirements are now met.
    * Activation waits until the whole batch is in, so a `replace()` later in
    * the same call takes effect before any tool is constructed. If any plugin
-   * fails, the whole batch is unloaded again.
+   * fails to load, the whole batch is unloaded again; a tool that cannot be
+   * built stays pending with its reason (`pending()`) and the rest loads.
    */
   async load(...modules: ContainerModule[]): Promise<void> {
     this.assertOpen();
     const batch: ContainerModule[] = [];
+    const left: string[] = [];
     let current: ContainerModule | undefined;
     try {
       for (const module of modules) {
         current = module;
-        if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
-        const tokens = new Set<ServiceIdentifier>();
-        const guarded = guardedModule(module, tokens, this.singleProviders, this.handlers);
-        await this.container.load(guarded);
-        this.modules.set(module, { guarded, tokens });
+        const tokens = await this.plugins.add(module, (token) => this.toolSet.inUse(token));
         batch.push(module);
         // A tool built before this plugin would keep a replaced provider, or miss
         // an optional one that is now bound: rebuild the tools that use its tokens.
-        await this.deactivate((tool) => dependsOn(tool.meta, tokens));
+        left.push(...(await this.toolSet.deactivateUsers(tokens)));
       }
       current = undefined;
-      await this.refresh();
+      await this.toolSet.refresh(left);
     } catch (error) {
       for (const module of batch.reverse()) {
-        const loaded = this.modules.get(module)!;
-        this.modules.delete(module);
-        await this.container.unload(this.handlers.forget(loaded.guarded)).catch(() => undefined);
+        const tokens = this.plugins.tokensOnlyBoundBy(module);
+        left.push(...(await this.toolSet.deactivate((tool) => this.usesOrIs(tool, tokens))));
+        await this.plugins.remove(module).catch(() => undefined);
       }
-      await this.refresh().catch(() => undefined);
+      await this.toolSet.refresh(left).catch(() => undefined);
       const where = current ? `failed to load plugin "${pluginName(current)}"` : 'failed to activate tools';
       throw new Error(`${where}: ${messageOf(error)}`);
     }
   }
 
-  /** Unloads plugins; tools that lose a required binding are deactivated and disposed. */
+  /**
+   * Unloads plugins. Tools that use a token it bound are deactivated and
+   * rebuilt (or left pending); a provider it replaced comes back.
+   */
   async unload(...modules: ContainerModule[]): Promise<void> {
     for (const module of modules) {
-      const loaded = this.modules.get(module);
-      if (!loaded) throw new Error(`plugin "${pluginName(module)}" is not loaded`);
-      this.modules.delete(module);
+      if (!this.plugins.has(module)) throw new Error(`plugin "${pluginName(module)}" is not loaded`);
       // Tools go before the providers they use, so their dispose still finds them.
-      const lost = this.tokensOnlyBoundBy(loaded);
-      await this.deactivate((tool) => tool.meta.requires.some((token) => lost.has(token)) || loaded.tokens.has(tool.cls));
-      await this.container.unload(this.handlers.forget(loaded.guarded));
-      await this.refresh();
+      const tokens = this.plugins.tokensOnlyBoundBy(module);
+      const left = await this.toolSet.deactivate((tool) => this.usesOrIs(tool, tokens));
+      const changed = await this.plugins.remove(module);
+      left.push(...(await this.toolSet.deactivateUsers(changed)));
+      await this.toolSet.refresh(left);
     }
   }
 
   /**
-   * Replaces the binding of a token (tests and composition roots). Call before
-   * the first resolve. Like `replace()`, the value is disposed with the host.
+   * Replaces the binding of a token with `value` (tests and composition
+   * roots): a `replace()` plugin loaded now, returned so it can be unloaded
+   * (which restores the previous provider). The value is disposed with it.
    */
-  async rebind<T>(token: ServiceIdentifier<T>, value: T): Promise<void> {
-    (await this.container.rebind(token)).toConstantValue(value).onDeactivation(disposeIfDisposable);
-    this.handlers.replay(token, this.container);
-    await this.deactivate((tool) => dependsOn(tool.meta, new Set([token])));
-    await this.refresh();
+  async rebind<T>(token: ServiceIdentifier<T>, value: T): Promise<PluginModule> {
+    const module = replace(token, { useValue: value }, `rebind ${tokenName(token)}`);
+    await this.load(module);
+    return module;
+  }
+
+  /** Calls `listener` whenever the tool list changed (a tool activated, deactivated, unloaded or left pending). Returns the unsubscribe function. */
+  onToolsChanged(listener: (change: ToolsChanged) => void): () => void {
+    return this.toolSet.onChange(listener);
   }
 
   isBound(token: ServiceIdentifier): boolean {
@@ -137,11 +121,11 @@ export class DshHost {
   }
 
   tools(): ToolDescriptor[] {
-    return [...this.active.values()].map((tool) => tool.descriptor);
+    return this.toolSet.descriptors();
   }
 
   pending(): PendingTool[] {
-    return this.pendingTools.map((tool) => ({ ...tool, missing: [...tool.missing] }));
+    return this.toolSet.pending();
   }
 
   prompt(): AssembledPrompt {
@@ -168,7 +152,7 @@ export class DshHost {
 
   /** The UI cards of a call (and of its result, when given) of an active tool, for front ends such as `dsh-tools call --card`. */
   present(name: string, args: unknown, result?: ToolResult): ToolCards {
-    return toolCards(this.active.get(name)?.instance, args, result);
+    return toolCards(this.toolSet.get(name)?.instance, args, result);
   }
 
   /** A call without a session. Never rejects. The value is typed for the built-in tools. */
@@ -196,7 +180,7 @@ export class DshHost {
 
   private async invokeTool<V>(name: string, rawArgs: unknown, ctx: CallContext): Promise<ToolResult<V>> {
     try {
-      const tool = this.active.get(name);
+      const tool = this.toolSet.get(name);
       if (!tool) return this.missingTool(name);
       if (ctx.session?.disposed) return errorResult(`session "${ctx.session.id}" is disposed`);
       const { validateArgs } = await argValidation();
@@ -207,7 +191,7 @@ export class DshHost {
       });
       if (ctx.signal.aborted) return errorResult('tool call aborted');
       // The tool's declared value type is what BuiltinToolValues records for its name.
-      return (await tool.instance.run(args, ctx)) as ToolResult<V>;
+      return (await runAsToolCall(ctx, () => tool.instance.run(args, ctx))) as ToolResult<V>;
     } catch (error) {
       return errorResult(messageOf(error));
     }
@@ -217,79 +201,22 @@ export class DshHost {
   dispose(): Promise<void> {
     this.disposal ??= (async () => {
       await Promise.allSettled([...this.sessions.values()].map((session) => session.dispose()));
-      await this.deactivate(() => true);
+      await this.toolSet.deactivate(() => true);
       await this.container.unbindAll();
     })();
     return this.disposal;
   }
 
   private missingTool(name: string): ToolResult<never> {
-    const pending = this.pendingTools.find((tool) => tool.name === name);
+    const pending = this.toolSet.findPending(name);
     if (!pending) return errorResult(`unknown tool "${name}"`);
     const why = pending.error ?? `missing ${pending.missing.join(', ')}`;
     return errorResult(`tool "${name}" is not ready: ${why}`);
   }
 
-  /** Re-evaluates every discovered tool against the current bindings. */
-  private async refresh(): Promise<void> {
-    const classes = this.discoveredClasses();
-    await prepareArgsSchemas(classes.map((cls) => getToolMeta(cls)!.args));
-    await this.deactivate((tool) => !classes.includes(tool.cls) || missingTokens(this.container, tool.meta).length > 0);
-    const pending: PendingTool[] = [];
-    const failures: string[] = [];
-    for (const cls of classes) {
-      const meta = getToolMeta(cls)!;
-      if ([...this.active.values()].some((tool) => tool.cls === cls)) continue;
-      const missing = missingTokens(this.container, meta);
-      if (missing.length > 0) {
-        pending.push({ name: meta.name, missing });
-        continue;
-      }
-      const clash = this.active.get(meta.name);
-      if (clash) {
-        failures.push(`two tools are named "${meta.name}" (${clash.cls.name} and ${cls.name}); mount only one`);
-        continue;
-      }
-      try {
-        this.activate(cls, meta);
-      } catch (error) {
-        pending.push({ name: meta.name, missing: [], error: messageOf(error) });
-        failures.push(`tool "${meta.name}" failed to start: ${messageOf(error)}`);
-      }
-    }
-    this.pendingTools = pending;
-    if (failures.length > 0) throw new Error(failures.join('; '));
-  }
-
-  private activate(cls: ToolClass, meta: ToolMeta): void {
-    const instance = this.container.get<ToolInstance<object>>(cls);
-    const schema = argsSchemaOf(meta.args);
-    const descriptor: ToolDescriptor = {
-      name: meta.name,
-      ...(meta.title !== undefined ? { title: meta.title } : {}),
-      description: instance.description?.() ?? meta.description,
-      inputSchema: instance.adjustSchema ? instance.adjustSchema(schema) : schema,
-      ...(meta.annotations !== undefined ? { annotations: meta.annotations } : {}),
-      ...(meta.outputSchema !== undefined ? { outputSchema: meta.outputSchema } : {}),
-    };
-    this.active.set(meta.name, { meta, cls, instance, descriptor });
-  }
-
-  private async deactivate(predicate: (tool: ActiveTool) => boolean): Promise<void> {
-    const leaving = [...this.active.values()].filter(predicate);
-    for (const tool of leaving) this.active.delete(tool.meta.name);
-    await Promise.allSettled(leaving.map(async (tool) => tool.instance.dispose?.()));
-  }
-
-  /** Tokens of `loaded` that no other loaded plugin binds (an unload removes them). */
-  private tokensOnlyBoundBy(loaded: LoadedModule): Set<ServiceIdentifier> {
-    const lost = new Set(loaded.tokens);
-    for (const other of this.modules.values()) for (const token of other.tokens) lost.delete(token);
-    return lost;
-  }
-
-  private discoveredClasses(): ToolClass[] {
-    return [...new Set(readContributions(this.container, ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
+  /** Whether `tool` uses any of `tokens`, or is itself one of them (its class was bound by the plugin). */
+  private usesOrIs(tool: ActiveTool, tokens: ReadonlySet<ServiceIdentifier>): boolean {
+    return tokens.has(tool.cls) || usesAny(tool.meta, tokens);
   }
 
   private assertOpen(operation?: string): void {

@@ -1,5 +1,6 @@
 import type { Newable, ResolutionContext, ServiceIdentifier } from 'inversify';
 import { PluginModule } from '../core/plugin-module.js';
+import { noteDecorated } from './decorated-values.js';
 
 /** How `replace()` provides the new binding (NestJS-style); a bare value is `{ useValue }`. */
 export type ProviderSpec<T> =
@@ -58,6 +59,7 @@ export function decorate<T>(token: ServiceIdentifier<T>, wrap: (inner: T) => T, 
     onActivation(token, (_context, inner) => {
       const outer = wrap(inner);
       if (typeof outer === 'object' && outer !== null && outer !== inner) inners.set(outer, inner);
+      noteDecorated(outer, inner);
       return outer;
     });
     const disposals = new WeakMap<object, Promise<void>>();
@@ -73,11 +75,7 @@ export function decorate<T>(token: ServiceIdentifier<T>, wrap: (inner: T) => T, 
       }
       return disposal;
     };
-    // Registered twice on purpose: Inversify 7.11 does not await the promise of
-    // the first service-level deactivation handler that returns one (it only
-    // awaits the handlers after it). Both return the same promise, so the
-    // container's teardown waits for it whichever position ours take.
-    onDeactivation(token, disposeBoth);
+    // The host runs it once per value, and awaits it (src/container/service-handlers.ts).
     onDeactivation(token, disposeBoth);
   });
 }

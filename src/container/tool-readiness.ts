@@ -1,12 +1,17 @@
-import type { Container, ServiceIdentifier } from 'inversify';
+import type { Container } from 'inversify';
 import { readContributions } from '../core/contribution-collector.js';
 import { Unavailable } from '../core/contributions.js';
 import { tokenName } from '../core/token-name.js';
 import type { ToolMeta } from '../core/tool-contract.js';
 
-/** Whether a tool uses (requires or optionally takes) any of `tokens`: a load or unload of them rebuilds it. */
-export function dependsOn(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): boolean {
-  return [...meta.requires, ...(meta.optional ?? [])].some((token) => tokens.has(token));
+export interface PendingTool {
+  readonly name: string;
+  /** Names of the required tokens not bound yet. */
+  readonly missing: string[];
+  /** Set when all tokens were bound but the tool failed to construct (the plugin named). */
+  readonly error?: string;
+  /** The plugin that bound the tool. */
+  readonly plugin?: string;
 }
 
 /** Names of the required tokens not bound, each with the reason a plugin recorded for it (`bindUnavailable`). */

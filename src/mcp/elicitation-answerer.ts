@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { PluginModule } from '../core/plugin-module.js';
 import {
+  APPROVAL_KINDS,
   ApprovalAnswerer,
   type ApprovalDecision,
   type ApprovalRequest,
@@ -38,6 +39,8 @@ const ELICITATION_TIMEOUT_MS = MAX_TIMER_MS;
  */
 export class McpElicitationAnswerer implements ApprovalAnswerer {
   readonly name = 'mcp-elicitation';
+  /** The person asks about escalations and `ask` rules alike. */
+  readonly kinds = APPROVAL_KINDS;
   /** 2026-07-28 calls: give it to the modern server, which routes each `tools/call` through it. */
   readonly roundTrips = new ApprovalRoundTrips();
   private readonly servers = new Map<string, Server>();

@@ -1,4 +1,4 @@
-import type { ApprovalAnswerer, ApprovalDecision, ApprovalRequest } from '../providers/approval/approval-service.js';
+import { APPROVAL_KINDS, type ApprovalAnswerer, type ApprovalDecision, type ApprovalKind, type ApprovalRequest } from '../providers/approval/approval-service.js';
 
 /**
  * One scripted answer: a decision; `undefined` passes to the next answerer;
@@ -20,6 +20,8 @@ export class ScriptedApprovalAnswerer implements ApprovalAnswerer {
     answers: ScriptedApproval[] = [],
     readonly name = 'scripted',
     private readonly whenEmpty: ScriptedApproval = undefined,
+    /** The kinds it is asked (`ApprovalAnswerer.kinds`); default every kind. */
+    readonly kinds: readonly ApprovalKind[] = APPROVAL_KINDS,
   ) {
     this.queue = [...answers];
   }

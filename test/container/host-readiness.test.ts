@@ -15,7 +15,7 @@ describe('tool readiness', () => {
 
   it('keeps a tool pending until a later load binds its requirement, then activates it', async () => {
     await host.load(echoToolModule());
-    expect(host.pending()).toEqual([{ name: 'echo', missing: ['test.Recorder'] }]);
+    expect(host.pending()).toEqual([{ name: 'echo', missing: ['test.Recorder'], plugin: 'tools:echo' }]);
     expect(host.tools()).toEqual([]);
     const early = await host.call('echo', { text: 'hi' });
     expect(early).toEqual({
@@ -39,7 +39,7 @@ describe('tool readiness', () => {
     await host.unload(provider);
     expect(recorder.disposed).toBe(1);
     expect(host.tools()).toEqual([]);
-    expect(host.pending()).toEqual([{ name: 'echo', missing: ['test.Recorder'] }]);
+    expect(host.pending()).toEqual([{ name: 'echo', missing: ['test.Recorder'], plugin: 'tools:echo' }]);
     expect((await host.call('echo', { text: 'x' })).isError).toBe(true);
 
     await host.load(recorderModule(recorder));
@@ -62,7 +62,7 @@ describe('tool readiness', () => {
       await other.load(echoToolModule());
       expect(host.tools().map((tool) => tool.name)).toEqual(['echo']);
       expect(other.tools()).toEqual([]);
-      expect(other.pending()).toEqual([{ name: 'echo', missing: ['test.Recorder'] }]);
+      expect(other.pending()).toEqual([{ name: 'echo', missing: ['test.Recorder'], plugin: 'tools:echo' }]);
     } finally {
       await other.dispose();
     }
@@ -95,7 +95,7 @@ describe('tool readiness', () => {
     await host.load(echoToolModule(), recorderModule());
     await expect(
       host.load(new PluginModule('tools:echo2', ({ bind }) => bindTool(bind, SecondEcho))),
-    ).rejects.toThrow('two tools are named "echo" (EchoTool and SecondEcho); mount only one');
+    ).rejects.toThrow('two tools are named "echo" (EchoTool of plugin "tools:echo" and SecondEcho of plugin "tools:echo2"); unload one, or rename one (renamedTool) before loading it');
     expect(host.tools().map((tool) => tool.name)).toEqual(['echo']);
     expect((await host.call('echo', { text: 'one' })).content[0]!.text).toBe('one');
   });

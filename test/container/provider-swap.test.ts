@@ -134,7 +134,7 @@ describe('swapping a provider keeps its lifecycle', () => {
 
   it('a second provider for a single-provider seam fails and names replace() as the way to swap it', async () => {
     await expect(createHost(...environment(), shellModule())).rejects.toThrow(
-      'plugin "shell:local" binds a second provider for ShellExecutor, which takes exactly one; unload the other provider first, or swap it with replace(token, …) or decorate(token, …)',
+      'plugin "shell:local" binds a second provider for ShellExecutor, which takes exactly one; unload plugin "shell:local" first, or swap it with replace(token, …) or decorate(token, …)',
     );
   });
 

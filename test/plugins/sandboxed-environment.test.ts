@@ -3,6 +3,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
+  APPROVAL_KINDS,
   checkRequestWith,
   Confinement,
   ApprovalService,
@@ -33,7 +34,7 @@ describeWithBwrap(`sandboxedEnvironment${NEEDS_BWRAP}`, () => {
   let session: HostSession;
   /** What the one bound answerer does in the current test. */
   let current: ApprovalAnswerer;
-  const delegate: ApprovalAnswerer = { name: 'delegate', answer: (request: ApprovalRequest) => current.answer(request) };
+  const delegate: ApprovalAnswerer = { name: 'delegate', kinds: APPROVAL_KINDS, answer: (request: ApprovalRequest) => current.answer(request) };
 
   beforeAll(async () => {
     ws = tempWorkspace('dsh-sandboxed-env-');

@@ -4,7 +4,7 @@
 // Real compositions and a real LocalApprovalService; scripted answerers play
 // the approver (a silent one waits on the request's signal: the configured
 // timeout, 50 ms here, ends it — no sleeps).
-import { ApprovalService, createHost, type ApprovalAnswerer, type ApprovalRequest, type DshHost } from '../../src/index.js';
+import { APPROVAL_KINDS, ApprovalService, createHost, type ApprovalAnswerer, type ApprovalRequest, type DshHost } from '../../src/index.js';
 import { approvalAnswerersModule } from '../../src/providers/approval/approval.module.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
@@ -25,7 +25,7 @@ const OUTCOMES: ReadonlyArray<readonly [string, ScriptedApproval | 'none', strin
 function switchboard(): { answerer: ApprovalAnswerer; set(next: ApprovalAnswerer | undefined): void } {
   let current: ApprovalAnswerer | undefined;
   return {
-    answerer: { name: 'switchboard', answer: (request: ApprovalRequest) => (current ? current.answer(request) : Promise.resolve(undefined)) },
+    answerer: { name: 'switchboard', kinds: APPROVAL_KINDS, answer: (request: ApprovalRequest) => (current ? current.answer(request) : Promise.resolve(undefined)) },
     set: (next) => void (current = next),
   };
 }

@@ -1,4 +1,4 @@
-import type { ApprovalKind, ApprovalOutcome } from './approval-service.js';
+import { NO_ANSWERER_FOR_KIND, type ApprovalKind, type ApprovalOutcome } from './approval-service.js';
 
 /** How each kind of question opens a refusal that is not a person's or a policy's rejection. */
 const NOT_APPROVED: Record<ApprovalKind, { readonly refused: string; readonly unavailable: string; readonly cancelled: string }> = {
@@ -34,6 +34,7 @@ export function refusalMessage(kind: ApprovalKind, outcome: ApprovalOutcome, tim
     case 'needs-form':
       return `${texts.refused}: approval needs form input; this client offers only URL-mode elicitation`;
     case 'unavailable':
+      if (outcome.answeredBy === NO_ANSWERER_FOR_KIND) return `${texts.unavailable}: no approval answerer takes ${kind} requests`;
       return `${texts.unavailable}: no approval answerer is configured`;
     default:
       // `failed`, and anything a custom ApprovalService returns that is not a decision.

@@ -61,11 +61,31 @@ export interface ApprovalOutcome {
   readonly answeredBy?: string;
 }
 
-/** Multi-bound; consulted in order. Returns undefined to pass to the next answerer. */
+/** Every kind of approval, for an answerer that decides them all (`kinds: APPROVAL_KINDS`). */
+export const APPROVAL_KINDS: readonly ApprovalKind[] = Object.freeze(['command', 'escalation']);
+
+/**
+ * Multi-bound; consulted in order. Returns undefined to pass to the next
+ * answerer. It is asked only the kinds it lists in `kinds`; without `kinds`
+ * it is asked only `command` (`ask` rules): a sandbox escalation reaches an
+ * answerer only when it says `kinds: ['escalation', …]`, so a command-rule
+ * answerer ("deny rm, allow the rest") never widens a sandbox.
+ */
 export interface ApprovalAnswerer {
   readonly name: string;
+  /** The kinds of request this answerer decides; default `['command']`. */
+  readonly kinds?: readonly ApprovalKind[];
   answer(request: ApprovalRequest): Promise<ApprovalDecision | undefined>;
 }
+
+/** Whether `answerer` is asked requests of `kind` (see `ApprovalAnswerer.kinds`). */
+export function answersKind(answerer: ApprovalAnswerer, kind: ApprovalKind): boolean {
+  const kinds: unknown = answerer?.kinds;
+  return Array.isArray(kinds) ? kinds.includes(kind) : kind === 'command';
+}
+
+/** `answeredBy` of an `unavailable` outcome when answerers are bound but none takes the request's kind. */
+export const NO_ANSWERER_FOR_KIND = 'policy:kinds';
 
 export const ApprovalAnswerer: ServiceIdentifier<ApprovalAnswerer> = Symbol.for('dsh.ApprovalAnswerer');
 

@@ -9,6 +9,8 @@ import { checkApprovalAsk } from './approval-request-check.js';
 import { describeApproval } from './approval-text.js';
 import {
   ApprovalAnswerer,
+  answersKind,
+  NO_ANSWERER_FOR_KIND,
   type ApprovalAsk,
   ApprovalDecision,
   ApprovalOutcome,
@@ -143,6 +145,9 @@ export class LocalApprovalService implements ApprovalService {
       return { decision: 'failed' };
     }
     if (answerers.length === 0) return { decision: 'unavailable' };
+    // An answerer decides only the kinds it declares: an escalation never reaches a command-rule answerer.
+    answerers = answerers.filter((answerer) => answersKind(answerer, request.kind));
+    if (answerers.length === 0) return { decision: 'unavailable', answeredBy: NO_ANSWERER_FOR_KIND };
     for (const answerer of answerers) {
       const name = typeof answerer?.name === 'string' ? answerer.name : 'unnamed answerer';
       let answer: ApprovalDecision | undefined | typeof ABORTED;

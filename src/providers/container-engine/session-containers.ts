@@ -13,6 +13,7 @@ import type { ResolvedContainerConfig } from './container-config.js';
 import { sessionSeccompProfile } from './container-seccomp.js';
 import { describeEngineError } from './engine-errors.js';
 import { callStep } from '../../core/call-scope.js';
+import { currentToolCall } from '../../core/tool-call-context.js';
 
 /** A session's running container and the host directory it shares at the same path. */
 export interface LiveContainer {
@@ -46,6 +47,10 @@ interface Holder {
   readonly session: SessionContext | undefined;
   entry?: Entry;
 }
+
+/** Why a request made outside every tool call, without a session, is refused rather than run in a shared container. */
+export const NO_SESSION =
+  'a command for a per-session container came without a session and outside any tool call: pass the calling session in the request (`session: ctx.session`); sessions never share a container';
 
 /** Shared session directories are `<tmp>/dsh-ct-<server pid>-XXXXXX`. */
 export const SHARED_DIR_PREFIX = 'dsh-ct-';
@@ -133,6 +138,8 @@ export class SessionContainers {
 
   /** The session's holder, made in its scope on its first call (throws once the session is disposed). */
   private holderOf(session: SessionContext | undefined): Holder {
+    // Only a call made without a session (`host.call`) shares the sessionless container; a request that lost its session must not.
+    if (session === undefined && currentToolCall() === undefined) throw new Error(NO_SESSION);
     if (session === undefined) return this.sessionless;
     return this.perSession.of(session);
   }

@@ -2,6 +2,7 @@ import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../core/tool-contract.js';
 import type { CommandConfinement, ResourceLimitHit } from '../process/command-confinement.js';
 import { checkExecRequest } from './exec-spec-resolver.js';
+import { currentToolCall } from '../../core/tool-call-context.js';
 
 export type { CommandConfinement, CommandLimits, ResourceLimitHit, WrapOptions } from '../process/command-confinement.js';
 
@@ -55,7 +56,7 @@ export class ExecSpec implements ExecRequest {
 
   /** Checks `request` and fills its defaults; throws a model-readable `Error` on bad input (see exec-spec-resolver.ts). */
   static check(request: ExecRequest, limits: ExecLimits): ExecSpec {
-    return new ExecSpec(checkExecRequest(request, limits), limits);
+    return new ExecSpec(checkExecRequest(withCallSession(request), limits), limits);
   }
 
   /** `given` as an executor of `limits` may apply it: as is when it was checked against them, else checked now (a copy, a hand-made spec). */
@@ -68,6 +69,13 @@ export class ExecSpec implements ExecRequest {
   with(fields: Pick<ExecRequest, 'dshEnv' | 'confinement'>): ExecSpec {
     return new ExecSpec({ ...this, ...fields }, this.#limits);
   }
+}
+
+/** A request without a session, made during a session's tool call, is that session's (src/core/tool-call-context.ts). */
+function withCallSession(request: ExecRequest): ExecRequest {
+  if (request === null || typeof request !== 'object' || request.session !== undefined) return request;
+  const session = currentToolCall()?.session;
+  return session === undefined ? request : { ...request, session };
 }
 
 /** Progress of a foreground run; `lastLine` is the last complete non-empty line. */

@@ -2,7 +2,7 @@
 // approval.timeoutMs it is rejected, and the answerer is told to withdraw.
 import { createHost, replace } from '../../../src/index.js';
 import { resolveApprovalConfig } from '../../../src/providers/approval/approval-config.js';
-import { ApprovalService, type ApprovalAnswerer, type ApprovalAsk, type ApprovalRequest } from '../../../src/providers/approval/approval-service.js';
+import { APPROVAL_KINDS, ApprovalService, type ApprovalAnswerer, type ApprovalAsk, type ApprovalRequest } from '../../../src/providers/approval/approval-service.js';
 import { LocalApprovalService } from '../../../src/providers/approval/local-approval-service.js';
 import { ScriptedApprovalAnswerer, ScriptedExecutor, testingEnvironment } from '../../../src/testing.js';
 import { fakeSession } from '../../support/fake-session.js';
@@ -22,6 +22,7 @@ const ask = (extra: Partial<ApprovalAsk> = {}): ApprovalAsk => ({
 /** An answerer that never answers; it records the signal it was given and when that fired. */
 class SilentAnswerer implements ApprovalAnswerer {
   readonly name = 'silent';
+  readonly kinds = APPROVAL_KINDS;
   signal?: AbortSignal;
   answer(request: ApprovalRequest): Promise<undefined> {
     this.signal = request.signal;

@@ -1,6 +1,6 @@
 import { describeApproval } from '../../../src/providers/approval/approval-text.js';
 import { LocalApprovalService } from '../../../src/providers/approval/local-approval-service.js';
-import type { ApprovalAnswerer, ApprovalAsk } from '../../../src/providers/approval/approval-service.js';
+import { APPROVAL_KINDS, type ApprovalAnswerer, type ApprovalAsk } from '../../../src/providers/approval/approval-service.js';
 import type { Logger } from '../../../src/providers/logging/logger.js';
 import { ScriptedApprovalAnswerer } from '../../../src/testing/scripted-approval-answerer.js';
 import { fakeSession } from '../../support/fake-session.js';
@@ -53,12 +53,13 @@ describe('LocalApprovalService', () => {
     const after = new ScriptedApprovalAnswerer(['allowed-once'], 'after');
     const throwing: ApprovalAnswerer = {
       name: 'broken',
+      kinds: APPROVAL_KINDS,
       answer: () => {
         throw new Error('dialog crashed');
       },
     };
-    const rejecting: ApprovalAnswerer = { name: 'async', answer: async () => Promise.reject(new Error('socket closed')) };
-    const bogus: ApprovalAnswerer = { name: 'bogus', answer: async () => 'yes' as never };
+    const rejecting: ApprovalAnswerer = { name: 'async', kinds: APPROVAL_KINDS, answer: async () => Promise.reject(new Error('socket closed')) };
+    const bogus: ApprovalAnswerer = { name: 'bogus', kinds: APPROVAL_KINDS, answer: async () => 'yes' as never };
     for (const answerer of [throwing, rejecting, bogus]) {
       expect(await new LocalApprovalService([answerer, after], {}, logger).request(ask())).toBe('failed');
     }
@@ -81,6 +82,7 @@ describe('LocalApprovalService', () => {
     const waiting = new Promise<void>((resolve) => (asked = resolve));
     const forever: ApprovalAnswerer = {
       name: 'human',
+      kinds: APPROVAL_KINDS,
       answer: () => {
         asked();
         return new Promise(() => undefined);

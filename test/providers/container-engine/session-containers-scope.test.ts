@@ -6,7 +6,8 @@
 import { ScopeKey, scopeOf } from '../../../src/core/session-scope.js';
 import { resolveContainerConfig } from '../../../src/providers/container-engine/container-config.js';
 import type { ContainerEngine, ContainerHandle, ContainerSpec, ContainerState } from '../../../src/providers/container-engine/container-engine.js';
-import { SessionContainers } from '../../../src/providers/container-engine/session-containers.js';
+import { NO_SESSION, SessionContainers } from '../../../src/providers/container-engine/session-containers.js';
+import { runAsToolCall } from '../../../src/core/tool-call-context.js';
 import { fakeSession } from '../../support/fake-session.js';
 import { scopedSession } from '../../support/scoped-session.js';
 
@@ -114,7 +115,10 @@ describe('SessionContainers keeps each session’s container in its scope', () =
     const engine = new FakeEngine();
     const containers = provider(engine);
     const sessions = [scopedSession('a'), scopedSession('b')];
-    for (const session of [...sessions, undefined]) await containers.acquire(session);
+    for (const session of sessions) await containers.acquire(session);
+    // The sessionless container is a sessionless call's (`host.call`): outside every call a request without a session is refused.
+    await expect(containers.acquire(undefined)).rejects.toThrow(NO_SESSION);
+    await runAsToolCall({ signal: new AbortController().signal, callId: 'c1' }, () => containers.acquire(undefined));
     await containers.dispose();
     expect([...engine.removed].sort()).toEqual([...engine.created].sort());
     expect(engine.created).toHaveLength(3);
