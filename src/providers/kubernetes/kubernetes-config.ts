@@ -3,6 +3,7 @@ import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
 import { parseMount } from '../container-engine/container-config.js';
 import type { ContainerMount } from '../container-engine/container-engine.js';
+import type { SeccompSetting } from './pod-seccomp.js';
 import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
 import { checkLabels, checkResources, checkTolerations, checkWorkspace, type PodResources, type Toleration, type WorkspaceVolume } from './kubernetes-config-checks.js';
 
@@ -35,6 +36,8 @@ export interface KubernetesConfig {
   readonly leaseSeconds: number;
   /** `true`: the default isolation (no ingress; egress to DNS and outside the cluster); `false`: no policy; or the egress rules. */
   readonly networkPolicy: boolean | { readonly egress?: unknown };
+  /** `auto` (default): the session profile, installed into this machine's kubelet; `runtime-default`; or `localhost:<path>` under the nodes' seccomp root. */
+  readonly seccompProfile: SeccompSetting;
 }
 
 /** The config with every value checked; `mounts` parsed. */
@@ -65,12 +68,16 @@ const DEFAULTS = {
   workspace: 'hostPath',
   leaseSeconds: DEFAULT_LEASE_SECONDS,
   networkPolicy: true,
+  seccompProfile: 'auto',
 };
 const OPTIONAL = ['image', 'namespace', 'kubeconfig', 'context', 'runtimeClassName', 'serviceAccountName', 'user'];
 const KNOWN = new Set([...OPTIONAL, ...Object.keys(DEFAULTS)]);
 const LABEL = 'kubernetes';
 /** DNS-1123 label: namespaces, service accounts, runtime classes, claims. */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** `auto`, `runtime-default` or `localhost:<relative path>` (`..` is refused after this). */
+const SECCOMP_SETTING = /^(auto|runtime-default|localhost:[A-Za-z0-9_.-][A-Za-z0-9_./-]*)$/;
 
 /** Throws `invalid kubernetes config: <key> <reason>` for the first bad value. */
 export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesConfig {
@@ -93,6 +100,8 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
   const kubeconfig = optionalString('kubeconfig');
   const context = optionalString('context');
   const user = optionalString('user', /^\d+(:\d+)?$/, 'a numeric uid or uid:gid (the pod runs as it)');
+  const seccompProfile = optionalString('seccompProfile', SECCOMP_SETTING, "auto, runtime-default or localhost:<path relative to the kubelet's seccomp directory, without ..>");
+  if (seccompProfile?.split(/[:/]/).includes('..')) fail('seccompProfile', "must be auto, runtime-default or localhost:<path relative to the kubelet's seccomp directory, without ..>");
   const mapping = (key: string): Record<string, string> => {
     const value = merged[key];
     if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(key, 'must be a mapping of names to strings');
@@ -136,6 +145,7 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     workspace: checkWorkspace(LABEL, merged.workspace, DNS_LABEL),
     leaseSeconds: positive('leaseSeconds'),
     networkPolicy: checkNetworkPolicy(LABEL, merged.networkPolicy),
+    seccompProfile: (seccompProfile ?? 'auto') as SeccompSetting,
     ...(namespace === undefined ? {} : { namespace }),
     ...(kubeconfig === undefined ? {} : { kubeconfig }),
     ...(context === undefined ? {} : { context }),
