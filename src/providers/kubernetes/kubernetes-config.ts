@@ -4,6 +4,7 @@ import { describeValue } from '../../core/describe-value.js';
 import { checkProtectedPaths, DEFAULT_PROTECTED_PATHS } from '../../core/protected-paths.js';
 import { parseMount } from '../container-engine/container-config.js';
 import type { ContainerMount } from '../container-engine/container-engine.js';
+import type { SeccompSetting } from './pod-seccomp.js';
 import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
 import { checkLabels, checkResources, checkTolerations, checkWorkspace, type PodResources, type Toleration, type WorkspaceVolume } from './kubernetes-config-checks.js';
 
@@ -38,6 +39,8 @@ export interface KubernetesConfig {
   readonly networkPolicy: boolean | { readonly egress?: unknown };
   /** Paths inside a writable workspace mounted read-only over it (docs/security.md#protected-paths). Default `.git`, `.envrc`, `.vscode`. */
   readonly protectedPaths: readonly string[];
+  /** `auto` (default): the session profile, installed into this machine's kubelet; `runtime-default`; or `localhost:<path>` under the nodes' seccomp root. */
+  readonly seccompProfile: SeccompSetting;
 }
 
 /** The config with every value checked; `mounts` parsed. */
@@ -69,12 +72,16 @@ const DEFAULTS = {
   leaseSeconds: DEFAULT_LEASE_SECONDS,
   networkPolicy: true,
   protectedPaths: DEFAULT_PROTECTED_PATHS,
+  seccompProfile: 'auto',
 };
 const OPTIONAL = ['image', 'namespace', 'kubeconfig', 'context', 'runtimeClassName', 'serviceAccountName', 'user'];
 const KNOWN = new Set([...OPTIONAL, ...Object.keys(DEFAULTS)]);
 const LABEL = 'kubernetes';
 /** DNS-1123 label: namespaces, service accounts, runtime classes, claims. */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** `auto`, `runtime-default` or `localhost:<relative path>` (`..` is refused after this). */
+const SECCOMP_SETTING = /^(auto|runtime-default|localhost:[A-Za-z0-9_.-][A-Za-z0-9_./-]*)$/;
 
 /** Throws `invalid kubernetes config: <key> <reason>` for the first bad value. */
 export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesConfig {
@@ -97,6 +104,8 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
   const kubeconfig = optionalString('kubeconfig');
   const context = optionalString('context');
   const user = optionalString('user', /^\d+(:\d+)?$/, 'a numeric uid or uid:gid (the pod runs as it)');
+  const seccompProfile = optionalString('seccompProfile', SECCOMP_SETTING, "auto, runtime-default or localhost:<path relative to the kubelet's seccomp directory, without ..>");
+  if (seccompProfile?.split(/[:/]/).includes('..')) fail('seccompProfile', "must be auto, runtime-default or localhost:<path relative to the kubelet's seccomp directory, without ..>");
   const mapping = (key: string): Record<string, string> => {
     const value = merged[key];
     if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(key, 'must be a mapping of names to strings');
@@ -147,6 +156,7 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     leaseSeconds: positive('leaseSeconds'),
     networkPolicy: checkNetworkPolicy(LABEL, merged.networkPolicy),
     protectedPaths: protectedPaths.paths,
+    seccompProfile: (seccompProfile ?? 'auto') as SeccompSetting,
     ...(namespace === undefined ? {} : { namespace }),
     ...(kubeconfig === undefined ? {} : { kubeconfig }),
     ...(context === undefined ? {} : { context }),

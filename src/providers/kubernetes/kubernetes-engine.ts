@@ -18,6 +18,7 @@ import type { ResolvedKubernetesConfig } from './kubernetes-config.js';
 import { waitForTaggedRoot } from './local-tag-pid.js';
 import { execPath, openExec, type Connect } from './pod-exec.js';
 import { labelValue, podManifest } from './pod-manifest.js';
+import { PodSeccompChooser } from './pod-seccomp.js';
 import { waitUntilRunning } from './pod-start.js';
 import { containerState, stoppedReason } from './pod-status.js';
 import { PodStopWatcher } from './pod-stop-watcher.js';
@@ -49,11 +50,15 @@ export class KubernetesEngine implements ContainerEngine {
   /** The policies' creation; resolves to the egress label value session pods carry (none: no egress policy). */
   private isolation?: Promise<string | undefined>;
   private watcher?: PodStopWatcher;
+  private readonly seccomp: PodSeccompChooser;
 
   constructor(
     readonly config: ResolvedKubernetesConfig,
     private readonly workspace?: string,
-  ) {}
+    seccomp?: PodSeccompChooser,
+  ) {
+    this.seccomp = seccomp ?? new PodSeccompChooser(config.seccompProfile, config.user);
+  }
 
   get endpoint(): string {
     return this.server ?? `kubernetes (${this.config.kubeconfig ?? process.env.KUBECONFIG ?? '~/.kube/config'})`;
@@ -76,6 +81,7 @@ export class KubernetesEngine implements ContainerEngine {
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
     const client = await this.connect();
+    const seccompProfile = this.seccomp.profileFor(spec);
     const egress = this.config.networkPolicy === false ? undefined : await this.ensureIsolation(client, this.config.networkPolicy.egress);
     this.lease ??= new ServerLease(client, this.id, this.config.leaseSeconds);
     const owner = await this.call('create leases', () => this.lease!.acquire());
@@ -83,6 +89,7 @@ export class KubernetesEngine implements ContainerEngine {
     const manifest = podManifest({ ...spec, labels }, this.config, {
       namespace: client.namespace,
       owner,
+      seccompProfile,
       ...(this.workspace === undefined ? {} : { workspace: this.workspace }),
     });
     const name = manifest.metadata!.name!;

@@ -1,5 +1,6 @@
 import type { V1Pod, V1Volume, V1VolumeMount } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import type { ContainerSpec } from '../container-engine/container-engine.js';
+import type { PodSeccompProfile } from './pod-seccomp.js';
 import { DEFAULT_MEMORY_LIMIT, type ResolvedKubernetesConfig } from './kubernetes-config.js';
 
 /** The one container of every session pod. */
@@ -20,6 +21,8 @@ export interface PodContext {
   readonly workspace?: string;
   /** The server's lease: the pod is its dependent, so the garbage collector removes it with the lease. */
   readonly owner?: { readonly name: string; readonly uid: string };
+  /** Default RuntimeDefault; the engine passes the session profile (pod-seccomp.ts), which refuses set-id modes. */
+  readonly seccompProfile?: PodSeccompProfile;
 }
 
 /** A label value Kubernetes accepts: at most 63 of `[A-Za-z0-9_.-]`, alphanumeric at both ends. */
@@ -38,6 +41,7 @@ export function podManifest(spec: ContainerSpec, config: ResolvedKubernetesConfi
   for (const [key, value] of Object.entries(spec.labels)) labels[key] = labelValue(value);
   const { volumes, mounts } = podVolumes(spec, config, context.workspace);
   const [uid, gid] = config.user?.split(':').map(Number) ?? [];
+  const seccompProfile = { ...(context.seccompProfile ?? { type: 'RuntimeDefault' }) };
   const limits: Record<string, string> = { memory: DEFAULT_MEMORY_LIMIT, ...config.resources.limits };
   return {
     apiVersion: 'v1',
@@ -67,7 +71,7 @@ export function podManifest(spec: ContainerSpec, config: ResolvedKubernetesConfi
       ...(Object.keys(config.nodeSelector).length === 0 ? {} : { nodeSelector: { ...config.nodeSelector } }),
       ...(config.tolerations.length === 0 ? {} : { tolerations: config.tolerations.map((t) => ({ ...t })) }),
       securityContext: {
-        seccompProfile: { type: 'RuntimeDefault' },
+        seccompProfile,
         ...(uid === undefined ? {} : { runAsUser: uid, runAsGroup: gid ?? uid }),
       },
       volumes,
@@ -87,7 +91,7 @@ export function podManifest(spec: ContainerSpec, config: ResolvedKubernetesConfi
             allowPrivilegeEscalation: !spec.noNewPrivileges,
             privileged: false,
             readOnlyRootFilesystem: spec.readOnlyRootfs,
-            seccompProfile: { type: 'RuntimeDefault' },
+            seccompProfile: { ...seccompProfile },
           },
         },
       ],

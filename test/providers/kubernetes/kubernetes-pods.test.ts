@@ -2,6 +2,7 @@
 import { rmSync } from 'node:fs';
 import { createHost, kubernetesEnvironment, ISOLATION_POLICY, LABELS, type DshHost } from '../../../src/index.js';
 import { EGRESS_LABEL } from '../../../src/providers/kubernetes/egress-policy.js';
+import { sessionProfileName } from '../../../src/providers/kubernetes/pod-seccomp.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../../support/kubernetes-cluster.js';
 import { core, networking, podExec, sessionPods, text, workspace } from './kube-kit.js';
 
@@ -35,7 +36,7 @@ describeWithCluster(`session pods on the cluster${NEEDS_CLUSTER}`, () => {
     expect(await sessionPods('k8s-lifecycle')).toHaveLength(0);
   });
 
-  it('hardens the pod like a session container: capabilities dropped, no privilege escalation, RuntimeDefault seccomp, limits, no token', async () => {
+  it('hardens the pod like a session container: capabilities dropped, no privilege escalation, the session seccomp profile, limits, no token', async () => {
     const session = host.openSession({ id: 'k8s-hardened', cwd: root });
     try {
       await session.call('bash', { command: 'true', description: 'Create the pod' });
@@ -45,8 +46,9 @@ describeWithCluster(`session pods on the cluster${NEEDS_CLUSTER}`, () => {
       expect(container.securityContext?.capabilities?.add).toEqual(['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETUID', 'SETGID', 'KILL']);
       expect(container.securityContext?.allowPrivilegeEscalation).toBe(false);
       expect(container.securityContext?.privileged).toBe(false);
-      expect(container.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
-      expect(pod!.spec!.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
+      // The kit's kubelet runs on this machine: `auto` installed the session profile (refuses set-id modes).
+      expect(container.securityContext?.seccompProfile).toEqual({ type: 'Localhost', localhostProfile: sessionProfileName() });
+      expect(pod!.spec!.securityContext?.seccompProfile).toEqual({ type: 'Localhost', localhostProfile: sessionProfileName() });
       expect(container.resources?.limits?.memory).toBe('4Gi');
       expect(pod!.spec!.automountServiceAccountToken).toBe(false);
       expect(pod!.spec!.enableServiceLinks).toBe(false);
