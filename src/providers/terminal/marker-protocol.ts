@@ -102,6 +102,21 @@ export function packWord(parts: readonly string[], maxLineBytes = MAX_PIECE_BYTE
   return out;
 }
 
+/**
+ * A marker write no function can reach: `printf` and `builtin` are not
+ * special builtins, so a user's function of either name would run instead.
+ * In a subshell (the user's shell keeps its functions), POSIX mode makes
+ * the special builtin `unset` win over any function of that name; it
+ * removes a `builtin` function, after which `\builtin printf` is the real
+ * builtin. A readonly `builtin` function cannot be removed: then nothing is
+ * written and the prompt marker ends the call. Always status 0 (errexit).
+ */
+function markerWrite(format: string, args: string): string {
+  return (
+    `(POSIXLY_CORRECT=y; \\unset -f builtin || \\exit 0; \\builtin printf '${format}' ${args} || \\exit 0) >/dev/tty 2>/dev/null`
+  );
+}
+
 const PS0_VALUE = `\\037B\${${SECRET_VAR}}\\037`;
 const PS1_VALUE = `\\037P\${${SECRET_VAR}}:\${${SEEN_VAR}-}:$?\\037`;
 /** Puts the marker prompts back (a command may have changed them) and keeps them out of children's environment. */
@@ -116,7 +131,7 @@ export function initLine(secret: string, readyNonce: string): string {
   return (
     `stty -echo 2>/dev/null; set +o history; HISTFILE=/dev/null; PROMPT_COMMAND=; ` +
     `readonly ${SECRET_VAR}=${secret}; ${SEEN_VAR}=; ` +
-    `${END_FUNCTION}() { \\printf '\\037E%s:%d\\037' "$1" "$2" >/dev/tty 2>/dev/null; \\return "$2"; }; readonly -f ${END_FUNCTION}; ` +
+    `${END_FUNCTION}() { ${markerWrite('\\037E%s:%d\\037', '"$1" "$2"')}; \\return "$2"; }; readonly -f ${END_FUNCTION}; ` +
     `${PROMPTS}; printf '\\037R%s\\037' ${readyNonce}\n`
   );
 }
@@ -144,7 +159,7 @@ function envStatements(env: Readonly<Record<string, string>> = {}): string[] {
 export function commandLine(nonce: string, command: string, options: { env?: Readonly<Record<string, string>> } = {}): string {
   const prelude = [...envStatements(options.env), PROMPTS, `${SEEN_VAR}=${nonce}`].map((s) => `\\eval ${ansiCQuote(s)}`);
   const restore = 'case $POSIXLY_CORRECT in *:posix:*) POSIXLY_CORRECT=y;; *) \\set +o posix;; esac';
-  const body = `${restore}; \\printf '\\037S%s\\037' ${nonce} >/dev/tty 2>/dev/null\n${command}`;
+  const body = `${restore}; ${markerWrite('\\037S%s\\037', nonce)}\n${command}`;
   const frame = `${prelude.join('; ')}; \\eval ${ansiCQuote(body)}; { \\${END_FUNCTION} ${nonce} "$?"; } 2>/dev/null`;
   return `POSIXLY_CORRECT=:$SHELLOPTS:; \\eval ${packWord(ansiCQuotePieces(frame))}\n`;
 }
