@@ -3,6 +3,8 @@
 // leftovers are found by containment (the command's own PID namespace), so
 // dropping or rewriting the tag changes nothing: they are killed and counted.
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
+import { NEEDS_ENGINE, describeWithEngine } from '../support/container-engine.js';
+import { containerExecHost, type ContainerExecHost } from './support/container-exec-host.js';
 import { isAlivePid } from '../support/process-table.js';
 import { confinedRig, type ConfinedRig } from '../providers/sandbox/sandbox-test-kit.js';
 
@@ -32,5 +34,33 @@ describeWithBwrap(`leftovers that drop their process tag in the sandbox (issue 1
     const { execSync } = await import('node:child_process');
     const survivors = execSync("ps -eo pid=,args= | grep -E 'sleep 100[0-3]$' | grep -v grep || true").toString().trim();
     expect(survivors.split('\n').filter(Boolean).map((line) => Number(line.trim().split(/\s+/)[0])).filter(isAlivePid)).toEqual([]);
+  });
+});
+
+// Issue 33 item 5: in a container the one-shot wrapper's scan finds leftovers by tag. A command that sets
+// the wrapper's own tag (`<tag>w`) looked like one of the wrapper's forks and was not counted; the
+// wrapper's forks are now told apart by pid (its children), so either tag counts.
+describeWithEngine(`container exec: a leftover that takes the wrapper's own tag${NEEDS_ENGINE}`, () => {
+  let ct: ContainerExecHost;
+  beforeAll(async () => {
+    ct = await containerExecHost('sec-wrapper-tag');
+  });
+  afterAll(() => ct.dispose());
+
+  it('a setsid daemon carrying the bare tag is killed and counted', async () => {
+    const result = await ct.run('setsid sleep 1010 </dev/null >/dev/null 2>&1 & echo started');
+    expect(result).toMatchObject({ stdout: 'started\n', exitCode: 0, leftoversKilled: 1 });
+  });
+
+  it('a setsid daemon that sets DSH_EXEC_TAG=<tag>w is killed and counted, and none is left in the container', async () => {
+    const result = await ct.run('DSH_EXEC_TAG="${DSH_EXEC_TAG}w" setsid sleep 1011 </dev/null >/dev/null 2>&1 & echo started');
+    expect(result).toMatchObject({ stdout: 'started\n', exitCode: 0, leftoversKilled: 1 });
+    const survivors = await ct.run('ps -eo args= 2>/dev/null | grep -c "^sleep 1011$" || true');
+    expect(survivors.stdout).toBe('0\n');
+  });
+
+  it('its own stdin helper is still never counted', async () => {
+    const runs = await Promise.all(Array.from({ length: 8 }, () => ct.run('true', 'x'.repeat(200_000))));
+    expect(runs.map((run) => run.leftoversKilled ?? 0)).toEqual(Array(8).fill(0));
   });
 });

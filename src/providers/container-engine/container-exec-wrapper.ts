@@ -24,7 +24,8 @@ export const WRAPPER_TAG_SUFFIX = 'w';
  * command in a fresh bash (no copy of the wrapper's memory) in its own
  * process group, with stdin /dev/null or exactly its stdin bytes and the
  * long command on fd 3; then kills what it left behind — its group and every
- * process carrying this exec's tag (`setsid` escapes), counted — and writes
+ * process carrying this exec's tag or the wrapper's own (`setsid` escapes;
+ * the wrapper's forks are told apart by pid), counted — and writes
  * the count last, keyed. Its own stderr is /dev/null (job reports); the
  * command's goes to the exec's stderr through fd 4.
  *
@@ -61,13 +62,14 @@ export const EXEC_WRAPPER =
   'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; for x in "${h[@]}" "${o[@]}"; do [[ $q == "$x" ]] && continue 2; done; ' +
   // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
   // A child of the wrapper is never the command's (the command was waited for, and an orphan goes to the
-  // container's init, not to the wrapper): it is one of the wrapper's own forks, named by pid above or not.
+  // container's init, not to the wrapper): it is one of the wrapper's own forks (a helper's subshell that
+  // has not exec'd yet still shows the wrapper's tag), named by pid above or not.
   'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z || $2 == "$$" ]] && continue; ' +
   '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
-  // Only the command's tag: a process still showing the wrapper's (`w`) is a fork of the wrapper that has not
-  // exec'd yet (a helper's subshell), never the command's, whose processes all start from the exported bare tag.
+  // Either tag: the wrapper's own forks were skipped above by pid (named, or its children), so a process
+  // showing the wrapper's tag (`w`) here is the command's, which set it to hide from this scan.
   'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
-  `[[ $x == "${EXEC_TAG_VAR}=$T" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
+  `[[ $x == "${EXEC_TAG_VAR}=$T" || $x == "${EXEC_TAG_VAR}=\${T}${WRAPPER_TAG_SUFFIX}" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
   // Stopped first, as in killTagged: none of them can start another process while the others are killed.
   '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
   `printf '\\037dsh-status:%s:left:%d\\037' "$K" $n >&4; exit $s`;

@@ -1,9 +1,8 @@
-import { stripAnsi } from './ansi.js';
+import { mayHaveEscapes, scanEscapes, stripAnsi } from './ansi.js';
 
 /** A line without a newline longer than this is passed on as it is (binary dumps, minified files). */
 export const MAX_PENDING_LINE_CHARS = 8192;
 
-const ESC = '\x1b';
 const CR_BYTE = 0x0d;
 const ESC_BYTE = 0x1b;
 const LF_BYTE = 0x0a;
@@ -47,7 +46,7 @@ export class LineCollapser {
 
   push(text: string): string {
     if (text === '') return '';
-    if (this.shown === undefined && !this.redrawnAfterDrain && !text.includes('\r') && !text.includes(ESC) && !this.segment.includes(ESC)) {
+    if (this.shown === undefined && !this.redrawnAfterDrain && !text.includes('\r') && !mayHaveEscapes(text) && !mayHaveEscapes(this.segment)) {
       return this.pushPlain(text);
     }
     let out = '';
@@ -77,8 +76,9 @@ export class LineCollapser {
    */
   pushAscii(head: string, body: Buffer): CollapsedAscii {
     if (head === '' && body.length === 0) return { text: '', bytes: NO_BYTES };
-    const plain = this.shown === undefined && !this.redrawnAfterDrain && !this.segment.includes(ESC);
-    if (!plain || head.includes('\r') || head.includes(ESC) || body.includes(CR_BYTE) || body.includes(ESC_BYTE)) {
+    const plain = this.shown === undefined && !this.redrawnAfterDrain && !mayHaveEscapes(this.segment);
+    // `body` is ASCII (the caller's check): no C1 control can be in it.
+    if (!plain || head.includes('\r') || mayHaveEscapes(head) || body.includes(CR_BYTE) || body.includes(ESC_BYTE)) {
       return { text: this.push(head + body.toString('latin1')), bytes: NO_BYTES };
     }
     // The same steps as `pushPlain`, the newline searched in the bytes first.
@@ -181,11 +181,11 @@ export class LineCollapser {
    */
   private showPending(keepCutEscape: boolean): string {
     let held = '';
-    if (keepCutEscape) {
-      const esc = this.segment.lastIndexOf(ESC);
-      if (esc >= 0 && stripAnsi(this.segment.slice(esc)).includes(ESC)) {
-        held = this.segment.slice(esc);
-        this.segment = this.segment.slice(0, esc);
+    if (keepCutEscape && mayHaveEscapes(this.segment)) {
+      const cut = scanEscapes(this.segment).unfinishedAt;
+      if (cut !== undefined) {
+        held = this.segment.slice(cut);
+        this.segment = this.segment.slice(0, cut);
       }
     }
     const shown = this.takeDrawing();
@@ -198,9 +198,9 @@ export class LineCollapser {
   }
 }
 
-/** The stripper scans every character; most text has no escape (7-bit ESC or 8-bit CSI) at all. */
+/** Most text has no escape (ESC or a C1 control) at all: `stripAnsi` checks before it scans. */
 function withoutEscapes(text: string): string {
-  return text.includes(ESC) || text.includes('\u009b') ? stripAnsi(text) : text;
+  return stripAnsi(text);
 }
 
 /** The whole-text form of `LineCollapser` (terminal text already complete). */

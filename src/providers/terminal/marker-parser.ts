@@ -22,6 +22,15 @@ const NONCE = /^[0-9a-f]{0,16}$/;
 /** `P<secret>:` is followed by at most 16 hex, `:`, 3 digits and the closing mark. */
 const MAX_PROMPT_TAIL = 16 + 1 + MAX_STATUS_DIGITS + 1;
 
+/**
+ * Bytes shaped like any marker (`\x1f`, a marker kind, hex, digits and
+ * colons, `\x1f`) that are not this call's: a stale or rewritten frame
+ * write (a shadowed printf), never shown as output.
+ */
+const FRAME_SHAPED = /^\x1f[SEBPR][0-9a-f:]{0,40}\x1f/;
+/** The data ends inside what may still become a frame-shaped sequence. */
+const FRAME_SHAPED_PREFIX = /^\x1f(?:[SEBPR][0-9a-f:]{0,40})?$/;
+
 type Match = { readonly kind: 'start'; readonly length: number } | { readonly kind: 'end'; readonly length: number; readonly end: MarkerEnd };
 
 /**
@@ -122,7 +131,25 @@ export class MarkerParser {
         return this.step(output + data.slice(0, at), discardEarlier);
       }
       if (match === undefined) {
-        from = at + 1;
+        const rest = data.slice(at);
+        if (FRAME_SHAPED_PREFIX.test(rest)) {
+          this.carry = rest;
+          return this.step(output + data.slice(0, at), discardEarlier);
+        }
+        const shaped = FRAME_SHAPED.exec(rest)?.[0].length;
+        // Its closing byte may open one of this call's markers, which wins.
+        const closing = shaped === undefined ? undefined : this.matchAt(data, at + shaped - 1);
+        if (closing === 'partial') {
+          this.carry = rest;
+          return this.step(output + data.slice(0, at), discardEarlier);
+        }
+        if (shaped !== undefined && closing === undefined) {
+          output += data.slice(0, at);
+          data = data.slice(at + shaped);
+          from = 0;
+        } else {
+          from = at + 1;
+        }
         continue;
       }
       if (match.kind === 'end') {

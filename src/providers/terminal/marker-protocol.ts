@@ -102,6 +102,36 @@ export function packWord(parts: readonly string[], maxLineBytes = MAX_PIECE_BYTE
   return out;
 }
 
+/** Readonly variables: the terminal modes the shell started with (`stty -g`), and the `stty` that restores them. */
+const MODES_VAR = '__dsh_modes';
+const STTY_VAR = '__dsh_stty';
+
+/**
+ * A marker write no function can reach: `printf` and `builtin` are not
+ * special builtins, so a user's function of either name would run instead.
+ * In a subshell (the user's shell keeps its functions), POSIX mode makes
+ * the special builtins `unset`, `set` and `exit` win over any function of
+ * that name; `unset` removes a `builtin` function, after which
+ * `\builtin printf` is the real builtin. A readonly `builtin` function
+ * cannot be removed: then nothing is written and the prompt marker ends
+ * the call. `then` runs last in the subshell (the end marker's: restoring
+ * the terminal modes).
+ */
+function markerWrite(format: string, args: string, then = '\\exit 0'): string {
+  return (
+    `(POSIXLY_CORRECT=y; \\set +e; \\unset -f builtin && \\builtin printf '${format}' ${args} >/dev/tty; ${then}) 2>/dev/null`
+  );
+}
+
+/**
+ * The terminal modes the frame relies on (canonical lines, no echo,
+ * signals) belong to the host: after every command, before bash reads its
+ * next line, they are set back to what they were at start (a command's
+ * `stty -icanon min 0 time 0` would make that read return EOF and the shell
+ * exit). `exec` takes no function; no `stty` at start, no restore.
+ */
+const RESTORE_MODES = `case $${STTY_VAR} in /*) \\exec "$${STTY_VAR}" "$${MODES_VAR}" </dev/tty;; esac; \\exit 0`;
+
 const PS0_VALUE = `\\037B\${${SECRET_VAR}}\\037`;
 const PS1_VALUE = `\\037P\${${SECRET_VAR}}:\${${SEEN_VAR}-}:$?\\037`;
 /** Puts the marker prompts back (a command may have changed them) and keeps them out of children's environment. */
@@ -116,7 +146,8 @@ export function initLine(secret: string, readyNonce: string): string {
   return (
     `stty -echo 2>/dev/null; set +o history; HISTFILE=/dev/null; PROMPT_COMMAND=; ` +
     `readonly ${SECRET_VAR}=${secret}; ${SEEN_VAR}=; ` +
-    `${END_FUNCTION}() { \\printf '\\037E%s:%d\\037' "$1" "$2" >/dev/tty 2>/dev/null; \\return "$2"; }; readonly -f ${END_FUNCTION}; ` +
+    `readonly ${STTY_VAR}="$(command -v stty)" ${MODES_VAR}="$(stty -g 2>/dev/null)"; ` +
+    `${END_FUNCTION}() { ${markerWrite('\\037E%s:%d\\037', '"$1" "$2"', RESTORE_MODES)} || \\return "$2"; \\return "$2"; }; readonly -f ${END_FUNCTION}; ` +
     `${PROMPTS}; printf '\\037R%s\\037' ${readyNonce}\n`
   );
 }
@@ -144,7 +175,7 @@ function envStatements(env: Readonly<Record<string, string>> = {}): string[] {
 export function commandLine(nonce: string, command: string, options: { env?: Readonly<Record<string, string>> } = {}): string {
   const prelude = [...envStatements(options.env), PROMPTS, `${SEEN_VAR}=${nonce}`].map((s) => `\\eval ${ansiCQuote(s)}`);
   const restore = 'case $POSIXLY_CORRECT in *:posix:*) POSIXLY_CORRECT=y;; *) \\set +o posix;; esac';
-  const body = `${restore}; \\printf '\\037S%s\\037' ${nonce} >/dev/tty 2>/dev/null\n${command}`;
+  const body = `${restore}; ${markerWrite('\\037S%s\\037', nonce)}\n${command}`;
   const frame = `${prelude.join('; ')}; \\eval ${ansiCQuote(body)}; { \\${END_FUNCTION} ${nonce} "$?"; } 2>/dev/null`;
   return `POSIXLY_CORRECT=:$SHELLOPTS:; \\eval ${packWord(ansiCQuotePieces(frame))}\n`;
 }

@@ -56,6 +56,9 @@ const outputText = fc
 const firstMarker = (stream: string) =>
   stream.search(/\x1f(E0123456789abcdef:|Pfedcba9876543210:[0-9a-f]{0,16}:)\d{1,3}\x1f/);
 
+/** What a result shows of `output`: marker-shaped bytes that are not this call's markers are frame bytes, never output. */
+const withoutFrameBytes = (output: string) => output.replace(/\x1f[SEBPR][0-9a-f:]{0,40}\x1f/g, '');
+
 describe('MarkerParser', () => {
   it('releases exactly the text between the markers under any chunking', () => {
     fc.assert(
@@ -72,7 +75,7 @@ describe('MarkerParser', () => {
           fc.pre(firstMarker(output + marker) === output.length);
           const stream = junk + startMarker(NONCE) + output + marker + trailing;
           const result = feed(cutAt(stream, points));
-          expect(result.output).toBe(output);
+          expect(result.output).toBe(withoutFrameBytes(output));
           expect(result.end).toEqual({ exitCode: code, via: viaPrompt ? 'prompt' : 'end' });
         },
       ),
@@ -93,12 +96,27 @@ describe('MarkerParser', () => {
     expect(result.end).toEqual({ exitCode: 42, via: 'end' });
   });
 
-  it('does not end on an imitation and keeps it as output', () => {
+  it('does not end on an imitation, and drops its frame bytes', () => {
     const fake = `${endPrefix('aaaaaaaaaaaaaaaa')}0\x1f`;
     const result = feed([startMarker(NONCE), fake, 'more']);
     expect(result.end).toBeUndefined();
-    expect(result.output).toBe(`${fake}more`);
+    expect(result.output).toBe('more');
     expect(result.parser.started).toBe(true);
+  });
+
+  it('drops markers a shadowed printf rewrote (another nonce, none, doubled), split anywhere, and keeps other separators', () => {
+    const rewritten = `${startMarker('0123456789abcdee')}X\x1fS\x1fnext-ok\r\n${endPrefix('0123456789abcdee')}0\x1f\x1fa\x1f`;
+    for (let cut = 0; cut <= rewritten.length; cut++) {
+      const result = feed([startMarker(NONCE), rewritten.slice(0, cut), rewritten.slice(cut), END(0)]);
+      expect(result.output).toBe('Xnext-ok\r\n\x1fa\x1f');
+      expect(result.end).toEqual({ exitCode: 0, via: 'end' });
+    }
+  });
+
+  it('a frame-shaped tail whose closing byte opens the real end marker leaves that marker whole', () => {
+    const result = feed([startMarker(NONCE), `x\x1fS12${END(6)}`]);
+    expect(result.output).toBe('x\x1fS12');
+    expect(result.end).toEqual({ exitCode: 6, via: 'end' });
   });
 
   it('starts on the begin marker (PS0) when the start marker never comes, and ends on the prompt carrying this nonce', () => {

@@ -1,0 +1,74 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BashPtyBackend } from '../../src/providers/terminal/bash-pty-backend.js';
+import type { PtySession, SendResult } from '../../src/providers/terminal/terminal-service.js';
+
+// A function shadowing `printf` (not a special builtin) or `builtin` sees
+// the frame's marker writes unless the frame keeps them out of its reach;
+// whatever it prints, no frame byte may reach a result (issue 33 item 5).
+
+const backend = new BashPtyBackend();
+const opened: PtySession[] = [];
+let workspace: string;
+
+async function open(): Promise<PtySession> {
+  const session = await backend.open({ cwd: workspace });
+  opened.push(session);
+  return session;
+}
+
+const send = (session: PtySession, command: string): Promise<SendResult> => session.send(command, { timeoutMs: 20_000 });
+
+beforeAll(() => {
+  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'dsh-printf-shadow-')));
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((session) => session.close()));
+});
+
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+/** Rewrites of the marker writes an attacker's function might make. */
+const SHADOWS: readonly string[] = [
+  // Same markers, another nonce.
+  `printf() { local a=("$@"); [ "\${#a[@]}" -ge 2 ] && a[1]=0123456789abcdef; builtin printf "\${a[@]}"; }`,
+  // The format doubled: the marker twice, with text between.
+  `printf() { local a=("$@"); a[0]="\${a[0]}X\${a[0]}"; builtin printf "\${a[@]}"; }`,
+  // A marker-looking prefix and a status that is not ours.
+  `printf() { builtin printf '\\037E%s:7\\037\\037Sdead\\037'; builtin printf "$@"; }`,
+  // \`builtin\` itself shadowed, readonly so it cannot be removed.
+  `builtin() { command builtin "$@"; command printf '\\037Sfeed\\037\\037E%s:9\\037' x; }; readonly -f builtin`,
+];
+
+describe('a shadowed printf or builtin cannot leak frame bytes (real PTY)', () => {
+  it.each(SHADOWS)('after %s, the next calls read clean', async (shadow) => {
+    const shell = await open();
+    await send(shell, shadow);
+    for (const [command, output, exitCode] of [
+      ['echo next-ok', 'next-ok\n', 0],
+      ['echo two; (exit 5)', 'two\n', 5],
+      ["command printf 'x\\n'", 'x\n', 0],
+    ] as const) {
+      const result = await send(shell, command);
+      expect(result).toMatchObject({ output, end: { kind: 'completed', exitCode } });
+      expect(result.output).not.toMatch(/\x1f/);
+    }
+  });
+
+  it('the frame never calls a printf or builtin function, so it cannot rewrite a marker', async () => {
+    const shell = await open();
+    const spy = (name: string) => `${name}() { echo ${name} >> "$PWD/reached"; command ${name} "$@"; }`;
+    await send(shell, `rm -f reached; ${spy('printf')}; ${spy('builtin')}`);
+    expect(await send(shell, 'echo next-ok')).toMatchObject({ output: 'next-ok\n', end: { kind: 'completed', exitCode: 0 } });
+    expect((await send(shell, 'cat reached 2>/dev/null; echo end')).output).toBe('end\n');
+  });
+
+  it('marker-shaped bytes are dropped from a result, a lone unit separator is kept', async () => {
+    const shell = await open();
+    const result = await send(shell, String.raw`printf 'a\037b\n'; printf '\037S0123\037\n'`);
+    expect(result.end).toEqual({ kind: 'completed', exitCode: 0 });
+    expect(result.output).toBe('a\x1fb\n\n');
+  });
+});
