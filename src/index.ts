@@ -94,6 +94,14 @@ export { judgeCommand } from './providers/approval/command-rules.js';
 
 // Tools.
 export { BashTool } from './tools/bash/bash.tool.js';
+export { PersistentBashTool } from './tools/persistent-bash/persistent-bash.tool.js';
+export { TaskOutputTool } from './tools/tasks/task-output.tool.js';
+export { TaskListTool } from './tools/tasks/task-list.tool.js';
+export { TaskKillTool } from './tools/tasks/task-kill.tool.js';
+// Per-session state for plugin authors (docs/design.md): a key per service, the session's scope, and the per-provider table.
+export { ScopeKey, scopeOf, existingScopeOf, type SessionScope, type ScopedSession } from './core/session-scope.js';
+export { PerSession } from './core/per-session.js';
+export { currentToolCall } from './core/tool-call-context.js';
 export { bashToolModule } from './tools/bash/bash.module.js';
 export { BashToolConfig } from './tools/bash/bash-config.js';
 export { taskToolsModule } from './tools/tasks/task-tools.module.js';
@@ -104,6 +112,8 @@ export type { TaskOutputValue } from './tools/tasks/task-output.tool.js';
 export type { TaskListValue } from './tools/tasks/task-list.tool.js';
 export type { TaskKillValue } from './tools/tasks/task-kill.tool.js';
 export type { BuiltinToolArgs, BuiltinToolValues, ToolArgs, ToolValue } from './tools/builtin-tool-values.js';
+// Applications add their own tools' types here by declaration merging (docs/embedding.md, "Typed calls of your own tools").
+export type { ToolArgTypes, ToolValueTypes } from './core/tool-types.js';
 
 // Environment modules.
 export { localEnvironment, type EnvironmentOptions, type ShellChoice, type ShellToolNames } from './plugins/local.environment.js';

@@ -13,6 +13,13 @@ import { ExecStatusReader, signalName } from '../process/exec-status.js';
 const KILL_RETRY_MS = 500;
 /** KILL retries that spare the wrapper before it is killed too. */
 const WRAPPER_SPARED_RETRIES = 2;
+/**
+ * KILL retries after which an exec that still has not ended is cut from the
+ * host's side: an engine may keep an exec's stream open after its processes
+ * are gone, and the call must still end within its timeout plus the grace
+ * and these retries (issue 34 item 6).
+ */
+const DETACH_RETRIES = 10;
 
 
 export interface ContainerCommandOptions {
@@ -49,7 +56,7 @@ export class ContainerCommand {
 
   private constructor(
     private readonly options: ContainerCommandOptions,
-    channel: ExecChannel,
+    private readonly channel: ExecChannel,
     private readonly tag: string,
     input: WrapperInput,
   ) {
@@ -148,7 +155,8 @@ export class ContainerCommand {
     const kill = (): void => {
       if (this.done) return;
       void this.signalTree(this.tag, 'KILL');
-      if (retries++ >= WRAPPER_SPARED_RETRIES) void this.signalTree(this.tag + WRAPPER_TAG_SUFFIX, 'KILL');
+      if (retries >= WRAPPER_SPARED_RETRIES) void this.signalTree(this.tag + WRAPPER_TAG_SUFFIX, 'KILL');
+      if (retries++ >= DETACH_RETRIES) this.channel.detach();
       this.timers.push(setTimeout(kill, KILL_RETRY_MS));
     };
     this.timers.push(setTimeout(kill, this.options.config.graceMs));

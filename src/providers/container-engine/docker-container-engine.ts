@@ -164,8 +164,9 @@ export class DockerContainerEngine implements ContainerEngine {
       stderr.end();
     });
     const exited = ended.then(async () => {
+      // A hung inspect must not hold the call: without an answer the status is unknown.
       try {
-        const info = await exec.inspect();
+        const info = await withTimeout(exec.inspect(), CALL_TIMEOUT_MS, 'exec inspect timed out');
         return { exitCode: typeof info.ExitCode === 'number' ? info.ExitCode : null };
       } catch {
         return { exitCode: null };

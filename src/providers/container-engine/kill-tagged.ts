@@ -18,6 +18,9 @@ export const KILL_TAGGED =
  * `killTagged` for any engine that can exec: runs `KILL_TAGGED` through the
  * engine's own `exec` and resolves with how many processes it signalled.
  */
+/** How long a kill's own exec may take before the host stops waiting for it. */
+const KILL_EXEC_WAIT_MS = 10_000;
+
 export async function killTaggedThrough(
   exec: (options: ExecOptions) => Promise<ExecChannel>,
   tag: string,
@@ -28,6 +31,13 @@ export async function killTaggedThrough(
   let out = '';
   channel.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   channel.stderr.resume();
-  await channel.exited;
+  // An engine may keep the exec's stream open after it ended: cut it rather than hold a stop forever.
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    channel.exited.then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), KILL_EXEC_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (!ended) channel.detach();
   return Number.parseInt(out.trim(), 10) || 0;
 }

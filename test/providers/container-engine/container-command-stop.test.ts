@@ -62,3 +62,39 @@ test('a timeout that finds nothing to signal yet kills again until the exec has 
     await spills.remove();
   }
 });
+
+test('an exec whose stream never ends after its processes are gone is cut from the host side: the call still ends', async () => {
+  let detached = 0;
+  let end!: (exit: ExecExit) => void;
+  const exited = new Promise<ExecExit>((resolve) => (end = resolve));
+  const channel: ExecChannel = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    exited,
+    write: () => undefined,
+    resize: async () => undefined,
+    hostPid: async () => undefined,
+    // As the Docker engine: destroying the stream ends the exec's wait, status unknown.
+    detach: () => {
+      detached++;
+      end({ exitCode: null });
+    },
+  };
+  const engine = { exec: async () => channel, killTagged: async () => 0 } as unknown as ContainerEngine;
+  const spills = new SpillDirectory('dsh-ct-detach-');
+  try {
+    const command = await ContainerCommand.start({
+      engine,
+      containerId: 'c1',
+      spec: handMade({ command: 'true', workdir: '/', timeoutMs: 20 }),
+      env: {},
+      config: { ...DEFAULT_EXECUTOR_CONFIG, graceMs: 20 },
+      spills,
+      timeoutMs: 20,
+    });
+    expect(await command.exited).toEqual({ exitCode: null, signal: null, reason: 'timeout' });
+    expect(detached).toBe(1);
+  } finally {
+    await spills.remove();
+  }
+});
