@@ -3,7 +3,7 @@
 // Kit-only swaps (the rest is the docs' block verbatim): the kit's image with node and this package mounted
 // from this machine, and host networking with the API server address, because the kit's API server listens
 // on 127.0.0.1 only; `serve --http` listens on loopback, which host networking makes this test's.
-import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parseAllDocuments } from 'yaml';
 import { LABELS } from '../../src/index.js';
+import { DEFAULT_KUBELET_SECCOMP_ROOT } from '../../src/providers/kubernetes/pod-seccomp.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
 import { core, kube, scratchNamespace, text, workspace } from '../providers/kubernetes/kube-kit.js';
 import { ensureBuilt, ROOT } from './support/built-server.js';
@@ -60,6 +61,10 @@ describeWithCluster(`the in-cluster deployment of docs/kubernetes.md${NEEDS_CLUS
     mkdirSync(path.join(base, 'workspace'));
     const token = randomBytes(24).toString('hex');
     const port = await freePort();
+    // What the docs ask of every node before the manifests: the session seccomp profile in the kubelet's directory.
+    const profile = path.join(DEFAULT_KUBELET_SECCOMP_ROOT, 'dsh-tools', 'session.json');
+    mkdirSync(path.dirname(profile), { recursive: true });
+    copyFileSync(path.join(ROOT, 'docs/kubernetes/session-seccomp.json'), profile);
     const objects = docManifests(base);
     const apply = k8s.KubernetesObjectApi.makeApiClient(kube);
     try {
@@ -69,7 +74,7 @@ describeWithCluster(`the in-cluster deployment of docs/kubernetes.md${NEEDS_CLUS
         if (object.kind === 'Deployment') forTheKit(object as k8s.V1Deployment, port);
         await apply.create(object);
       }
-      expect(objects.map((o) => o.kind)).toEqual(['ServiceAccount', 'Role', 'RoleBinding', 'Secret', 'Deployment', 'Service']);
+      expect(objects.map((o) => o.kind)).toEqual(['ServiceAccount', 'Role', 'RoleBinding', 'Secret', 'ConfigMap', 'Deployment', 'Service']);
       const client = await connectWhenUp(port, token, 90_000);
       try {
         const result = await client.callTool({ name: 'bash', arguments: { command: 'pwd; tr -d "\\0" </proc/1/cmdline', description: 'Where am I' } });

@@ -55,7 +55,9 @@ describe('serve: SIGHUP reopens the audit file', () => {
       rmSync(file);
       await callTool(client, 'bash', bashArgs('echo three'));
       expect(commands(file)).toEqual(['echo three']);
-      expect(server.stderr()).toContain(`audit: ${file} was removed or replaced; writing to a new file at that path`);
+      // The warning reaches stderr through a pipe of its own: wait for it rather than race the record.
+      const notice = `audit: ${file} was removed or replaced; writing to a new file at that path`;
+      await waitUntil(() => server.stderr().includes(notice), 'the new file is logged');
       const metrics = await fetch(new URL('/metrics', server.url), { headers: { authorization: `Bearer ${server.token}` } });
       expect(await metrics.text()).toMatch(/^dsh_audit_failures_total 0$/m);
       expect(server.process.exitCode).toBeNull();

@@ -50,7 +50,8 @@ async function open(): Promise<Socket> {
 
 /** Writes `chunks` one per step until the server closes the socket; how many were written by then. */
 async function trickle(socket: Socket, chunks: string[]): Promise<number> {
-  const closed = once(socket, 'close').then(() => true);
+  // Not events.once: it rejects on 'error', and a cut-off connection may end with a reset rather than a FIN.
+  const closed = new Promise<boolean>((resolve) => socket.once('close', () => resolve(true)));
   for (let sent = 0; sent < chunks.length; sent++) {
     if (socket.destroyed || socket.writableEnded) return sent;
     socket.write(chunks[sent]!);
