@@ -5,8 +5,9 @@ import { BashPtyBackend } from '../../src/providers/terminal/bash-pty-backend.js
 import type { PtySession, SendResult } from '../../src/providers/terminal/terminal-service.js';
 
 // A function shadowing `printf` (not a special builtin) or `builtin` sees
-// the frame's marker writes unless the frame keeps them out of its reach;
-// whatever it prints, no frame byte may reach a result (issue 33 item 5).
+// the frame's printf-channel marker writes; the prompt channel, written by
+// bash itself, still frames every call, and whatever the function prints,
+// no frame byte may reach a result (issue 33 item 5).
 
 const backend = new BashPtyBackend();
 const opened: PtySession[] = [];
@@ -52,17 +53,20 @@ describe('a shadowed printf or builtin cannot leak frame bytes (real PTY)', () =
       ["command printf 'x\\n'", 'x\n', 0],
     ] as const) {
       const result = await send(shell, command);
-      expect(result).toMatchObject({ output, end: { kind: 'completed', exitCode } });
+      // What the shadowing function prints itself around a marker (the doubled format's `X`) is its output;
+      // the frame's own bytes never are.
+      expect(result.end).toEqual({ kind: 'completed', exitCode });
+      expect(result.output.endsWith(output)).toBe(true);
       expect(result.output).not.toMatch(/\x1f/);
     }
   });
 
-  it('the frame never calls a printf or builtin function, so it cannot rewrite a marker', async () => {
+  it('with printf and builtin both spied on, calls still end on the prompt channel with their own output and status', async () => {
     const shell = await open();
     const spy = (name: string) => `${name}() { echo ${name} >> "$PWD/reached"; command ${name} "$@"; }`;
     await send(shell, `rm -f reached; ${spy('printf')}; ${spy('builtin')}`);
     expect(await send(shell, 'echo next-ok')).toMatchObject({ output: 'next-ok\n', end: { kind: 'completed', exitCode: 0 } });
-    expect((await send(shell, 'cat reached 2>/dev/null; echo end')).output).toBe('end\n');
+    expect(await send(shell, 'echo two; (exit 5)')).toMatchObject({ output: 'two\n', end: { kind: 'completed', exitCode: 5 } });
   });
 
   it('marker-shaped bytes are dropped from a result, a lone unit separator is kept', async () => {

@@ -107,20 +107,17 @@ const MODES_VAR = '__dsh_modes';
 const STTY_VAR = '__dsh_stty';
 
 /**
- * A marker write no function can reach: `printf` and `builtin` are not
- * special builtins, so a user's function of either name would run instead.
- * In a subshell (the user's shell keeps its functions), POSIX mode makes
- * the special builtins `unset`, `set` and `exit` win over any function of
- * that name; `unset` removes a `builtin` function, after which
- * `\builtin printf` is the real builtin. A readonly `builtin` function
- * cannot be removed: then nothing is written and the prompt marker ends
- * the call. `then` runs last in the subshell (the end marker's: restoring
- * the terminal modes).
+ * A marker write on the `printf` channel. `printf` is not a special builtin,
+ * so a user's function of that name (or of `builtin`) may see and rewrite it:
+ * that channel is a hint, not a proof. The prompts (`PS0`, `PS1`) are written
+ * by bash itself and no function reaches them; a rewritten or stale marker
+ * never reaches a result (the parser drops marker-shaped bytes that are not
+ * this call's). Keeping `printf` out of every function's reach would take a
+ * subshell per write: two forks per call, measured 1.3 ms → 16 ms a call
+ * (docs/persistent-shell-framing.md, rule 5).
  */
-function markerWrite(format: string, args: string, then = '\\exit 0'): string {
-  return (
-    `(POSIXLY_CORRECT=y; \\set +e; \\unset -f builtin && \\builtin printf '${format}' ${args} >/dev/tty; ${then}) 2>/dev/null`
-  );
+function markerWrite(format: string, args: string): string {
+  return `\\printf '${format}' ${args} >/dev/tty 2>/dev/null`;
 }
 
 /**
@@ -147,7 +144,7 @@ export function initLine(secret: string, readyNonce: string): string {
     `stty -echo 2>/dev/null; set +o history; HISTFILE=/dev/null; PROMPT_COMMAND=; ` +
     `readonly ${SECRET_VAR}=${secret}; ${SEEN_VAR}=; ` +
     `readonly ${STTY_VAR}="$(command -v stty)" ${MODES_VAR}="$(stty -g 2>/dev/null)"; ` +
-    `${END_FUNCTION}() { ${markerWrite('\\037E%s:%d\\037', '"$1" "$2"', RESTORE_MODES)} || \\return "$2"; \\return "$2"; }; readonly -f ${END_FUNCTION}; ` +
+    `${END_FUNCTION}() { (POSIXLY_CORRECT=y; ${RESTORE_MODES}) 2>/dev/null; ${markerWrite('\\037E%s:%d\\037', '"$1" "$2"')}; \\return "$2"; }; readonly -f ${END_FUNCTION}; ` +
     `${PROMPTS}; printf '\\037R%s\\037' ${readyNonce}\n`
   );
 }
