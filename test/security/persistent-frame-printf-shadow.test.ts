@@ -1,35 +1,11 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { BashPtyBackend } from '../../src/providers/terminal/bash-pty-backend.js';
-import type { PtySession, SendResult } from '../../src/providers/terminal/terminal-service.js';
+import { ptyShells } from '../support/pty-shells.js';
 
 // A function shadowing `printf` (not a special builtin) or `builtin` sees
 // the frame's printf-channel marker writes; the prompt channel, written by
 // bash itself, still frames every call, and whatever the function prints,
 // no frame byte may reach a result (issue 33 item 5).
 
-const backend = new BashPtyBackend();
-const opened: PtySession[] = [];
-let workspace: string;
-
-async function open(): Promise<PtySession> {
-  const session = await backend.open({ cwd: workspace });
-  opened.push(session);
-  return session;
-}
-
-const send = (session: PtySession, command: string): Promise<SendResult> => session.send(command, { timeoutMs: 20_000 });
-
-beforeAll(() => {
-  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'dsh-printf-shadow-')));
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((session) => session.close()));
-});
-
-afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+const { open, send } = ptyShells('dsh-printf-shadow-');
 
 /** Rewrites of the marker writes an attacker's function might make. */
 const SHADOWS: readonly string[] = [

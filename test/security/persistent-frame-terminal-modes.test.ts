@@ -1,35 +1,11 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { BashPtyBackend } from '../../src/providers/terminal/bash-pty-backend.js';
-import type { PtySession, SendResult } from '../../src/providers/terminal/terminal-service.js';
+import { ptyShells } from '../support/pty-shells.js';
 
 // Terminal modes the frame relies on (canonical lines, no echo, signals)
 // are the host's: a command that changes them must not make the shell read
 // EOF at its prompt (non-canonical, MIN 0 TIME 0) and exit, nor lose the
 // next call (issue 33 item 5). Looped: the failure was 1 run in 5.
 
-const backend = new BashPtyBackend();
-const opened: PtySession[] = [];
-let workspace: string;
-
-async function open(): Promise<PtySession> {
-  const session = await backend.open({ cwd: workspace });
-  opened.push(session);
-  return session;
-}
-
-const send = (session: PtySession, command: string): Promise<SendResult> => session.send(command, { timeoutMs: 20_000 });
-
-beforeAll(() => {
-  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'dsh-tty-modes-')));
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((session) => session.close()));
-});
-
-afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+const { open, send } = ptyShells('dsh-tty-modes-');
 
 const ATTACKS = ['stty -icanon min 0 time 0 -isig', 'stty raw', 'stty -icanon min 0 time 0 -isig echo; echo changed'];
 

@@ -1,25 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
-import type { PtySession, SendResult } from '../../../src/providers/terminal/terminal-service.js';
+import type { PtySession } from '../../../src/providers/terminal/terminal-service.js';
+import { ptyShells } from '../../support/pty-shells.js';
 
 // Attacks on the frame around each command: whatever a command redefines,
 // later calls must still run, report their status, and never hang.
 
-const backend = new BashPtyBackend();
-const opened: PtySession[] = [];
-let workspace: string;
-
-async function open(): Promise<PtySession> {
-  const session = await backend.open({ cwd: workspace });
-  opened.push(session);
-  return session;
-}
-
-const send = (session: PtySession, command: string, env?: Record<string, string>): Promise<SendResult> =>
-  session.send(command, { timeoutMs: 20_000, ...(env ? { env } : {}) });
+const shells = ptyShells('dsh-frame-test-');
+const { open, send } = shells;
 
 /** After `attack`, an ordinary command (with an env refresh) still runs and reports its status. */
 async function stillWorks(attack: string): Promise<PtySession> {
@@ -29,16 +19,6 @@ async function stillWorks(attack: string): Promise<PtySession> {
   expect(result).toMatchObject({ output: 'ok fresh\n', end: { kind: 'completed', exitCode: 3 } });
   return shell;
 }
-
-beforeAll(() => {
-  workspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'dsh-frame-test-')));
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((session) => session.close()));
-});
-
-afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 describe('persistent shell frame under attack (real PTY)', () => {
   it('a function named eval neither hijacks later calls nor disappears', async () => {
@@ -144,7 +124,7 @@ describe('long commands travel as data, never through a file', () => {
       { stdio: 'ignore' },
     );
     // Whatever temp directory the host would pick, it stays empty: there is no file to race for.
-    const privateTmp = mkdtempSync(path.join(workspace, 'tmp-'));
+    const privateTmp = mkdtempSync(path.join(shells.workspace(), 'tmp-'));
     const savedTmp = process.env.TMPDIR;
     process.env.TMPDIR = privateTmp;
     try {
@@ -164,7 +144,7 @@ describe('long commands travel as data, never through a file', () => {
 
 describe('startup files by the back door', () => {
   it('BASH_ENV and ENV of the server do not reach the shell or what it runs', async () => {
-    const rc = path.join(workspace, 'rc.sh');
+    const rc = path.join(shells.workspace(), 'rc.sh');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(rc, 'echo SOURCED\n');
     const saved = { BASH_ENV: process.env.BASH_ENV, ENV: process.env.ENV };
