@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
+import { canonicalAddress } from '../providers/process/tcp-socket-owners.js';
 
 /**
  * The client's address: the connection's peer, unless that peer is one of
@@ -29,13 +30,11 @@ export function trustedProxySet(addresses: readonly string[] = []): ReadonlySet<
   return new Set(addresses.map((address) => normalized(address) ?? address));
 }
 
-/** An IP address as compared (an IPv4-mapped IPv6 address as its IPv4 form); undefined when it is none. */
+/** An IP address as compared (`canonicalAddress`, brackets dropped); undefined when it is none. */
 function normalized(address: string | undefined): string | undefined {
   if (address === undefined) return undefined;
-  const bare = address.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare)?.[1];
-  const plain = mapped ?? bare;
-  return isIP(plain) === 0 ? undefined : plain;
+  const bare = address.replace(/^\[(.*)\]$/, '$1');
+  return isIP(bare) === 0 ? undefined : canonicalAddress(bare);
 }
 
 /** `{ address }` for `describeSessionClient`, or nothing when the address is unknown. */

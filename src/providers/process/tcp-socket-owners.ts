@@ -27,7 +27,7 @@ export interface TcpSocket {
  * when it is not there (a remote peer, another namespace, or gone).
  */
 export async function peerSocket(peer: TcpEnd, local: TcpEnd): Promise<TcpSocket | undefined> {
-  const want = `${canonical(peer.address)}:${peer.port} ${canonical(local.address)}:${local.port}`;
+  const want = `${canonicalAddress(peer.address)}:${peer.port} ${canonicalAddress(local.address)}:${local.port}`;
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
     try {
@@ -82,22 +82,20 @@ function holds(pid: number, target: string): boolean {
 
 /** True for an address of this host: loopback, or one of its interfaces'. */
 export function isHostAddress(address: string): boolean {
-  const bare = canonical(address);
+  const bare = canonicalAddress(address);
   if (bare.startsWith('127.') || bare === '::1') return true;
-  return Object.values(os.networkInterfaces()).some((list) => list?.some((entry) => canonical(entry.address) === bare));
+  return Object.values(os.networkInterfaces()).some((list) => list?.some((entry) => canonicalAddress(entry.address) === bare));
 }
 
-/** An address as one text: IPv4-mapped IPv6 as plain IPv4, IPv6 fully expanded in lower case. */
-function canonical(address: string): string {
+/**
+ * An IP address as one text, so two spellings of one address compare equal:
+ * IPv4-mapped IPv6 as plain IPv4, IPv6 in its shortest lower-case form (the
+ * URL standard's serialisation). Anything else is returned as it is.
+ */
+export function canonicalAddress(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
-  if (isIP(address) !== 6) return address;
-  const [head, tail = ''] = address.toLowerCase().split('::') as [string, string?];
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  const v6 = groups.map((group) => parseInt(group, 16).toString(16)).join(':');
-  return v6 === '0:0:0:0:0:0:0:1' ? '::1' : v6;
+  return isIP(address) === 6 ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address;
 }
 
 /** A `HEX:PORT` entry of /proc/net/tcp{,6}: words of the address in host byte order, the port big-endian. */
@@ -114,6 +112,5 @@ function fromTable(entry: string): string {
   if (mappedV4) return `${bytes.slice(12).join('.')}:${port}`;
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
-  const v6 = groups.join(':');
-  return `${v6 === '0:0:0:0:0:0:0:1' ? '::1' : v6}:${port}`;
+  return `${canonicalAddress(groups.join(':'))}:${port}`;
 }
