@@ -7,7 +7,9 @@ import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
  * is this server, and when the pipe ends (the server is gone, however it
  * died) it kills every process carrying this server's tag prefix. It runs in
  * its own session so a signal to the server's process group spares it, and
- * holds none of the server's stdio open.
+ * holds none of the server's stdio open. `--norc`: its stdin is a socket, and
+ * bash started with one at shell level 1 takes itself for an ssh login and
+ * runs ~/.bashrc first (which may hang, or kill nothing ever).
  */
 const WATCHDOG_SCRIPT = `
 read -r _
@@ -36,7 +38,7 @@ export function ensureReaperWatchdog(shellPath: string): void {
     delete env[PROCESS_TAG_VARIABLE];
     delete env.BASH_ENV;
     delete env.ENV;
-    const child = spawn(shellPath, ['-c', WATCHDOG_SCRIPT, 'dsh-reaper-watchdog', INSTANCE_ID], {
+    const child = spawn(shellPath, ['--norc', '--noprofile', '-c', WATCHDOG_SCRIPT, 'dsh-reaper-watchdog', INSTANCE_ID], {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
       env,
