@@ -51,7 +51,8 @@ async function closeWithWorkInFlight(client: Closable, child: ChildProcess, tmp:
   const inFlight = client.callTool({ name: 'bash', arguments: { command: `head -c 4000000 /dev/zero | tr '\\0' x; sleep ${call}`, description: 'Busy' } });
   inFlight.catch(() => undefined);
   await waitUntil(() => processesWith(call).length > 0 && processesWith(task).length > 0, 'the call and the task run');
-  expect(spills(tmp).length).toBeGreaterThan(0);
+  // The sleep starts once the pipe is written, not once the server has read it: wait for the spill itself.
+  await waitUntil(() => spills(tmp).length > 0, 'the call spills its output');
   const exited = exitOf(child);
   await client.close();
   expect(await exited).toEqual({ code: 0, signal: null });
@@ -92,7 +93,7 @@ test('a raw client that closes stdin and keeps reading: a call that ends during 
   server.send(bashCall(3, `while [ ! -e go ]; do sleep 0.05; done; : 3000.${marker}; echo late`));
   server.send(bashCall(4, `head -c 4000000 /dev/zero | tr '\\0' x; sleep 1000.${marker}`));
   await waitUntil(() => processesWith(`1000.${marker}`).length > 0 && processesWith(`3000.${marker}`).length > 0, 'both calls run');
-  expect(spills(tmp).length).toBeGreaterThan(0);
+  await waitUntil(() => spills(tmp).length > 0, 'the call spills its output');
   server.child.stdin!.end();
   await waitUntil(() => server.stderr().includes('shutting down (client disconnected)'), 'the drain starts');
   writeFileSync(path.join(workspace, 'go'), '');
