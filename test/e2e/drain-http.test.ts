@@ -3,7 +3,7 @@
 // draining, and the calls already running (a real SDK client's and a raw
 // curl's) finish and deliver their answers before the server exits 0.
 import { execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, processesWith, serverDirs, startHttpServer, textOf, uniqueMarker, waitUntil, type HttpServer } from './support/mcp-clients.js';
@@ -27,7 +27,9 @@ async function start(args: string[] = []): Promise<{ server: HttpServer; workspa
   return { server, workspace };
 }
 
-const waitForGo = (marker: string) => `while [ ! -e go ]; do sleep 0.05; done; : ${marker}; echo late`;
+// The command says it started by a file: curl's own command line names the marker too.
+const waitForGo = (marker: string) => `: > started-${marker}; while [ ! -e go ]; do sleep 0.05; done; echo late`;
+const started = (workspace: string, marker: string) => existsSync(path.join(workspace, `started-${marker}`));
 const bash = (command: string) => ({ command, description: 'Run a test command' });
 
 /** `curl -si` with the token; returns status line, headers and body as one text. */
@@ -60,7 +62,7 @@ test('SIGTERM: the SDK client and curl get their answers; new sessions and calls
   let curlOut = '';
   curlCall.stdout.on('data', (chunk: Buffer) => (curlOut += chunk.toString('utf8')));
   const curlDone = new Promise<number | null>((resolve) => curlCall.once('exit', resolve));
-  await waitUntil(() => processesWith(sdkMarker).length > 0 && processesWith(curlMarker).length > 0, 'both calls run');
+  await waitUntil(() => started(workspace, sdkMarker) && started(workspace, curlMarker), 'both calls run');
 
   server.process.kill('SIGTERM');
   await waitUntil(() => server.stderr().includes('shutting down (SIGTERM)'), 'the drain starts');
