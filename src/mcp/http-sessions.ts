@@ -4,7 +4,7 @@ import type { Clock, Logger } from '../providers/logging/logger.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { DrainingTransport } from './draining-transport.js';
 import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
-import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause } from './released-sessions.js';
+import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause, type ServerRelease } from './released-sessions.js';
 import { freedNote, type IdleCandidate, type PlannedEnd, type SessionCounter, type SessionRefusal, type SessionSlot } from './session-counter.js';
 
 /** Why an HTTP session ended. */
@@ -21,6 +21,8 @@ export interface HttpSessionLimits {
   readonly logger?: Logger;
   /** Called once per session after it was disposed: its transport id, the reason, its host session's id. */
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
+  /** Called when the server ends a session (abandoned, past its lifetime, or to make room). */
+  readonly onReleased?: (release: ServerRelease) => void;
 }
 
 /** A session's two ends, as a request to it needs them. */
@@ -182,9 +184,11 @@ export class HttpSessionTable {
     if (!entry || entry.reason !== undefined) return;
     entry.reason = cause.kind;
     entry.slot.free();
-    if (cause.kind !== 'evicted' && this.limits.runningTasks(entry.activity.session)) {
+    const withRunningTasks = cause.kind !== 'evicted' && this.limits.runningTasks(entry.activity.session);
+    if (withRunningTasks) {
       this.limits.logger?.info(`mcp http: session ${entry.connection.sessionId} ended (${cause.kind}) with its running background tasks`);
     }
+    this.limits.onReleased?.({ kind: cause.kind, clientSession: id, session: entry.connection.sessionId, caller: entry.caller, withRunningTasks });
     this.released.remember(id, entry.caller, releaseReason(cause, this.limits.counter.caps));
     void entry.connection.close().finally(() => this.closed(id));
   }

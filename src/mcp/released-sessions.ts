@@ -2,6 +2,18 @@ import type { IdleSettings, StageCause } from './idle-stages.js';
 import type { EvictionCause, SessionCaps } from './session-counter.js';
 
 /** Why a session was released by the server (not closed by its client). */
+/** A session the server ended, as the audit log and the metrics record it. */
+export interface ServerRelease {
+  readonly kind: ReleaseCause['kind'];
+  /** The id the client holds (`Mcp-Session-Id` or a 2026-07-28 handle). */
+  readonly clientSession: string;
+  /** The host session's id. */
+  readonly session: string;
+  /** The token name; undefined or empty without one. */
+  readonly caller: string | undefined;
+  readonly withRunningTasks: boolean;
+}
+
 export type ReleaseCause =
   | { readonly kind: 'idle'; readonly idleMs: number }
   | { readonly kind: 'lifetime'; readonly lifetimeMs: number }

@@ -2,7 +2,7 @@ import type { DshHost } from '../container/dsh-host.js';
 import type { HostSession } from '../container/host-session.js';
 import type { Clock, Logger } from '../providers/logging/logger.js';
 import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
-import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause } from './released-sessions.js';
+import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause, type ServerRelease } from './released-sessions.js';
 import { freedNote, SessionCounter, type IdleCandidate, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
 
 /*
@@ -40,7 +40,7 @@ export interface HandleOptions {
   readonly clock?: Clock;
   readonly logger?: Logger;
   /** Called when the server ends a handle's session (abandoned, past its lifetime, or to make room). */
-  readonly onReleased?: (reason: ReleaseCause['kind']) => void;
+  readonly onReleased?: (release: ServerRelease) => void;
 }
 
 /** The refusal of a fresh session when a cap is reached and no idle session could make room. */
@@ -176,7 +176,7 @@ export class SessionHandles {
     this.released.remember(handle, entry.caller, releaseReason(cause, this.options.counter.caps));
     const tasks = cause.kind !== 'evicted' && this.options.runningTasks(entry.session);
     this.options.logger?.info(`mcp: session ${entry.session.id} ended (${cause.kind})${tasks ? ' with its running background tasks' : ''}`);
-    this.options.onReleased?.(cause.kind);
+    this.options.onReleased?.({ kind: cause.kind, clientSession: handle, session: entry.session.id, caller: entry.caller, withRunningTasks: Boolean(tasks) });
     void entry.session.dispose();
   }
 }

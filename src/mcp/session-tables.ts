@@ -1,10 +1,12 @@
 import type { DshHost } from '../container/dsh-host.js';
 import type { Clock, Logger } from '../providers/logging/logger.js';
 import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
+import { auditEvent } from '../providers/observability/audit-events.js';
 import { HostMetrics } from '../providers/observability/host-metrics.js';
 import { runningTasksOf, type IdleSettings } from './idle-stages.js';
 import { SessionCounter } from './session-counter.js';
 import { SessionHandles } from './session-handles.js';
+import type { ServerRelease } from './released-sessions.js';
 
 /** What the HTTP server's options say about sessions. */
 export interface SessionTableOptions {
@@ -33,9 +35,22 @@ export function sessionTables(host: DshHost, options: SessionTableOptions): { se
     ...(options.evictAfterMs !== undefined ? { evictAfterMs: options.evictAfterMs } : {}),
     ...(options.sessionLifetimeMs ? { lifetimeMs: options.sessionLifetimeMs } : {}),
   };
-  // dsh_sessions_released_total{reason}: the sessions the server ended, with their tasks.
-  const countReleased = (reason: string) => {
-    if (host.isBound(HostMetrics)) host.get(HostMetrics).update((metrics) => metrics.sessionsReleased.inc({ reason }));
+  // A session the server ended with its tasks: dsh_sessions_released_total{reason}, and one audit record.
+  const released = (release: ServerRelease) => {
+    if (host.isBound(HostMetrics)) host.get(HostMetrics).update((metrics) => metrics.sessionsReleased.inc({ reason: release.kind }));
+    void auditEvent(
+      host,
+      {
+        event: 'session_ended',
+        time: new Date().toISOString(),
+        reason: release.kind,
+        clientSession: release.clientSession,
+        session: release.session,
+        caller: release.caller || null,
+        withRunningTasks: release.withRunningTasks,
+      },
+      log,
+    );
   };
   const runningTasks = runningTasksOf(host);
   const clock = options.clock ? { clock: options.clock } : {};
@@ -45,13 +60,13 @@ export function sessionTables(host: DshHost, options: SessionTableOptions): { se
     runningTasks,
     ...clock,
     ...(log ? { logger: log } : {}),
+    onReleased: released,
     onSessionClosed: (id, reason, hostSessionId) => {
       log?.info(`mcp http: session ${hostSessionId} ended (${reason})`);
-      if (reason === 'idle' || reason === 'lifetime' || reason === 'evicted') countReleased(reason);
       options.onSessionClosed?.(id, reason, hostSessionId);
     },
   });
-  const handles = new SessionHandles(host, { cwd: options.workspace, idle, counter, runningTasks, onReleased: countReleased, ...clock, ...(log ? { logger: log } : {}) });
+  const handles = new SessionHandles(host, { cwd: options.workspace, idle, counter, runningTasks, onReleased: released, ...clock, ...(log ? { logger: log } : {}) });
   return { sessions, handles };
 }
 

@@ -11,6 +11,8 @@ import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
 import { HostMetrics } from '../../src/providers/observability/host-metrics.js';
+import { AuditSink, type AuditEvent } from '../../src/providers/observability/audit-sink.js';
+import { PluginModule } from '../../src/core/plugin-module.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
@@ -25,11 +27,15 @@ afterAll(async () => {
 });
 
 async function serve(options: Partial<HttpServeOptions>) {
-  const host = await createHost(...localEnvironment({ workspace: dir }));
+  // The audit trail as a sink sees it: the sessions the server ended arrive as events.
+  const events: AuditEvent[] = [];
+  const sink: AuditSink = { name: 'memory', write: async () => undefined, writeEvent: async (event) => void events.push(event) };
+  const audit = new PluginModule('test-audit', ({ bind }) => void bind(AuditSink).toConstantValue(sink));
+  const host = await createHost(...localEnvironment({ workspace: dir }), audit);
   hosts.push(host);
   const ends = new EventEmitter();
   const server = await serveHttp(host, { workspace: dir, port: 0, auth: 'none', ...options, onSessionClosed: (id, reason) => ends.emit('closed', id, reason) });
-  return { host, server, url: new URL(server.url), ends };
+  return { host, server, url: new URL(server.url), ends, events };
 }
 
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'bash', arguments: { command, description: 'Run a test command', ...extra } });
@@ -38,7 +44,7 @@ const released = async (host: DshHost, reason: string) =>
   new RegExp(`^dsh_sessions_released_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec((await host.get(HostMetrics).exposition()).text)?.[1];
 
 test('2026 handle: a client gone with a task running loses the handle after --idle-timeout, with its task; the handle then says why', async () => {
-  const { host, server, url } = await serve({ idleTimeoutMs: 1500 });
+  const { host, server, url, events } = await serve({ idleTimeoutMs: 1500 });
   const sleep = uniqueSleep();
   const client = await modernHttp(url, 'unused-under-no-auth');
   try {
@@ -52,6 +58,9 @@ test('2026 handle: a client gone with a task running loses the handle after --id
       `Error: session handle "${handle}" is gone: it was released after 1.5 s without a request (--idle-timeout), with its shell and background tasks; call again without "session" to start a fresh session`,
     );
     expect(await released(host, 'idle')).toBe('1');
+    expect(events).toEqual([
+      { event: 'session_ended', time: expect.any(String), reason: 'idle', clientSession: handle, session: expect.any(String), caller: 'default', withRunningTasks: true },
+    ]);
   } finally {
     await client.close();
     await server.close();
@@ -59,7 +68,7 @@ test('2026 handle: a client gone with a task running loses the handle after --id
 }, 60_000);
 
 test('--session-lifetime: a session whose client holds its event stream open still ends at its lifetime, with its task; its id\'s 404 says why', async () => {
-  const { host, server, url, ends } = await serve({ idleTimeoutMs: 3_600_000, sessionLifetimeMs: 2000 });
+  const { host, server, url, ends, events } = await serve({ idleTimeoutMs: 3_600_000, sessionLifetimeMs: 2000 });
   const sleep = uniqueSleep();
   const { client, transport } = await connectClient(url);
   try {
@@ -75,6 +84,12 @@ test('--session-lifetime: a session whose client holds its event stream open sti
       'session not found: it reached its lifetime of 2 s (--session-lifetime), with its shell and background tasks; initialize again',
     ]);
     expect(await released(host, 'lifetime')).toBe('1');
+    expect(events.filter((e) => e.event === 'session_ended')).toEqual([
+      { event: 'session_ended', time: expect.any(String), reason: 'lifetime', clientSession: id, session: expect.any(String), caller: 'default', withRunningTasks: true },
+    ]);
+    expect(events.find((e) => e.event === 'session_ended')).not.toMatchObject({ session: id });
+    // The 404 of the released id is audited as a refusal.
+    expect(events.filter((e) => e.event === 'http_refused').map((e) => e.event === 'http_refused' && e.status)).toEqual([404]);
   } finally {
     await client.close().catch(() => undefined);
     await server.close();

@@ -39,7 +39,7 @@ test('audit records carry the Mcp-Session-Id and the X-Forwarded-For client of a
     const client = new Client({ name: 'operator-view', version: '1.0.0' });
     await client.connect(transport);
     await callTool(client, 'bash', { command: 'echo joined', description: 'Run a test command' });
-    const [record] = readFileSync(audit, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [record] = jsonLines(readFileSync(audit, 'utf8'));
     expect(record).toMatchObject({ caller: 'alice', clientSession: transport.sessionId, peer: '203.0.113.9', command: 'echo joined' });
     expect(record!.session).not.toBe(transport.sessionId);
 
@@ -66,6 +66,17 @@ test('audit records carry the Mcp-Session-Id and the X-Forwarded-For client of a
     // The raw requests came straight from loopback without X-Forwarded-For: the peer is loopback itself.
     expect(failures[0]!.peer).toBe('127.0.0.1');
     expect(jsonLines(server.stderr()).filter((l) => l.event === 'http_refused').map((l) => l.status)).toEqual([403, 404]);
+    // The audit file has them too, after the call's record, one event each; no token or session id in them.
+    await waitUntil(() => jsonLines(readFileSync(audit, 'utf8')).length === 5, 'the refusals are audited');
+    const refusals = jsonLines(readFileSync(audit, 'utf8')).slice(1);
+    expect(refusals.map((r) => [r.event, r.status, r.method, r.path, r.peer])).toEqual([
+      ['auth_failure', 401, 'POST', '/mcp', '127.0.0.1'],
+      ['auth_failure', 401, 'POST', '/mcp', '127.0.0.1'],
+      ['http_refused', 403, 'POST', '/mcp', '127.0.0.1'],
+      ['http_refused', 404, 'POST', '/mcp', '127.0.0.1'],
+    ]);
+    expect(readFileSync(audit, 'utf8')).not.toContain('wrong-token-0123456789');
+    expect(readFileSync(audit, 'utf8')).not.toContain('not-a-session');
     // Neither a token nor a session id is ever logged.
     expect(server.stderr()).not.toContain(ALICE);
     expect(server.stderr()).not.toContain('wrong-token-0123456789');

@@ -35,6 +35,38 @@ export interface AuditRecord {
   readonly taskId: string | null;
 }
 
+/**
+ * What the server did that is not a tool call but an operator audits too
+ * (docs/operations.md, "Audit log"): an HTTP request it refused, and a
+ * session it ended with its tasks. Each record names itself in `event`; a
+ * record without `event` is a finished call.
+ */
+export type AuditEvent = HttpRefusalEvent | SessionEndedEvent;
+
+export interface HttpRefusalEvent {
+  readonly event: 'auth_failure' | 'http_refused';
+  /** ISO 8601. */
+  readonly time: string;
+  readonly status: number;
+  readonly method: string;
+  /** Without the query. */
+  readonly path: string;
+  readonly peer: string | null;
+}
+
+export interface SessionEndedEvent {
+  readonly event: 'session_ended';
+  readonly time: string;
+  /** idle: abandoned; lifetime: `--session-lifetime` is over; evicted: made room at a cap. */
+  readonly reason: 'idle' | 'lifetime' | 'evicted';
+  /** The id the client and its proxy log (`Mcp-Session-Id`, or a 2026-07-28 handle). */
+  readonly clientSession: string;
+  readonly session: string;
+  readonly caller: string | null;
+  /** Whether background tasks were still running (they ended with it). */
+  readonly withRunningTasks: boolean;
+}
+
 /** The audit record of a finished call. */
 export function auditRecordOf(end: ToolCallEnd): AuditRecord {
   return {
@@ -78,6 +110,12 @@ export interface AuditSink {
    * rotation, docs/operations.md). Optional.
    */
   reopen?(): Promise<void>;
+  /**
+   * Stores a server event that is not a call: a refused HTTP request, a
+   * session the server ended (`AuditEvent`, named by its `event` field).
+   * Optional: a sink without it keeps receiving finished calls only.
+   */
+  writeEvent?(event: AuditEvent): Promise<void>;
 }
 
 export const AuditSink: ServiceIdentifier<AuditSink> = Symbol.for('dsh.AuditSink');

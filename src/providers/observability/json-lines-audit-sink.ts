@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { AuditRecord, AuditSink } from './audit-sink.js';
+import type { AuditEvent, AuditRecord, AuditSink } from './audit-sink.js';
 
 interface Queued {
   readonly line: string;
@@ -52,6 +52,15 @@ export class JsonLinesAuditSink implements AuditSink {
   }
 
   write(record: AuditRecord): Promise<void> {
+    return this.append(record);
+  }
+
+  /** Server events share the file and its ordering: one line each, named by `event`. */
+  writeEvent(event: AuditEvent): Promise<void> {
+    return this.append(event);
+  }
+
+  private append(record: AuditRecord | AuditEvent): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the audit file is closed'));
     const line = `${JSON.stringify(record)}\n`;
     return new Promise<void>((stored, failed) => {
