@@ -58,7 +58,7 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
     const admitted = deps.callGate ? await deps.callGate.acquire(signal, session.caller) : undefined;
     if (admitted !== undefined && typeof admitted !== 'function') return errorResult(admitted.refused);
     const callId = call.callId ?? randomUUID();
-    const forget = rememberClientTrace(callId, call.ctx.mcpReq._meta?.traceparent);
+    const forget = rememberClientTrace(callId, traceParentOf(call.ctx));
     try {
       return await session.call(call.name, call.args, { signal, onProgress, callId });
     } finally {
@@ -70,6 +70,15 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
   const outcome = clientSignal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
   deps.logger?.debug(`mcp ${session.id}: ${call.name} → ${outcome} in ${Math.round(performance.now() - started)} ms`);
   return { result, clientCancelled: clientSignal.aborted };
+}
+
+/**
+ * The client's trace for the call: `_meta.traceparent` (the call's own),
+ * else the HTTP request's `traceparent` header (what an instrumented HTTP
+ * client sends with every request).
+ */
+function traceParentOf(ctx: ServerContext): unknown {
+  return ctx.mcpReq._meta?.traceparent ?? ctx.http?.req?.headers.get('traceparent') ?? undefined;
 }
 
 /** The MCP result of a finished call: the session's pending notices (and `extra` lines) follow the text. */
