@@ -12,7 +12,7 @@ import { messageOf } from '../core/describe-value.js';
 import { tokenName } from '../core/token-name.js';
 import { errorResult, type CallContext, type ToolResult } from '../core/tool-contract.js';
 import { LoadedPlugins } from './loaded-plugins.js';
-import { ToolSet, usesAny, type ActiveTool, type ToolsChanged } from './tool-set.js';
+import { ToolSet, type ActiveTool, type ToolsChanged } from './tool-set.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
 import { observeCall, observeSession } from '../providers/observability/call-hook.js';
 import { logDisposalFailure } from './disposal-log.js';
@@ -40,7 +40,7 @@ const argValidation = lazyModule<typeof import('../core/arg-validation.js')>(
 export class DshHost {
   private readonly container = new Container({ defaultScope: 'Transient' });
   private readonly plugins = new LoadedPlugins(this.container);
-  private readonly toolSet = new ToolSet(this.container, (cls) => this.plugins.ownersOf(cls)[0]);
+  private readonly toolSet = new ToolSet(this.container, (cls) => this.plugins.ownersOf(cls)[0], this.plugins.graph);
   private readonly sessions = new Map<string, HostSession>();
   private disposal?: Promise<void>;
 
@@ -216,7 +216,7 @@ export class DshHost {
 
   /** Whether `tool` uses any of `tokens`, or is itself one of them (its class was bound by the plugin). */
   private usesOrIs(tool: ActiveTool, tokens: ReadonlySet<ServiceIdentifier>): boolean {
-    return tokens.has(tool.cls) || usesAny(tool.meta, tokens);
+    return this.toolSet.uses(tool, tokens);
   }
 
   private assertOpen(operation?: string): void {
