@@ -2,6 +2,7 @@
 // baseline measured in the same run. Pass figure names to run a subset.
 import { benchStartup } from './cli.bench.js';
 import { benchBackgroundTasks, benchConcurrentCalls } from './concurrency.bench.js';
+import { benchCommandRules } from './command-rules.bench.js';
 import { benchContainers } from './container.bench.js';
 import { benchKubernetes } from './kubernetes.bench.js';
 import { benchMcpPrestarted, benchMcpRoundTrip } from './mcp.bench.js';
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   mcp: async () => [...(await benchMcpRoundTrip(100)), ...(await benchMcpPrestarted(100))],
   sandbox: () => benchSandbox(100),
   cli: () => benchStartup(15),
+  rules: () => benchCommandRules(7),
   container: () => benchContainers(),
   kubernetes: () => benchKubernetes(),
 };

@@ -40,6 +40,10 @@ for kind in cjs esm; do
     env -u NODE_OPTIONS timeout "${CONSUMER_STEP_TIMEOUT:-300}" npx jest --ci 2>&1 | tail -n 5
   fi
   [ "${PIPESTATUS[0]}" -eq 0 ]
+  step "$kind: jest exits by itself after a forgotten shell, --detectOpenHandles quiet"
+  if [ "$kind" = esm ]; then vm=--experimental-vm-modules; else vm=; fi
+  forgotten="$(NODE_OPTIONS="$vm" timeout 120 npx jest --ci --detectOpenHandles test/forgotten-shell.test.ts 2>&1)" || { echo "$forgotten"; exit 1; }
+  if grep -Eiq 'open handle|did not exit' <<<"$forgotten" || ! grep -Fq DSH_FORGOTTEN_SHELL <<<"$forgotten"; then echo "$forgotten"; exit 1; fi
   cd "$root"
 done
 

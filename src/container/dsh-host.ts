@@ -12,10 +12,12 @@ import { messageOf } from '../core/describe-value.js';
 import { tokenName } from '../core/token-name.js';
 import { errorResult, type CallContext, type ToolResult } from '../core/tool-contract.js';
 import { LoadedPlugins } from './loaded-plugins.js';
-import { ToolSet, usesAny, type ActiveTool, type ToolsChanged } from './tool-set.js';
+import { ToolSet, type ActiveTool, type ToolsChanged } from './tool-set.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
 import { observeCall, observeSession } from '../providers/observability/call-hook.js';
 import { logDisposalFailure } from './disposal-log.js';
+import { holdReaperWatchdog } from '../providers/process/reaper-watchdog.js';
+import { CommandPolicy } from '../providers/approval/command-policy.js';
 import { ModelTextFilter } from '../core/model-text-filter.js';
 import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 // A tool runs as its call, so a provider request it makes carries the call's session.
@@ -40,9 +42,11 @@ const argValidation = lazyModule<typeof import('../core/arg-validation.js')>(
 export class DshHost {
   private readonly container = new Container({ defaultScope: 'Transient' });
   private readonly plugins = new LoadedPlugins(this.container);
-  private readonly toolSet = new ToolSet(this.container, (cls) => this.plugins.ownersOf(cls)[0]);
+  private readonly toolSet = new ToolSet(this.container, (cls) => this.plugins.ownersOf(cls)[0], this.plugins.graph);
   private readonly sessions = new Map<string, HostSession>();
   private disposal?: Promise<void>;
+  /** The process's SIGKILL watchdog stops with the last host disposed (reaper-watchdog.ts). */
+  private readonly releaseWatchdog = holdReaperWatchdog();
 
   /**
    * Loads plugins, then activates every tool whose requirements are now met.
@@ -104,6 +108,17 @@ export class DshHost {
     const module = replace(token, { useValue: value }, `rebind ${tokenName(token)}`);
     await this.load(module);
     return module;
+  }
+
+  /**
+   * Loads now what the first call would otherwise wait for: the bash parser
+   * of the command rules, when a tool reaches the command policy (a provider
+   * offers it as `warmUp()`). `createHost` calls it; call it again after a
+   * `load` that brings rules.
+   */
+  async warmUp(): Promise<void> {
+    if (!this.container.isBound(CommandPolicy) || !this.toolSet.inUse(CommandPolicy)) return;
+    await (this.container.get(CommandPolicy) as CommandPolicy & { warmUp?: () => Promise<void> }).warmUp?.();
   }
 
   /** Calls `listener` whenever the tool list changed (a tool activated, deactivated, unloaded or left pending). Returns the unsubscribe function. */
@@ -203,6 +218,7 @@ export class DshHost {
       await Promise.allSettled([...this.sessions.values()].map((session) => session.dispose()));
       await this.toolSet.deactivate(() => true);
       await this.container.unbindAll();
+      await this.releaseWatchdog();
     })();
     return this.disposal;
   }
@@ -216,7 +232,7 @@ export class DshHost {
 
   /** Whether `tool` uses any of `tokens`, or is itself one of them (its class was bound by the plugin). */
   private usesOrIs(tool: ActiveTool, tokens: ReadonlySet<ServiceIdentifier>): boolean {
-    return tokens.has(tool.cls) || usesAny(tool.meta, tokens);
+    return this.toolSet.uses(tool, tokens);
   }
 
   private assertOpen(operation?: string): void {

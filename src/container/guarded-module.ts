@@ -5,6 +5,7 @@ import { tokenName } from '../core/token-name.js';
 import { getToolMeta } from '../core/tool.decorator.js';
 import { ServiceHandlers } from './service-handlers.js';
 import { withBuiltValueDeactivation } from './decorated-values.js';
+import { edgesOfTarget, type BindingGraph } from './binding-graph.js';
 
 /** What the host keeps across loads and learns from each one. */
 export interface ModuleGuard {
@@ -20,6 +21,8 @@ export interface ModuleGuard {
   readonly activated?: Set<ServiceIdentifier>;
   /** The plugins binding a token now, for the refusal that says which to unload. */
   readonly ownersOf?: (token: ServiceIdentifier) => string[];
+  /** Filled with what each binding's provider injects (its class's constructor tokens). */
+  readonly graph?: BindingGraph;
 }
 
 /**
@@ -35,9 +38,10 @@ export interface ModuleGuard {
  * deactivation handler gets the provider it built, never a decorator's wrapper.
  */
 export function guardedModule(module: ContainerModule, guard: ModuleGuard): ContainerModule {
-  const { boundHere, replacedHere, singleTokens = new Set(), handlers = new ServiceHandlers(), activated, ownersOf } = guard;
+  const { boundHere, replacedHere, singleTokens = new Set(), handlers = new ServiceHandlers(), activated, ownersOf, graph } = guard;
   const guarded: ContainerModule = new ContainerModule((options) => {
     boundHere.clear();
+    graph?.forget(guarded);
     replacedHere?.clear();
     const probed = new Set<ServiceIdentifier>();
     const probe = (token: ServiceIdentifier): void => {
@@ -64,7 +68,7 @@ export function guardedModule(module: ContainerModule, guard: ModuleGuard): Cont
       boundHere.add(token);
       const binding = options.bind(token);
       probe(token);
-      return withBuiltValueDeactivation(binding);
+      return withBuiltValueDeactivation(graph ? recordingTargets(binding, (kind, target) => graph.record(guarded, token, edgesOfTarget(kind, target ?? token))) : binding);
     };
     const bind = Object.assign(guardedBind, {
       [DECLARE_SINGLE_PROVIDER]: (token: ServiceIdentifier) => void singleTokens.add(token),
@@ -74,6 +78,7 @@ export function guardedModule(module: ContainerModule, guard: ModuleGuard): Cont
     const unbound = (token: ServiceIdentifier, wasBound: boolean): void => {
       boundHere.add(token);
       replacedHere?.add(token);
+      graph?.unbound(token);
       if (wasBound) handlers.reinstall(token, options);
       probed.delete(token);
     };
@@ -92,4 +97,20 @@ export function guardedModule(module: ContainerModule, guard: ModuleGuard): Cont
     return module.load(handlers.recording(guarded, { ...options, bind, rebind, rebindSync }));
   });
   return guarded;
+}
+
+/** The binding syntax, telling `record` what it is bound to (a class, itself, or another token). */
+function recordingTargets<T extends object>(syntax: T, record: (kind: 'class' | 'service', target: unknown) => void): T {
+  return new Proxy(syntax, {
+    get(target, key) {
+      const member: unknown = Reflect.get(target, key, target);
+      if (typeof member !== 'function') return member;
+      const kind = key === 'to' || key === 'toSelf' ? 'class' : key === 'toService' ? 'service' : undefined;
+      if (kind === undefined) return member.bind(target);
+      return (...args: unknown[]) => {
+        record(kind, args[0]);
+        return (member as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }

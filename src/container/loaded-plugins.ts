@@ -2,6 +2,7 @@ import type { Container, ContainerModule, ServiceIdentifier } from 'inversify';
 import { pluginName } from '../core/plugin-module.js';
 import { tokenName } from '../core/token-name.js';
 import { replayBindingsOf } from './binding-replay.js';
+import { BindingGraph } from './binding-graph.js';
 import { guardedModule } from './guarded-module.js';
 import { ServiceHandlers } from './service-handlers.js';
 
@@ -25,6 +26,8 @@ export class LoadedPlugins {
   /** Tokens resolved since they were last (re)bound. */
   private readonly activated = new Set<ServiceIdentifier>();
   readonly handlers: ServiceHandlers;
+  /** What every bound provider injects: the host rebuilds a tool when anything it reaches changes. */
+  readonly graph = new BindingGraph();
 
   constructor(private readonly container: Container) {
     this.handlers = new ServiceHandlers(container);
@@ -42,6 +45,7 @@ export class LoadedPlugins {
     try {
       await this.container.load(guarded);
     } catch (error) {
+      this.graph.forget(guarded);
       await this.container.unload(this.handlers.forget(guarded)).catch(() => undefined);
       throw error;
     }
@@ -63,7 +67,11 @@ export class LoadedPlugins {
     const loaded = this.modules.get(module);
     if (!loaded) throw new Error(`plugin "${pluginName(module)}" is not loaded`);
     this.modules.delete(module);
-    for (const restoration of loaded.restorations) await this.container.unload(this.handlers.forget(restoration));
+    for (const restoration of loaded.restorations) {
+      this.graph.forget(restoration);
+      await this.container.unload(this.handlers.forget(restoration));
+    }
+    this.graph.forget(loaded.guarded);
     await this.container.unload(this.handlers.forget(loaded.guarded));
     for (const token of loaded.tokens) this.activated.delete(token);
     for (const token of loaded.replaced) if (!this.container.isBound(token)) await this.restore(token);
@@ -90,6 +98,7 @@ export class LoadedPlugins {
       handlers: this.handlers,
       activated: this.activated,
       ownersOf: (token) => this.ownersOf(token),
+      graph: this.graph,
     });
   }
 

@@ -8,6 +8,7 @@ import { getToolMeta } from '../core/tool.decorator.js';
 import type { ToolInstance, ToolMeta } from '../core/tool-contract.js';
 import type { ToolDescriptor } from './prompt-assembler.js';
 import { missingTokens, type PendingTool } from './tool-readiness.js';
+import type { BindingGraph } from './binding-graph.js';
 
 export interface ActiveTool {
   readonly meta: ToolMeta;
@@ -44,6 +45,8 @@ export class ToolSet {
     private readonly container: Container,
     /** The plugin that bound a tool class, for the reasons `pending()` gives. */
     private readonly ownerOf: (cls: ToolClass) => string | undefined,
+    /** What bound providers inject: a tool uses what it reaches through them too. */
+    private readonly graph: BindingGraph,
   ) {}
 
   get(name: string): ActiveTool | undefined {
@@ -68,14 +71,24 @@ export class ToolSet {
     return () => void this.listeners.delete(listener);
   }
 
-  /** Whether an active tool uses `token` (requires it, takes it optionally or injects it). */
+  /** Whether an active tool uses `token` (requires it, takes it optionally or injects it, itself or through a provider). */
   inUse(token: ServiceIdentifier): boolean {
-    return [...this.active.values()].some((tool) => usesAny(tool.meta, new Set([token])));
+    return [...this.active.values()].some((tool) => this.uses(tool, new Set([token])));
   }
 
   /** Deactivates (and disposes) the tools that use any of `tokens`: they are rebuilt on the next refresh. */
   deactivateUsers(tokens: ReadonlySet<ServiceIdentifier>): Promise<string[]> {
-    return this.deactivate((tool) => usesAny(tool.meta, tokens));
+    return this.deactivate((tool) => this.uses(tool, tokens));
+  }
+
+  /**
+   * Whether `tool` is one of `tokens` (its class), or reaches one: what it
+   * declares or injects, then what those providers inject, transitively
+   * (src/container/binding-graph.ts). A load, unload or swap of one rebuilds it.
+   */
+  uses(tool: ActiveTool, tokens: ReadonlySet<ServiceIdentifier>): boolean {
+    const reached = this.graph.reachable([tool.cls, ...tool.meta.requires, ...(tool.meta.optional ?? [])]);
+    return [...reached].some((token) => tokens.has(token));
   }
 
   async deactivate(predicate: (tool: ActiveTool) => boolean): Promise<string[]> {
@@ -96,13 +109,13 @@ export class ToolSet {
     const classes = this.discoveredClasses();
     await prepareArgsSchemas(classes.map((cls) => getToolMeta(cls)!.args));
     refuseDuplicateNames(classes, this.ownerOf);
-    const gone = await this.deactivate((tool) => !classes.includes(tool.cls) || missingTokens(this.container, tool.meta).length > 0);
+    const gone = await this.deactivate((tool) => !classes.includes(tool.cls) || missingTokens(this.container, tool.meta, this.graph).length > 0);
     const pending: PendingTool[] = [];
     for (const cls of classes) {
       const meta = withConstructorTokens(getToolMeta(cls)!, cls);
       if ([...this.active.values()].some((tool) => tool.cls === cls)) continue;
       const plugin = this.ownerOf(cls);
-      const missing = missingTokens(this.container, meta);
+      const missing = missingTokens(this.container, meta, this.graph);
       if (missing.length > 0) {
         pending.push({ name: meta.name, missing, ...(plugin === undefined ? {} : { plugin }) });
         continue;
@@ -151,11 +164,6 @@ export class ToolSet {
   private discoveredClasses(): ToolClass[] {
     return [...new Set(readContributions(this.container, ToolClass))].filter((cls) => getToolMeta(cls) !== undefined);
   }
-}
-
-/** Whether a tool uses any of `tokens`: a load, unload or swap of one rebuilds it. */
-export function usesAny(meta: ToolMeta, tokens: ReadonlySet<ServiceIdentifier>): boolean {
-  return [...meta.requires, ...(meta.optional ?? [])].some((token) => tokens.has(token));
 }
 
 function refuseDuplicateNames(classes: readonly ToolClass[], ownerOf: (cls: ToolClass) => string | undefined): void {

@@ -1,5 +1,12 @@
 import type { ToolMeta } from './tool-contract.js';
 
+/**
+ * What `@Tool` takes: `requires` and `optional` only for tokens the
+ * constructor does not inject (the host reads its `@inject`s, and what the
+ * providers bound under them inject, itself).
+ */
+export type ToolOptions = Omit<ToolMeta, 'requires'> & { readonly requires?: ToolMeta['requires'] };
+
 const TOOL_META = Symbol.for('dsh.tool.meta');
 
 /**
@@ -9,9 +16,9 @@ const TOOL_META = Symbol.for('dsh.tool.meta');
  * builds a class from its `@inject` parameters without it), so adding
  * `@injectable()` yourself is allowed and changes nothing.
  */
-export function Tool(meta: ToolMeta): ClassDecorator {
+export function Tool(meta: ToolOptions): ClassDecorator {
   return (target) => {
-    Reflect.defineMetadata(TOOL_META, Object.freeze({ optional: [], ...meta }), target);
+    Reflect.defineMetadata(TOOL_META, Object.freeze({ requires: [], optional: [], ...meta }), target);
   };
 }
 

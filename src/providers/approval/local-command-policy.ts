@@ -5,6 +5,7 @@ import { refusalMessage } from './approval-refusals.js';
 import { ApprovalService, type ApprovalOutcome } from './approval-service.js';
 import type { CommandCheck, CommandPolicy, CommandVerdict } from './command-policy.js';
 import { judgeCommand } from './command-rules.js';
+import { loadBashParser } from './bash-grammar.js';
 
 /**
  * The default command policy: the configured `approval.rules` over each
@@ -22,6 +23,16 @@ export class LocalCommandPolicy implements CommandPolicy {
     @inject(ApprovalService) @optional() private readonly approval?: ApprovalService,
   ) {
     this.config = resolveApprovalConfig(config);
+  }
+
+  /**
+   * Loads the bash parser when rules are configured (≈1 s of WebAssembly the
+   * first checked call would otherwise wait for); `createHost` awaits it. A
+   * load that fails is retried, and reported, by the first check.
+   */
+  async warmUp(): Promise<void> {
+    if (this.config.rules.length === 0) return;
+    await loadBashParser().catch(() => undefined);
   }
 
   async check(request: CommandCheck): Promise<CommandVerdict> {

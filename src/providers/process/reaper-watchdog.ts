@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 
 /**
@@ -27,12 +27,17 @@ for pass in 1 2 3 4 5 6 7 8; do
 done
 `;
 
-let started = false;
+interface Watchdog {
+  readonly child: ChildProcess;
+  readonly exited: Promise<void>;
+}
 
-/** Starts this process's watchdog once; later calls do nothing. Never throws. */
+let running: Watchdog | undefined;
+let holds = 0;
+
+/** Starts this process's watchdog once (again after a `release`); later calls do nothing. Never throws. */
 export function ensureReaperWatchdog(shellPath: string): void {
-  if (started) return;
-  started = true;
+  if (running) return;
   try {
     const env = { ...process.env };
     delete env[PROCESS_TAG_VARIABLE];
@@ -43,12 +48,51 @@ export function ensureReaperWatchdog(shellPath: string): void {
       detached: true,
       env,
     });
-    child.on('error', () => undefined);
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.once('error', () => resolve());
+    });
     child.stdin?.on('error', () => undefined);
     // Neither the child nor our end of its pipe may keep this server alive.
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    running = { child, exited };
   } catch {
     // Best effort: without it, a SIGKILLed server leaves its commands' strays.
   }
 }
+
+/** The running watchdog's pid (undefined when none runs): for tests and diagnostics. */
+export function reaperWatchdogPid(): number | undefined {
+  return running?.child.pid;
+}
+
+/**
+ * Marks a host alive in this process; the returned release, called at its
+ * disposal, stops the watchdog when no host holds it any more: its pipe is
+ * closed (so it reaps what still carries this process's tag, as after a
+ * SIGKILL) and the release resolves once it has exited. A later command
+ * starts a new one. Idempotent.
+ */
+export function holdReaperWatchdog(): () => Promise<void> {
+  holds += 1;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    holds -= 1;
+    if (holds > 0 || !running) return;
+    const { child, exited } = running;
+    running = undefined;
+    // Referenced again while it stops: a disposal awaited at a script's top level must see it through.
+    child.ref();
+    child.stdin?.end();
+    // It reads one line, then scans /proc: a stuck scan must not stall a disposal.
+    const stuck = setTimeout(() => child.kill('SIGKILL'), STOP_WAIT_MS);
+    stuck.unref();
+    await exited;
+    clearTimeout(stuck);
+  };
+}
+
+const STOP_WAIT_MS = 5000;

@@ -9,6 +9,7 @@ import { signalName, type PtyExit } from './bash-pty-state.js';
 import { MarkerShell } from './marker-shell.js';
 import { killShellTree } from '../process/process-tree.js';
 import { requirePty } from './pty-loader.js';
+import { watchForgotten } from './forgotten-shells.js';
 import type { ShellChannel } from './shell-channel.js';
 
 export interface BashPtySpawn {
@@ -32,12 +33,17 @@ export async function startBashPty(spec: BashPtySpawn, config: BashPtyConfig): P
   const [file, ...args] = withoutStrayDescriptors(spec.wrapArgv ? spec.wrapArgv(argv) : argv, config.shellPath);
   const { spawn } = await requirePty();
   const pty = spawn(file!, args, { cwd: spec.cwd, env: spec.env, cols: spec.cols, rows: spec.rows });
-  return MarkerShell.start(new PtyChannel(pty, spec.env[PROCESS_TAG_VARIABLE], launch), {
+  // The PTY's read stream need not hold the process: the shell's life does, until it is closed (forgotten-shells.ts).
+  (pty as IPty & { _socket?: { unref?: () => void } })._socket?.unref?.();
+  const shell = await MarkerShell.start(new PtyChannel(pty, spec.env[PROCESS_TAG_VARIABLE], launch), {
     scrollbackChars: spec.scrollbackChars,
     ...(spec.redactor ? { redactor: spec.redactor } : {}),
     identity: { name: 'bash', hint: `check that "${config.shellPath}" runs and the directory ${spec.cwd} is usable` },
     config,
   });
+  const unwatch = watchForgotten({ label: `bash (pid ${pty.pid})`, busy: shell.sending, close: () => shell.close() });
+  pty.onExit(unwatch);
+  return shell;
 }
 
 /** A local PTY: the shell's tree is found through /proc, its escaped daemons through its process tag. */

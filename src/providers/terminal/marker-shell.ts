@@ -43,6 +43,7 @@ export class MarkerShell implements PtySession {
   private shellPid: number | undefined;
   private startup?: { buffer: string; marker: string; done: () => void };
   private readonly exited: Promise<void>;
+  readonly sending = (): boolean => this.attached !== undefined; // a send in flight: someone awaits the shell
 
   private constructor(
     private readonly channel: ShellChannel,

@@ -13,14 +13,9 @@ import {
   type ToolResult,
 } from '../../core/tool-contract.js';
 import { withoutProperty } from '../../core/schema-properties.js';
-import { ApprovalService } from '../../providers/approval/approval-service.js';
-import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { CallPlanner, type ExecutionPlan } from '../../providers/planner/call-planner.js';
-import { Confinement } from '../../providers/planner/confinement.js';
-import { SandboxPolicy } from '../../providers/planner/sandbox-policy.js';
 import { ShellExecutor, type BackgroundProcess, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
 import { messageOf } from '../../core/describe-value.js';
-import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';
 import { BASH_OUTPUT_SCHEMA } from './bash-output-schema.js';
@@ -44,9 +39,6 @@ export type BashResultValue =
     'state such as cd or exported variables does not persist, so use workdir instead of cd. ' +
     'Managed $DSH_* variables identify the session.',
   args: BashArgs,
-  requires: [ShellExecutor, EnvRegistry, CallPlanner],
-  // What the planner reads: a plugin that binds one later rebuilds this tool and its planner.
-  optional: [TaskRuntime, BashToolConfig, ApprovalService, SandboxPolicy, CommandPolicy, Confinement],
 })
 export class BashTool implements ToolInstance<BashArgs> {
   private readonly config: BashToolConfig;

@@ -14,11 +14,8 @@ import {
 } from '../../core/tool-contract.js';
 import { PerSession } from '../../core/per-session.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
-import { CommandPolicy } from '../../providers/approval/command-policy.js';
 import { CallPlanner, type ShellPlan } from '../../providers/planner/call-planner.js';
-import { Confinement } from '../../providers/planner/confinement.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
-import { SandboxPolicy } from '../../providers/planner/sandbox-policy.js';
 import { TerminalService } from '../../providers/terminal/terminal-service.js';
 import { PersistentBashArgs } from './persistent-bash-args.js';
 import { PERSISTENT_BASH_OUTPUT_SCHEMA } from './persistent-bash-output-schema.js';
@@ -58,9 +55,6 @@ interface ShellSlot {
   outputSchema: PERSISTENT_BASH_OUTPUT_SCHEMA,
   description: resolvePersistentBashConfig().description,
   args: PersistentBashArgs,
-  requires: [TerminalService, EnvRegistry, CallPlanner],
-  // What the planner reads: a plugin that binds one later rebuilds this tool and its planner.
-  optional: [PersistentBashConfig, HostConfig, SandboxPolicy, CommandPolicy, Confinement],
 })
 export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
   private readonly config: PersistentBashConfig;

@@ -38,7 +38,6 @@ export interface TaskKillValue {
     'Stop a background task (its whole process group) whose result no longer matters. Returns at once; ' +
     'task_list or task_output show it as killed once it is gone.',
   args: TaskKillArgs,
-  requires: [TaskRuntime],
 })
 export class TaskKillTool extends TaskTool<TaskKillArgs> {
   constructor(

@@ -26,7 +26,6 @@ export interface TaskListValue {
   outputSchema: TASK_LIST_OUTPUT_SCHEMA,
   description: 'List your background tasks, one per line: id, kind, status and what it runs.',
   args: TaskListArgs,
-  requires: [TaskRuntime],
 })
 export class TaskListTool extends TaskTool<TaskListArgs> {
   constructor(

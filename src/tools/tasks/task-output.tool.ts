@@ -42,7 +42,6 @@ export interface TaskOutputValue {
     '[status: …] line. Returns at once unless wait is true, which blocks until the task finishes or timeout_ms ' +
     'passes (the task keeps running at timeout).',
   args: TaskOutputArgs,
-  requires: [TaskRuntime],
 })
 export class TaskOutputTool extends TaskTool<TaskOutputArgs> {
   constructor(

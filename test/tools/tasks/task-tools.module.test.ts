@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 import { ToolClass } from '../../../src/core/contributions.js';
 import { PromptSection } from '../../../src/core/prompt-section.js';
 import { getToolMeta } from '../../../src/core/tool.decorator.js';
+import { withConstructorTokens } from '../../../src/core/constructor-tokens.js';
 import { TaskRuntime } from '../../../src/providers/tasks/task-runtime.js';
 import { taskRuntimeModule } from '../../../src/providers/tasks/tasks.module.js';
 import { TaskCompletionNotifier } from '../../../src/tools/tasks/task-completion-notifier.js';
@@ -24,7 +25,8 @@ describe('task modules', () => {
     expect(toolsModule.name).toBe('tools:tasks');
     const classes = container.getAll(ToolClass);
     expect(classes.map((cls) => getToolMeta(cls)?.name).sort()).toEqual(['task_kill', 'task_list', 'task_output']);
-    for (const cls of classes) expect(getToolMeta(cls)?.requires).toEqual([TaskRuntime]);
+    // Required through the constructor's @inject, not repeated in @Tool.
+    for (const cls of classes) expect(withConstructorTokens(getToolMeta(cls)!, cls).requires).toEqual([TaskRuntime]);
 
     const sections = container.getAll(PromptSection);
     expect(sections).toEqual([expect.objectContaining({ name: 'tool:tasks', order: 110, tool: 'task_output' })]);
