@@ -2,7 +2,7 @@
 // `environment:where` prompt section with short factual lines (docs/contract.md, "Where commands run"),
 // and the local unconfined composition adds none. What a line claims is checked against the real
 // sandbox or container where that is cheap.
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createHost, containerEnvironment, kubernetesEnvironment, localEnvironment, sandboxedEnvironment, type DshHost } from '../../src/index.js';
 import { containerWherePrompt, sandboxWherePrompt, WHERE_TEXTS } from '../../src/core/where-prompt.js';
 import { tempWorkspace } from '../providers/sandbox/sandbox-test-kit.js';
@@ -33,6 +33,11 @@ test('the lines of each sandbox mode and container kind', () => {
     `${WHERE_TEXTS.container} ${WHERE_TEXTS.workspaceReadOnly} ${WHERE_TEXTS.noNetwork}`,
   );
   expect(containerWherePrompt({ unit: 'pod', workspaceReadOnly: false, network: true })).toBe(WHERE_TEXTS.pod);
+});
+
+test('every line is quoted verbatim in docs/contract.md (model-visible strings)', () => {
+  const contract = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');
+  for (const line of Object.values(WHERE_TEXTS)) expect(contract).toContain(`  ${line}\n`);
 });
 
 test('the local unconfined composition says nothing about where it runs: its prompt is unchanged', async () => {
