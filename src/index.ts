@@ -21,7 +21,7 @@ export { ShellExecutor, ExecutorConfig, ExecSpec } from './providers/shell/shell
 export { checkRequestWith } from './providers/shell/executor-names.js';
 export { SessionConfinement } from './providers/process/command-confinement.js';
 export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/planner/call-planner.js';
-export { EnvContributor, EnvRegistry } from './providers/env/env-registry.js';
+export { EnvContributor, EnvRegistry, type EnvExecution, type EnvKeyDeclaration } from './providers/env/env-registry.js';
 export { TaskRuntime, TaskRuntimeConfig } from './providers/tasks/task-runtime.js';
 export { TerminalService, TerminalBackend } from './providers/terminal/terminal-service.js';
 export { ApprovalService, ApprovalAnswerer, APPROVAL_KINDS, answersKind } from './providers/approval/approval-service.js';
@@ -102,6 +102,8 @@ export { TaskKillTool } from './tools/tasks/task-kill.tool.js';
 export { ScopeKey, scopeOf, existingScopeOf, type SessionScope, type ScopedSession } from './core/session-scope.js';
 export { PerSession } from './core/per-session.js';
 export { currentToolCall } from './core/tool-call-context.js';
+// The call id, request id and metadata a backend passes with a call (docs/embedding.md, "Call id and metadata").
+export { CALL_INFO_LIMITS, type CallInfo, type CallInfoOptions, type CallMetadata } from './core/call-info.js';
 export { bashToolModule } from './tools/bash/bash.module.js';
 export { BashToolConfig } from './tools/bash/bash-config.js';
 export { taskToolsModule } from './tools/tasks/task-tools.module.js';

@@ -22,6 +22,7 @@ import { ModelTextFilter } from '../core/model-text-filter.js';
 import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 // A tool runs as its call, so a provider request it makes carries the call's session.
 import { runAsToolCall } from '../core/tool-call-context.js';
+import { checkCallInfo } from '../core/call-info.js';
 
 import type { PendingTool } from './tool-readiness.js';
 export type { PendingTool } from './tool-readiness.js';
@@ -172,9 +173,11 @@ export class DshHost {
 
   /** A call without a session. Never rejects. The value is typed for the built-in tools. */
   call<N extends string>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
+    const info = checkCallInfo(options);
+    if ('problem' in info) return Promise.resolve(errorResult(info.problem));
     return this.invoke<ToolValue<N>>(tool, args, {
+      ...info,
       signal: options.signal ?? new AbortController().signal,
-      callId: options.callId ?? crypto.randomUUID(),
       onProgress: options.onProgress,
     });
   }

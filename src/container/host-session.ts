@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ToolArgs, ToolValue } from '../core/tool-types.js';
-import type { CallContext, SessionContext, ToolProgress, ToolResult } from '../core/tool-contract.js';
+import { errorResult, type CallContext, type SessionContext, type ToolProgress, type ToolResult } from '../core/tool-contract.js';
+import { checkCallInfo, type CallInfoOptions } from '../core/call-info.js';
 import { DisposableScope, type DisposalFailure, type SessionScope } from '../core/session-scope.js';
 
 export interface SessionOptions {
@@ -13,9 +14,17 @@ export interface SessionOptions {
   readonly caller?: string;
 }
 
-export interface CallOptions {
+/**
+ * How a backend runs one call. `callId` (unique per call; default a UUID),
+ * `requestId` (its protocol's id for the request) and `metadata` (string
+ * values: tenant, user…) reach the tool as its `CallContext` and
+ * `currentToolCall()`, and env contributors as `execution.call`; never the
+ * model, never a command's environment unless a contributor puts them there.
+ * Limits in `CALL_INFO_LIMITS`; a call that exceeds them, or passes a
+ * non-string value, is refused with `Error: invalid call metadata: …`.
+ */
+export interface CallOptions extends CallInfoOptions {
   readonly signal?: AbortSignal;
-  readonly callId?: string;
   readonly onProgress?: (progress: ToolProgress) => void;
 }
 
@@ -69,11 +78,13 @@ export class HostSession implements SessionContext {
    * results. The value is typed for the built-in tools (see `BuiltinToolValues`).
    */
   call<N extends string>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<ToolValue<N>>> {
+    const info = checkCallInfo(options);
+    if ('problem' in info) return Promise.resolve(errorResult(info.problem));
     const signals = [this.lifetime.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
     return this.invoke<ToolValue<N>>(tool, args, {
+      ...info,
       session: this,
       signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals),
-      callId: options.callId ?? crypto.randomUUID(),
       onProgress: options.onProgress,
     });
   }

@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { CallMetadata } from './call-info.js';
 import type { SessionScope } from './session-scope.js';
 
 /** One block of model-visible text. */
@@ -56,7 +57,16 @@ export interface SessionContext {
 export interface CallContext {
   readonly session?: SessionContext;
   readonly signal: AbortSignal;
+  /** Unique per call: the backend's (`CallOptions.callId`), else a UUID the host made. */
   readonly callId: string;
+  /** The id the backend's protocol gave the request (the MCP JSON-RPC id, as a string), when it passed one. */
+  readonly requestId?: string;
+  /**
+   * What the backend passed about the call (tenant, user…), checked and
+   * frozen; the host sets it on every call (empty when none). Never shown
+   * to the model nor put in a command's environment by the host.
+   */
+  readonly metadata?: CallMetadata;
   readonly onProgress?: (progress: ToolProgress) => void;
 }
 

@@ -8,6 +8,7 @@ import type { CallGate } from './call-gate.js';
 import { toCallToolResult } from './call-result.js';
 import { withHeartbeat } from './progress-heartbeat.js';
 import type { SessionSpills } from './spill-resources.js';
+import { requestCallInfo } from './request-call-info.js';
 
 /** Sends one notification that belongs to the call being answered. */
 export type SendNotification = (notification: Notification) => Promise<void>;
@@ -60,7 +61,7 @@ export async function runCall(session: HostSession, call: CallRequest, deps: Cal
     const callId = call.callId ?? randomUUID();
     const forget = rememberClientTrace(callId, traceParentOf(call.ctx));
     try {
-      return await session.call(call.name, call.args, { signal, onProgress, callId });
+      return await session.call(call.name, call.args, { ...requestCallInfo(call.ctx, callId), signal, onProgress });
     } finally {
       forget();
       admitted?.();

@@ -1,5 +1,6 @@
 import { bindPromptSection, bindSeam } from '../../core/contributions.js';
 import { protectedPathsPrompt } from '../../core/protected-paths.js';
+import { containerWherePrompt, WHERE_PROMPT_SECTION } from '../../core/where-prompt.js';
 import type { ResolutionContext } from 'inversify';
 import { PluginModule } from '../../core/plugin-module.js';
 import { Redactor } from '../output-filter/redactor.js';
@@ -31,17 +32,20 @@ export interface ContainerShellModuleOptions {
  * Container execution: the engine, the per-session containers and the
  * container `ShellExecutor`. Bad config fails here, at composition; unloading
  * stops running commands and removes every session's container. Its prompt
- * section names the protected paths (docs/security.md#protected-paths).
+ * sections name the protected paths (docs/security.md#protected-paths) and
+ * say where commands run: a container or pod, the workspace read-only, no network.
  */
 export function containerShellModule(options: ContainerShellModuleOptions): PluginModule {
   const config: ResolvedContainerConfig = resolveContainerConfig(options.container);
   const executor = resolveExecutorConfig({ cwd: options.workspace, ...options.executor });
+  const engine = options.engine ?? new DockerContainerEngine(config.host);
   return new PluginModule('shell:container', (module) => {
     const { bind } = module;
     bind(ContainerConfig).toConstantValue(config);
     bindPromptSection(bind, { name: 'sandbox:protected-paths', order: 107, text: protectedPathsPrompt(config.protectedPaths) });
+    bindPromptSection(bind, { ...WHERE_PROMPT_SECTION, text: containerWherePrompt(whereFacts(config, engine, options.workspaceReadOnly ?? false)) });
     bind(ExecutorConfig).toConstantValue(Object.freeze({ cwd: options.workspace, ...options.executor }));
-    bind(ContainerEngine).toConstantValue(options.engine ?? new DockerContainerEngine(config.host));
+    bind(ContainerEngine).toConstantValue(engine);
     bindReadinessCheck(module, (get) => engineReadinessCheck(get(ContainerEngine)));
     bind(SessionContainersToken)
       .toDynamicValue(
@@ -80,4 +84,16 @@ export function containerTerminalModule(config: Partial<BashPtyConfig> = {}): Pl
 /** The composition's redactor, when one is bound (every local environment binds one). */
 function optionalRedactor(ctx: ResolutionContext): Redactor | undefined {
   return ctx.get(Redactor, { optional: true });
+}
+
+/**
+ * What the prompt says about where commands run. A pod's network is the
+ * cluster's (its NetworkPolicy lets egress out by default), never the
+ * container config's; a container has none on `network: none` or on its own
+ * session network without egress.
+ */
+function whereFacts(config: ResolvedContainerConfig, engine: ContainerEngine, workspaceReadOnly: boolean) {
+  const unit = engine.sessionUnit ?? 'container';
+  const network = unit === 'pod' || !(config.network === 'none' || (config.network === 'session' && config.egress === 'none'));
+  return { unit, workspaceReadOnly, network };
 }

@@ -112,6 +112,8 @@ export interface EngineInfo {
  */
 export interface ContainerEngine {
   readonly endpoint: string;
+  /** What one session runs in, as the model's prompt names it; default `container`. */
+  readonly sessionUnit?: 'container' | 'pod';
   info(): Promise<EngineInfo>;
   imagePresent(image: string): Promise<boolean>;
   /**

@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { CallInfo } from '../../core/call-info.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 
 /** What a contributor sees when the overlay is collected for one execution. */
@@ -7,6 +8,12 @@ export interface EnvExecution {
   /** `foreground`, `background` or `persistent`. */
   readonly mode: 'foreground' | 'background' | 'persistent';
   readonly workdir: string;
+  /**
+   * The call the command runs for: its id, the backend's request id and
+   * metadata (tenant…). Undefined outside every call. A persistent shell's
+   * overlay is collected on every call and only changed keys are exported.
+   */
+  readonly call?: CallInfo;
 }
 
 export interface EnvKeyDeclaration {

@@ -1,6 +1,7 @@
 import { inject, injectable, optional } from 'inversify';
 import { asContributions, contributionsOf, type Contributions } from '../../core/contribution-collector.js';
 import { HostConfig } from '../../core/host-config.js';
+import { callInfoOf, currentToolCall } from '../../core/tool-call-context.js';
 import { Logger } from '../logging/logger.js';
 import { BuiltinEnvContributor } from './builtin-env-contributor.js';
 import { contributorValues } from './contributor-names.js';
@@ -40,6 +41,9 @@ export class LocalEnvRegistry implements EnvRegistry {
 
   collect(execution: EnvExecution): Record<string, string> {
     const { contributors, owners } = this.current();
+    // A caller that did not say which call it collects for runs inside one (a tool of the embedder's own).
+    const running = execution.call === undefined ? currentToolCall() : undefined;
+    if (running !== undefined) execution = { ...execution, call: callInfoOf(running) };
     const overlay: Record<string, string> = {};
     for (const contributor of contributors) {
       const values = contributorValues(contributor, execution, this.logger);

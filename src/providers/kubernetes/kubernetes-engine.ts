@@ -43,6 +43,7 @@ export const SERVER_LABEL = 'dsh-tools.server';
 export class KubernetesEngine implements ContainerEngine {
   /** `hostPid` answers from this machine's /proc when the pod runs here, else undefined. */
   readonly localPids = true;
+  readonly sessionUnit = 'pod';
   readonly id = randomUUID();
   private client?: Promise<KubeClient>;
   private server?: string;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { noteSandboxMode } from '../../core/call-scope.js';
+import { callInfoOf } from '../../core/tool-call-context.js';
 import { inject, injectable, optional } from 'inversify';
 import type { CallContext, SessionContext } from '../../core/tool-contract.js';
 import { enforceCommandPolicy } from '../approval/command-check.js';
@@ -73,7 +74,7 @@ export class LocalCallPlanner implements CallPlanner {
     );
     const confinement = sandbox === undefined ? null : (this.confinement!.forSession(session, sandbox) ?? null);
     noteSandboxMode(sandbox?.mode);
-    const dshEnv = this.env.collect({ session, mode: call.background ? 'background' : 'foreground', workdir: checked.workdir });
+    const dshEnv = this.env.collect({ session, mode: call.background ? 'background' : 'foreground', workdir: checked.workdir, call: callInfoOf(ctx) });
     return ExecutionPlan.decided(checked.with({ confinement, dshEnv }), sandbox);
   }
 

@@ -1,5 +1,6 @@
 import { bindPromptSection, bindProvider } from '../../core/contributions.js';
 import { protectedPathsPrompt } from '../../core/protected-paths.js';
+import { sandboxWherePrompt, WHERE_PROMPT_SECTION } from '../../core/where-prompt.js';
 import { PluginModule } from '../../core/plugin-module.js';
 import { BwrapSandboxProvider } from './bwrap-sandbox-provider.js';
 import { Confinement } from '../planner/confinement.js';
@@ -16,13 +17,15 @@ import { SessionConfinement } from '../process/command-confinement.js';
  * removed when the module unloads). A bad config fails the load. The call
  * planner decides each call's confinement through it; the local executor's
  * `SessionConfinement` is the same instance (a request nobody planned gets
- * the session's default). Its prompt section names the protected paths.
+ * the session's default). Its prompt sections name the protected paths and
+ * say what the default mode lets commands do (and that they have no network, when so).
  */
 export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule {
   return new PluginModule('sandbox:bwrap', ({ bind }) => {
     const resolved = resolveSandboxConfig(config);
     bind(SandboxConfig).toConstantValue(resolved);
     bindPromptSection(bind, { name: 'sandbox:protected-paths', order: 107, text: protectedPathsPrompt(resolved.protectedPaths) });
+    bindPromptSection(bind, { ...WHERE_PROMPT_SECTION, text: sandboxWherePrompt(resolved.mode, resolved.network) });
     bindProvider(bind, SandboxPolicy, LocalSandboxPolicy);
     bindProvider(bind, SandboxProvider, BwrapSandboxProvider);
     bindProvider(bind, Confinement, SandboxConfinement);

@@ -13,6 +13,7 @@ import {
   type ToolResult,
 } from '../../core/tool-contract.js';
 import { PerSession } from '../../core/per-session.js';
+import { callInfoOf } from '../../core/tool-call-context.js';
 import { EnvRegistry } from '../../providers/env/env-registry.js';
 import { CallPlanner, type ShellPlan } from '../../providers/planner/call-planner.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
@@ -158,7 +159,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
     if (sandboxChangedTo !== undefined) await this.reset(slot);
     const spec = this.callDefaults(session);
     const { workdir } = spec;
-    const overlay = this.env.collect({ session, mode: 'persistent', workdir });
+    const overlay = this.env.collect({ session, mode: 'persistent', workdir, call: callInfoOf(ctx) });
     if (slot.id === undefined) {
       slot.id = await this.terminals.open(session, spec.backendType, {
         cwd: workdir,
