@@ -1,8 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { lazyModule } from '../../core/lazy-module.js';
 import { isRecord } from './config-checks.js';
 import { CONFIG_KEYS, isSection } from './config-keys.js';
 import type { DshConfig } from './dsh-config.js';
+
+// `require` where it exists: CommonJS jest has no import() without VM modules.
+const yaml = lazyModule<typeof import('yaml')>(
+  () => require('yaml'),
+  () => import('yaml'),
+);
 
 /**
  * Reads a YAML or JSON composition file (`.json` is JSON, anything else
@@ -20,7 +27,7 @@ export async function loadConfigFile(file: string): Promise<DshConfig> {
   const json = /\.json$/i.test(absolute);
   let data: unknown;
   try {
-    data = json ? JSON.parse(text) : (await import('yaml')).parse(text);
+    data = json ? JSON.parse(text) : (await yaml()).parse(text);
   } catch (error) {
     throw new Error(`${absolute}: not valid ${json ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
   }

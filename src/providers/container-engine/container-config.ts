@@ -70,7 +70,7 @@ const DEFAULTS = {
   protectedPaths: DEFAULT_PROTECTED_PATHS,
 };
 /** Every key of the `container:` section (the composition file's JSON Schema lists the same). */
-export const CONTAINER_CONFIG_KEYS: readonly string[] = Object.freeze(['image', 'host', 'mounts', 'cpus', 'user', 'readOnlyRootfs', 'env', ...Object.keys(DEFAULTS)]);
+export const CONTAINER_CONFIG_KEYS: readonly string[] = Object.freeze([...new Set(['image', 'host', 'cpus', 'user', ...Object.keys(DEFAULTS)])]);
 const KNOWN = new Set(CONTAINER_CONFIG_KEYS);
 /** Turns the memory or pids limit off. */
 const UNLIMITED = 'unlimited';
