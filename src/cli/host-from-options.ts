@@ -2,6 +2,7 @@ import { createHost } from '../container/create-host.js';
 import type { DshHost } from '../container/dsh-host.js';
 import { configModules } from '../plugins/config/config-modules.js';
 import { workspaceProblem } from '../plugins/workspace.module.js';
+import { SYSTEM_ROOT_HINT } from '../providers/sandbox/workspace-pin.js';
 import { resolveEnvironment, type CliEnvironment, type GlobalOptions } from './cli-options.js';
 
 /** Builds the host a command runs on, from the shared options: the library's `configModules` over the flags. */
@@ -18,6 +19,14 @@ export async function hostFromOptions(
   if (workspaceProblem(workspace) !== undefined) {
     throw new Error(`the workspace ${workspace} is not a directory (check --workspace or the config file)`);
   }
-  const host = await createHost(...(await configModules(environment)));
+  const host = await createHost(...(await configModules(environment).catch(withFlagHint)));
   return { host, workspace };
+}
+
+/** The library asks for a project directory; the CLI says which flag sets it. */
+function withFlagHint(error: unknown): never {
+  if (error instanceof Error && error.message.endsWith(SYSTEM_ROOT_HINT)) {
+    error.message = `${error.message.slice(0, -SYSTEM_ROOT_HINT.length)}start the server in your project directory or pass --workspace <dir> (config: workspace)`;
+  }
+  throw error;
 }

@@ -6,8 +6,8 @@ const ENGINE_KEYS = ['sandbox', 'container', 'kubernetes', 'serve'];
 /** `localEnvironment`'s options: the file's keys without the engine sections. */
 export const LOCAL_OPTION_KEYS: readonly string[] = Object.freeze(Object.keys(CONFIG_KEYS).filter((key) => !ENGINE_KEYS.includes(key)));
 
-/** Sections whose inner keys no provider checks (the others go through their provider's config merge). */
-const UNCHECKED_SECTIONS = ['toolNames', 'audit', 'telemetry'];
+/** Sections checked here at composition (the others go through their provider's config merge). */
+const UNCHECKED_SECTIONS = ['toolNames', 'audit', 'telemetry', 'sandbox'];
 
 /** Spellings that moved, with where they went (docs/configuration.md). */
 const MOVED: Readonly<Record<string, string>> = { sandboxMode: 'the sandbox mode is sandbox: { mode }' };
