@@ -124,4 +124,11 @@ export { sandboxedEnvironment, type SandboxedEnvironmentOptions } from './plugin
 export { containerEnvironment, type ContainerEnvironmentOptions } from './plugins/container.environment.js';
 export { kubernetesEnvironment, type KubernetesEnvironmentOptions } from './plugins/kubernetes.environment.js';
 
+// The composition file as a library: the CLI's loader and checks (docs/embedding.md, "Configuration from a file").
+export { loadConfigFile, validateConfig } from './plugins/config/config-file.js';
+export { configModules } from './plugins/config/config-modules.js';
+export { configSchema } from './plugins/config/config-schema.js';
+export type { DshConfig } from './plugins/config/dsh-config.js';
+export type { EngineSandbox } from './plugins/container.environment.js';
+
 // The MCP server lives in the `dsh-tools/mcp` subpath (src/mcp.ts), so these typings stay light.

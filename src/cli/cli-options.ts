@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { SHELL_CHOICES, type ShellChoice } from '../plugins/shell-choice.js';
-import { checkOneEngine } from './config-kubernetes.js';
 import { isSandboxMode } from '../core/sandbox-mode.js';
-import { loadConfigFile } from './config-file.js';
+import { loadConfigFile } from '../plugins/config/config-file.js';
 import { hideServerFile } from '../core/server-files.js';
 import type { CliEnvironment } from './cli-environment.js';
 
@@ -53,6 +52,9 @@ export async function resolveEnvironment(options: GlobalOptions): Promise<CliEnv
     ...(options.container !== undefined ? { container: { ...fromFile.container, image: options.container } } : {}),
     ...(options.kubernetes !== undefined ? { kubernetes: { ...fromFile.kubernetes, image: options.kubernetes } } : {}),
   };
-  checkOneEngine(environment);
+  // The library says the same of the sections (configModules); here the flags are named too.
+  if (environment.container !== undefined && environment.kubernetes !== undefined) {
+    throw new Error('--container and --kubernetes (or the container: and kubernetes: sections) exclude each other: choose one');
+  }
   return environment;
 }

@@ -1,5 +1,4 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { statSync } from 'node:fs';
 import type { RunningServer } from '../mcp/stdio-server.js';
 import type { GlobalOptions } from './cli-options.js';
 import type { DshHost } from '../container/dsh-host.js';
@@ -145,10 +144,6 @@ export function registerServeCommand(program: Command): void {
       let metrics: { close(): Promise<void> } | undefined;
       try {
         checkServeDeployOptions(options);
-        // Every call of every session would fail in a missing workspace: refuse to start instead.
-        if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
-          throw new Error(`the workspace ${workspace} is not a directory (check --workspace or the config file)`);
-        }
         await reapLeftContainers(host, logger);
         await host.load(mcpApprovalModule(approvals));
         await loadHeartbeat(host, options);

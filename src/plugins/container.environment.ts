@@ -3,19 +3,30 @@ import type { PluginModule } from '../core/plugin-module.js';
 import type { ContainerConfig } from '../providers/container-engine/container-config.js';
 import type { ContainerEngine } from '../providers/container-engine/container-engine.js';
 import { containerShellModule, containerTerminalModule } from '../providers/container-engine/container-engine.module.js';
-import type { SandboxMode } from '../core/sandbox-mode.js';
+import { SANDBOX_MODES, isSandboxMode, type SandboxMode } from '../core/sandbox-mode.js';
+import { describeValue } from '../core/describe-value.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
+import { checkOptionKeys, LOCAL_OPTION_KEYS } from './option-keys.js';
 import { plannerModule } from '../providers/planner/planner.module.js';
 import { CONTAINER_ESCALATION_REFUSAL } from '../providers/container-engine/container-shell-executor.js';
+
+/** What `sandbox` means where a container or pod is the confinement. */
+export interface EngineSandbox {
+  readonly mode?: SandboxMode;
+  readonly network?: boolean;
+}
 
 /** The local options plus the container section. */
 export interface ContainerEnvironmentOptions extends EnvironmentOptions {
   readonly container: Partial<ContainerConfig> & { readonly image: string };
   /**
-   * `read-only` mounts the workspace read-only; `workspace-write` and
-   * `danger-full-access` read-write. Default read-write. No bwrap runs: the container is the confinement.
+   * The same `sandbox` key as `sandboxedEnvironment` and the composition file,
+   * with what applies to a container: `mode` `read-only` mounts the workspace
+   * read-only, `workspace-write` and `danger-full-access` read-write (default
+   * read-write); `network: false` means `container.network: none` unless
+   * `container.network` says otherwise. No bwrap runs: the container is the confinement.
    */
-  readonly sandboxMode?: SandboxMode;
+  readonly sandbox?: EngineSandbox;
   /** Another engine provider (default: Docker at `container.host`). */
   readonly engine?: ContainerEngine;
 }
@@ -27,13 +38,16 @@ export interface ContainerEnvironmentOptions extends EnvironmentOptions {
  * bind-mounted at the same absolute path.
  */
 export function containerEnvironment(options: ContainerEnvironmentOptions): PluginModule[] {
-  const { container, sandboxMode, engine, ...rest } = options;
+  checkOptionKeys('containerEnvironment', options, [...LOCAL_OPTION_KEYS, 'container', 'sandbox', 'engine'], { sandbox: ['mode', 'network'] });
+  const { container: section, sandbox = {}, engine, ...rest } = options;
+  checkEngineSandbox('containerEnvironment', sandbox);
+  const container = sandbox.network === false ? { network: 'none', ...section } : section;
   // The workspace is mounted at the same absolute path, so it must be one.
   const local = rest.workspace === undefined ? rest : { ...rest, workspace: path.resolve(rest.workspace) };
   const shell = containerShellModule({
     container,
     ...(local.workspace === undefined ? {} : { workspace: local.workspace }),
-    workspaceReadOnly: sandboxMode === 'read-only',
+    workspaceReadOnly: sandbox.mode === 'read-only',
     ...(local.executor === undefined ? {} : { executor: local.executor }),
     ...(engine === undefined ? {} : { engine }),
   });
@@ -44,4 +58,14 @@ export function containerEnvironment(options: ContainerEnvironmentOptions): Plug
     if (module.name === 'planner:local') return plannerModule({ escalationRefusal: CONTAINER_ESCALATION_REFUSAL });
     return module;
   });
+}
+
+/** A misspelt mode must not silently mount the workspace read-write. */
+function checkEngineSandbox(fn: string, sandbox: EngineSandbox): void {
+  if (sandbox.mode !== undefined && !isSandboxMode(sandbox.mode)) {
+    throw new Error(`${fn}: sandbox.mode must be one of ${SANDBOX_MODES.join(', ')}, got ${describeValue(sandbox.mode)}`);
+  }
+  if (sandbox.network !== undefined && typeof sandbox.network !== 'boolean') {
+    throw new Error(`${fn}: sandbox.network must be true or false, got ${describeValue(sandbox.network)}`);
+  }
 }

@@ -6,12 +6,13 @@ import { resolveKubernetesConfig, type KubernetesConfig } from '../providers/kub
 import type { SandboxMode } from '../core/sandbox-mode.js';
 import { containerEnvironment } from './container.environment.js';
 import type { EnvironmentOptions } from './local.environment.js';
+import { checkOptionKeys, LOCAL_OPTION_KEYS } from './option-keys.js';
 
 /** The local options plus the `kubernetes:` section. */
 export interface KubernetesEnvironmentOptions extends EnvironmentOptions {
   readonly kubernetes: Partial<KubernetesConfig> & { readonly image: string };
-  /** `read-only` mounts the workspace read-only; otherwise read-write. */
-  readonly sandboxMode?: SandboxMode;
+  /** As in `containerEnvironment`: `mode: read-only` mounts the workspace read-only, otherwise read-write (the pod's network is the `networkPolicy`). */
+  readonly sandbox?: { readonly mode?: SandboxMode };
 }
 
 /**
@@ -20,6 +21,7 @@ export interface KubernetesEnvironmentOptions extends EnvironmentOptions {
  * as session containers, on `KubernetesEngine`. Bad config fails here.
  */
 export function kubernetesEnvironment(options: KubernetesEnvironmentOptions): PluginModule[] {
+  checkOptionKeys('kubernetesEnvironment', options, [...LOCAL_OPTION_KEYS, 'kubernetes', 'sandbox'], { sandbox: ['mode'] });
   const { kubernetes, ...rest } = options;
   const config = resolveKubernetesConfig(kubernetes);
   const workspace = rest.workspace === undefined ? undefined : path.resolve(rest.workspace);

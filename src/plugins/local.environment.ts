@@ -19,6 +19,8 @@ import type { ApprovalConfig } from '../providers/approval/approval-config.js';
 import { approvalModule } from '../providers/approval/approval.module.js';
 import { resolveBashToolConfig } from '../tools/bash/bash-config.js';
 import { resolveShellTools, type ShellChoice, type ShellToolNames } from './shell-choice.js';
+import { checkOptionKeys, LOCAL_OPTION_KEYS } from './option-keys.js';
+import { workspaceModule } from './workspace.module.js';
 
 export type { ShellChoice, ShellToolNames };
 
@@ -45,13 +47,16 @@ export interface EnvironmentOptions extends CoreOptions {
  * task runtime, and the one-shot `bash`, the persistent `bash`, or both
  * under distinct names. The task tools and their prompt section come only
  * with a shell that can start a task (the one-shot shell with background
- * runs or timeout promotion): the persistent shell starts none.
+ * runs or timeout promotion): the persistent shell starts none. Unknown
+ * option keys throw; a workspace that is not a directory fails `createHost`.
  */
 export function localEnvironment(options: EnvironmentOptions = {}): PluginModule[] {
+  checkOptionKeys('localEnvironment', options, LOCAL_OPTION_KEYS);
   const { shell, toolNames, executor, tasks, bash, persistent, env = {}, redact, approval, ...core } = options;
   const tools = resolveShellTools(shell, toolNames);
   const modules = [
     coreModule(core),
+    workspaceModule(core.workspace),
     outputFilterModule(redact),
     envModule(),
     ...Object.entries(env).map(([name, values]) => staticEnvModule(name, values)),

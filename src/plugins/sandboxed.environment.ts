@@ -8,6 +8,7 @@ import { sandboxModule } from '../providers/sandbox/sandbox.module.js';
 import { checkNotSystemRoot } from '../providers/sandbox/workspace-pin.js';
 import type { SandboxMode } from '../core/sandbox-mode.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
+import { checkOptionKeys, LOCAL_OPTION_KEYS } from './option-keys.js';
 
 export type { SandboxMode };
 
@@ -42,6 +43,7 @@ export interface SandboxedEnvironmentOptions extends EnvironmentOptions {
  * `/usr`, the home directory…) as its workspace.
  */
 export function sandboxedEnvironment(options: SandboxedEnvironmentOptions = {}): PluginModule[] {
+  checkOptionKeys('sandboxedEnvironment', options, [...LOCAL_OPTION_KEYS, 'sandbox', 'answerers']);
   const { sandbox = {}, approval, answerers = [], ...local } = options;
   // Partial limits are completed from the defaults by resolveSandboxConfig.
   const config = { fallbackRoot: local.workspace, ...sandbox } as Partial<SandboxConfig>;

@@ -1,5 +1,5 @@
 // The container: section of a composition file is checked at start with the file, the key and the reason.
-import { validateConfig } from '../../src/cli/config-file.js';
+import { validateConfig } from '../../src/plugins/config/config-file.js';
 
 describe('container: in a composition file', () => {
   it('accepts every documented key', () => {

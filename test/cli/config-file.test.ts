@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfigFile, validateConfig } from '../../src/cli/config-file.js';
+import { loadConfigFile, validateConfig } from '../../src/plugins/config/config-file.js';
 
 describe('composition files', () => {
   let dir: string;

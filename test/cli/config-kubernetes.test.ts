@@ -1,5 +1,5 @@
 // The kubernetes: section of a composition file is checked at start with the file, the key and the reason.
-import { validateConfig } from '../../src/cli/config-file.js';
+import { validateConfig } from '../../src/plugins/config/config-file.js';
 import { resolveEnvironment } from '../../src/cli/cli-options.js';
 
 describe('kubernetes: in a composition file', () => {

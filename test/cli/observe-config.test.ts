@@ -1,5 +1,5 @@
 // The `audit` and `telemetry` keys of the composition file, and the observability flags' parsing.
-import { validateConfig } from '../../src/cli/config-file.js';
+import { validateConfig } from '../../src/plugins/config/config-file.js';
 import { checkObserveFlags, parseAuditLog, parseMetricsPort, withObserveFlags } from '../../src/cli/observe-options.js';
 
 describe('audit and telemetry in the config file', () => {

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBuilt } from './support/built-server.js';
 import { serverDirs, startHttpServer, waitUntil } from './support/mcp-clients.js';
-import { validateConfig } from '../../src/cli/config-file.js';
+import { validateConfig } from '../../src/plugins/config/config-file.js';
 
 const cleanups: Array<() => void> = [];
 beforeAll(() => ensureBuilt(), 180_000);

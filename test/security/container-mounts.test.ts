@@ -35,7 +35,7 @@ describeWithEngine(`session container mounts${NEEDS_ENGINE}`, () => {
   });
 
   async function session(container: Partial<ContainerConfig> = {}, sandboxMode: SandboxMode = 'workspace-write', shell: 'oneshot' | 'persistent' = 'oneshot') {
-    const host = await createHost(...containerEnvironment({ workspace, shell, sandboxMode, container: { image: TEST_IMAGE, ...container } }));
+    const host = await createHost(...containerEnvironment({ workspace, shell, sandbox: { mode: sandboxMode }, container: { image: TEST_IMAGE, ...container } }));
     hosts.push(host);
     return host.openSession({ cwd: workspace });
   }

@@ -27,7 +27,7 @@ describeWithCluster(`kubernetes: protected paths and the pod's answer to set-id 
   });
 
   it('.git and .envrc stay read-only in a writable workspace, whatever the route', async () => {
-    host = await createHost(...kubernetesEnvironment({ workspace: root, sandboxMode: 'workspace-write', kubernetes: { image: KIT_IMAGE } }));
+    host = await createHost(...kubernetesEnvironment({ workspace: root, sandbox: { mode: 'workspace-write' }, kubernetes: { image: KIT_IMAGE } }));
     const run = async (command: string) => text(await host!.call('bash', { command: `${command}; echo "exit $?"`, description: 'Try the protected paths' }));
     for (const command of [
       'printf "[core]\\n\\tfsmonitor = id\\n" >> .git/config',
@@ -49,7 +49,7 @@ describeWithCluster(`kubernetes: protected paths and the pod's answer to set-id 
     copyFileSync('/usr/bin/id', suid);
     chownSync(suid, 0, 0);
     chmodSync(suid, 0o4755);
-    host = await createHost(...kubernetesEnvironment({ workspace: root, sandboxMode: 'workspace-write', kubernetes: { image: KIT_IMAGE, user: '1000:1000' } }));
+    host = await createHost(...kubernetesEnvironment({ workspace: root, sandbox: { mode: 'workspace-write' }, kubernetes: { image: KIT_IMAGE, user: '1000:1000' } }));
     const output = text(await host.call('bash', { command: `${suid} -u; grep -E '^(NoNewPrivs|CapEff)' /proc/self/status`, description: 'Run the setuid binary' }));
     // /proc/self/status lists CapEff before NoNewPrivs.
     expect(output.split('\n')).toEqual(['1000', expect.stringMatching(/^CapEff:\s+0+$/), expect.stringMatching(/^NoNewPrivs:\s+1$/)]);

@@ -83,8 +83,7 @@ describeWithBwrap(`sandbox boundaries, items 5-7${NEEDS_BWRAP}`, () => {
   describe('item 6 (a system root as the workspace)', () => {
     it.each(['/', '/usr', '/etc', '/home', '/var', '/root', '/proc'])('refuses to compose a confined host on %s', (root) => {
       expect(() => sandboxedEnvironment({ workspace: root, sandbox: { mode: 'workspace-write' } })).toThrow(
-        `refusing to confine commands to "${root}": it is a system directory, not a project; ` +
-          'start the server in your project directory or pass --workspace <dir> (config: workspace)',
+        `refusing to confine commands to "${root}": it is a system directory, not a project; choose a project directory as the workspace`,
       );
     });
 

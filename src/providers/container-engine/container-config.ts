@@ -69,7 +69,9 @@ const DEFAULTS = {
   seccomp: 'dsh',
   protectedPaths: DEFAULT_PROTECTED_PATHS,
 };
-const KNOWN = new Set(['image', 'host', 'mounts', 'cpus', 'user', 'readOnlyRootfs', 'env', ...Object.keys(DEFAULTS)]);
+/** Every key of the `container:` section (the composition file's JSON Schema lists the same). */
+export const CONTAINER_CONFIG_KEYS: readonly string[] = Object.freeze([...new Set(['image', 'host', 'cpus', 'user', ...Object.keys(DEFAULTS)])]);
+const KNOWN = new Set(CONTAINER_CONFIG_KEYS);
 /** Turns the memory or pids limit off. */
 const UNLIMITED = 'unlimited';
 const LABEL = 'container';

@@ -75,7 +75,9 @@ const DEFAULTS = {
   seccompProfile: 'auto',
 };
 const OPTIONAL = ['image', 'namespace', 'kubeconfig', 'context', 'runtimeClassName', 'serviceAccountName', 'user'];
-const KNOWN = new Set([...OPTIONAL, ...Object.keys(DEFAULTS)]);
+/** Every key of the `kubernetes:` section (the composition file's JSON Schema lists the same). */
+export const KUBERNETES_CONFIG_KEYS: readonly string[] = Object.freeze([...OPTIONAL, ...Object.keys(DEFAULTS)]);
+const KNOWN = new Set(KUBERNETES_CONFIG_KEYS);
 const LABEL = 'kubernetes';
 /** DNS-1123 label: namespaces, service accounts, runtime classes, claims. */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;

@@ -29,13 +29,13 @@ export function isSystemRoot(dir: string, options: { readonly real?: boolean } =
   return roots.has(real) || roots.has(path.resolve(dir));
 }
 
+/** What the refusal asks for, in library words (the CLI names its flag instead: docs/contract.md). */
+export const SYSTEM_ROOT_HINT = 'choose a project directory as the workspace';
+
 /** Throws the refusal for a confined workspace that is a system directory. */
 export function checkNotSystemRoot(dir: string, options: { readonly real?: boolean } = {}): void {
   if (!isSystemRoot(dir, options)) return;
-  throw new Error(
-    `refusing to confine commands to "${dir}": it is a system directory, not a project; ` +
-      'start the server in your project directory or pass --workspace <dir> (config: workspace)',
-  );
+  throw new Error(`refusing to confine commands to "${dir}": it is a system directory, not a project; ${SYSTEM_ROOT_HINT}`);
 }
 
 /**

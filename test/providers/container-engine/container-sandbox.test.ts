@@ -15,7 +15,7 @@ describeWithEngine(`sandbox modes in container mode${NEEDS_ENGINE}`, () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   async function touch(mode: SandboxMode, file: string): Promise<string> {
-    const host = await createHost(...containerEnvironment({ workspace: root, sandboxMode: mode, container: { image: TEST_IMAGE } }));
+    const host = await createHost(...containerEnvironment({ workspace: root, sandbox: { mode }, container: { image: TEST_IMAGE } }));
     try {
       return text(await host.call('bash', { command: `touch ${file} && echo written`, description: 'Write a file' }));
     } finally {

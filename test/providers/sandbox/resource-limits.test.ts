@@ -1,7 +1,7 @@
 import { detectCgroupLayout, type CgroupSources } from '../../../src/providers/sandbox/cgroup-layout.js';
 import { resolveSandboxConfig } from '../../../src/providers/sandbox/sandbox-config.js';
 import { preludeArgv } from '../../../src/providers/sandbox/sandbox-prelude.js';
-import { validateConfig } from '../../../src/cli/config-file.js';
+import { validateConfig } from '../../../src/plugins/config/config-file.js';
 
 describe('sandbox.limits config', () => {
   it('fills each missing key from the defaults and keeps the memory size as written', () => {

@@ -4,7 +4,7 @@
 import { createHost, type DshHost, type HostSession } from '../../../src/index.js';
 import { localEnvironment, type EnvironmentOptions } from '../../../src/plugins/local.environment.js';
 import { DEFAULT_PROMOTE_AFTER_MS, resolveBashToolConfig } from '../../../src/tools/bash/bash-config.js';
-import { validateConfig } from '../../../src/cli/config-file.js';
+import { validateConfig } from '../../../src/plugins/config/config-file.js';
 import { tempWorkspace } from '../../providers/sandbox/sandbox-test-kit.js';
 import { processesWith, uniqueSleep, waitUntil } from '../../support/process-table.js';
 

@@ -6,7 +6,7 @@ import { localEnvironment, type EnvironmentOptions } from '../../../src/plugins/
 import { sandboxedEnvironment } from '../../../src/plugins/sandboxed.environment.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { resolveBashToolConfig } from '../../../src/tools/bash/bash-config.js';
-import { validateConfig } from '../../../src/cli/config-file.js';
+import { validateConfig } from '../../../src/plugins/config/config-file.js';
 import { tempWorkspace } from '../../providers/sandbox/sandbox-test-kit.js';
 import { processesWith, survivors, uniqueSleep, waitUntil } from '../../support/process-table.js';
 
