@@ -61,7 +61,7 @@ test('the sandboxed composition names its default mode, and no network when so; 
 test('the container composition: a container, the read-only workspace, and no network unless egress asks for one', async () => {
   const image = { image: TEST_IMAGE };
   expect(await whereText(containerEnvironment({ workspace: ws.dir, container: image }))).toBe(`${WHERE_TEXTS.container} ${WHERE_TEXTS.noNetwork}`);
-  expect(await whereText(containerEnvironment({ workspace: ws.dir, container: image, sandboxMode: 'read-only' }))).toBe(
+  expect(await whereText(containerEnvironment({ workspace: ws.dir, container: image, sandbox: { mode: 'read-only' } }))).toBe(
     `${WHERE_TEXTS.container} ${WHERE_TEXTS.workspaceReadOnly} ${WHERE_TEXTS.noNetwork}`,
   );
   expect(await whereText(containerEnvironment({ workspace: ws.dir, container: { ...image, egress: 'internet' } }))).toBe(WHERE_TEXTS.container);
@@ -69,7 +69,7 @@ test('the container composition: a container, the read-only workspace, and no ne
 });
 
 test("the Kubernetes composition: a pod, whose network is the cluster's (never claimed absent)", async () => {
-  expect(await whereText(kubernetesEnvironment({ workspace: ws.dir, kubernetes: { image: TEST_IMAGE }, sandboxMode: 'read-only' }))).toBe(
+  expect(await whereText(kubernetesEnvironment({ workspace: ws.dir, kubernetes: { image: TEST_IMAGE }, sandbox: { mode: 'read-only' } }))).toBe(
     `${WHERE_TEXTS.pod} ${WHERE_TEXTS.workspaceReadOnly}`,
   );
 });
@@ -108,7 +108,7 @@ describeWithBwrap(`what the sandbox's lines say holds under bwrap${NEEDS_BWRAP}`
 describeWithEngine(`what the container's lines say holds in Docker${NEEDS_ENGINE}`, () => {
   it('read-only workspace: a write is refused; outside it, the container is writable', async () => {
     const dir = realpathSync(ws.dir);
-    const host = await createHost(...containerEnvironment({ workspace: dir, container: { image: TEST_IMAGE }, sandboxMode: 'read-only' }));
+    const host = await createHost(...containerEnvironment({ workspace: dir, container: { image: TEST_IMAGE }, sandbox: { mode: 'read-only' } }));
     try {
       expect(whereOf(host)!.text).toContain(WHERE_TEXTS.workspaceReadOnly);
       const session = host.openSession({ cwd: dir });
