@@ -41,7 +41,10 @@ export function containerShellModule(options: ContainerShellModuleOptions): Plug
     bind(ContainerConfig).toConstantValue(config);
     bindPromptSection(bind, { name: 'sandbox:protected-paths', order: 107, text: protectedPathsPrompt(config.protectedPaths) });
     bind(ExecutorConfig).toConstantValue(Object.freeze({ cwd: options.workspace, ...options.executor }));
-    bind(ContainerEngine).toConstantValue(options.engine ?? new DockerContainerEngine(config.host));
+    const engine = options.engine ?? new DockerContainerEngine(config.host);
+    // Its client is an optional package: a missing one fails createHost here, not the first command.
+    engine.assertInstalled?.();
+    bind(ContainerEngine).toConstantValue(engine);
     bindReadinessCheck(module, (get) => engineReadinessCheck(get(ContainerEngine)));
     bind(SessionContainersToken)
       .toDynamicValue(
