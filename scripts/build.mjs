@@ -31,6 +31,8 @@ rmSync(cjsSource, { recursive: true, force: true });
 try {
   cpSync(path.join(root, 'src'), path.join(cjsSource, 'src'), { recursive: true });
   writeFileSync(path.join(cjsSource, 'package.json'), '{ "type": "commonjs" }\n');
+  // CommonJS has no import.meta: its anchor for resolving optional packages is the file itself.
+  writeFileSync(path.join(cjsSource, 'src/core/module-anchor.ts'), 'export const MODULE_ANCHOR: string = __filename;\n');
   compile('tsconfig.cjs.json');
 } finally {
   rmSync(cjsSource, { recursive: true, force: true });

@@ -5,8 +5,10 @@
 #     npm cache when it has them), type-check, compile, run a real session,
 #     run its jest suite over dsh-tools/testing (cjs: plain ts-jest, no VM flag);
 #  2. an install with python/make/g++ hidden from PATH: it succeeds and serves
-#     the one-shot shell; then, with both PTY modules removed, only the
-#     persistent shell is pending and `doctor` says what to install.
+#     the one-shot shell; it is also a local-only install (no optional peer
+#     dependencies): the compositions that need one fail naming it, in both
+#     builds, and `doctor` names dockerode; then, with both PTY modules
+#     removed, only the persistent shell is pending and `doctor` says what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -63,12 +65,18 @@ dir="$work/no-compiler"
 mkdir -p "$dir"
 echo '{ "name": "dsh-consumer-no-compiler", "private": true }' >"$dir/package.json"
 # Run from the project's own directory: from inside this repository `dsh-tools` would resolve to itself.
-cp test/consumers/no-compiler-check.cjs "$dir/"
+cp test/consumers/no-compiler-check.cjs test/consumers/local-only-check.cjs "$dir/"
 cd "$dir"
 step "no compiler: install"
 ! PATH="$nocc" command -v g++ >/dev/null && ! PATH="$nocc" command -v python3 >/dev/null
 PATH="$nocc" bounded "${install[@]}" "$tarball"
 PATH="$nocc" bounded node no-compiler-check.cjs pty
+step "local only: $(du -sh node_modules | cut -f1) installed; the optional packages are not"
+PATH="$nocc" bounded node local-only-check.cjs require
+PATH="$nocc" bounded node local-only-check.cjs import
+PATH="$nocc" bounded npx --no-install dsh-tools call bash '{"command":"echo cli works","description":"Echo"}' | grep -Fx 'cli works' >/dev/null
+doctor="$(PATH="$nocc" bounded npx --no-install dsh-tools doctor 2>&1 || true)"
+grep -F 'npm install dockerode' <<<"$doctor" >/dev/null || { echo "$doctor"; exit 1; }
 PATH="$nocc" bounded npx --no-install dsh-tools doctor 2>&1 | grep -F node-pty || true
 rm -rf node_modules/node-pty node_modules/@lydell
 PATH="$nocc" bounded node no-compiler-check.cjs none

@@ -1,6 +1,8 @@
 import { bindContributions } from '../../core/contribution-collector.js';
 import { bindProvider } from '../../core/contributions.js';
+import { OPTIONAL_PACKAGES, requirePackages } from '../../core/optional-packages.js';
 import { PluginModule } from '../../core/plugin-module.js';
+import { COMMAND_RULE_PARSER } from './bash-grammar.js';
 import { ApprovalConfig, resolveApprovalConfig } from './approval-config.js';
 import { ApprovalAnswerer, ApprovalService } from './approval-service.js';
 import { CommandPolicy } from './command-policy.js';
@@ -19,7 +21,10 @@ import { LocalCommandPolicy } from './local-command-policy.js';
 export function approvalModule(config: Partial<ApprovalConfig> = {}): PluginModule {
   return new PluginModule('approval:local', (options) => {
     const { bind } = options;
-    bind(ApprovalConfig).toConstantValue(resolveApprovalConfig(config));
+    const resolved = resolveApprovalConfig(config);
+    // Rules judge lines with the bash parser, an optional package: a missing one fails createHost here, not every call.
+    if (resolved.rules.length > 0) requirePackages(COMMAND_RULE_PARSER, OPTIONAL_PACKAGES.commandRules);
+    bind(ApprovalConfig).toConstantValue(resolved);
     bindContributions(options, ApprovalAnswerer);
     bindProvider(bind, ApprovalService, LocalApprovalService);
     bindProvider(bind, CommandPolicy, LocalCommandPolicy);

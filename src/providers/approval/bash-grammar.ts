@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TreeSitter from 'web-tree-sitter';
 import { lazy } from '../../core/lazy.js';
+import { OPTIONAL_PACKAGES, requirePackages } from '../../core/optional-packages.js';
 
 export type SyntaxNode = TreeSitter.Node;
 
@@ -10,6 +11,9 @@ export type SyntaxNode = TreeSitter.Node;
 export interface BashParser {
   parse(line: string): { readonly root: SyntaxNode; release(): void } | undefined;
 }
+
+/** Who needs the parser's packages, in the message that names them. */
+export const COMMAND_RULE_PARSER = 'the command-rule parser';
 
 const GRAMMAR = 'tree-sitter-bash/tree-sitter-bash.wasm';
 
@@ -43,6 +47,8 @@ export const loadBashParser: () => Promise<BashParser> = lazy(async () => {
 });
 
 async function loadRuntime(): Promise<typeof TreeSitter> {
+  // Optional peer dependencies: say which to install rather than "Cannot find module".
+  requirePackages(COMMAND_RULE_PARSER, OPTIONAL_PACKAGES.commandRules);
   if (typeof require === 'function') return require('web-tree-sitter') as typeof TreeSitter;
   const module = (await import('web-tree-sitter')) as typeof TreeSitter & { default?: typeof TreeSitter };
   return module.Parser ? module : module.default!;

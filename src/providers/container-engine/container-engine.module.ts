@@ -45,6 +45,8 @@ export function containerShellModule(options: ContainerShellModuleOptions): Plug
     bindPromptSection(bind, { name: 'sandbox:protected-paths', order: 107, text: protectedPathsPrompt(config.protectedPaths) });
     bindPromptSection(bind, { ...WHERE_PROMPT_SECTION, text: containerWherePrompt(whereFacts(config, engine, options.workspaceReadOnly ?? false)) });
     bind(ExecutorConfig).toConstantValue(Object.freeze({ cwd: options.workspace, ...options.executor }));
+    // Its client is an optional package: a missing one fails createHost here, not the first command.
+    engine.assertInstalled?.();
     bind(ContainerEngine).toConstantValue(engine);
     bindReadinessCheck(module, (get) => engineReadinessCheck(get(ContainerEngine)));
     bind(SessionContainersToken)

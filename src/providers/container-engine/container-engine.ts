@@ -145,6 +145,8 @@ export interface ContainerEngine {
   reapAbandoned?(): Promise<number>;
   /** Releases what the engine holds for this server once every session's container is gone. */
   dispose?(): Promise<void>;
+  /** Throws, naming what to install, when a package the engine loads on demand is not installed (checked at composition). */
+  assertInstalled?(): void;
 }
 
 export const ContainerEngine: ServiceIdentifier<ContainerEngine> = Symbol.for('dsh.ContainerEngine');

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { DockerOptions } from 'dockerode';
 import { lazyModule } from '../../core/lazy-module.js';
+import { OPTIONAL_PACKAGES, requirePackages } from '../../core/optional-packages.js';
 import type { Duplex } from 'node:stream';
 import {
   type ContainerEngine,
@@ -26,9 +27,14 @@ const LIFELINE = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
 
 /** dockerode (and its SSH and gRPC dependencies) loads with the first engine call. */
 const loadDockerode = lazyModule<typeof Docker>(
-  () => require('dockerode'),
-  () => import('dockerode').then((module) => module.default),
+  () => (assertDockerode(), require('dockerode')),
+  () => (assertDockerode(), import('dockerode').then((module) => module.default)),
 );
+
+/** dockerode is an optional peer dependency: only the container composition needs it. */
+function assertDockerode(): void {
+  requirePackages('the Docker container engine', OPTIONAL_PACKAGES.docker);
+}
 
 /** Engine calls that are not streams give up after this long instead of hanging a tool call. */
 const CALL_TIMEOUT_MS = 15_000;
@@ -50,6 +56,10 @@ export class DockerContainerEngine implements ContainerEngine {
     const { endpoint, options } = engineEndpoint(host);
     this.endpoint = endpoint;
     this.options = options;
+  }
+
+  assertInstalled(): void {
+    assertDockerode();
   }
 
   async info(): Promise<EngineInfo> {

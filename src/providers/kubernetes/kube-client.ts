@@ -2,15 +2,21 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { lazyModule } from '../../core/lazy-module.js';
+import { OPTIONAL_PACKAGES, requirePackages } from '../../core/optional-packages.js';
 
 export type KubeModule = typeof import('@kubernetes/client-node', { with: { 'resolution-mode': 'import' } });
 type KubeConfig = InstanceType<KubeModule['KubeConfig']>;
 
 /** @kubernetes/client-node (ESM, with its HTTP and WebSocket stacks) loads with the first cluster call. */
 const loadClientNode = lazyModule<KubeModule>(
-  () => require('@kubernetes/client-node') as KubeModule,
-  () => import('@kubernetes/client-node'),
+  () => (assertClientNode(), require('@kubernetes/client-node') as KubeModule),
+  () => (assertClientNode(), import('@kubernetes/client-node')),
 );
+
+/** @kubernetes/client-node is an optional peer dependency: only the Kubernetes composition needs it. */
+export function assertClientNode(): void {
+  requirePackages('the Kubernetes engine', OPTIONAL_PACKAGES.kubernetes);
+}
 
 /** Where the cluster is and who we are there. */
 export interface KubeTarget {

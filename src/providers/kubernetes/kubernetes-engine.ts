@@ -12,7 +12,7 @@ import {
 } from '../container-engine/container-engine.js';
 import { killTaggedThrough } from '../container-engine/kill-tagged.js';
 import { withTimeout } from '../container-engine/engine-errors.js';
-import { connectKube, isLoopbackServer, type KubeClient } from './kube-client.js';
+import { assertClientNode, connectKube, isLoopbackServer, type KubeClient } from './kube-client.js';
 import { describeKubeError, httpStatus } from './kube-errors.js';
 import type { ResolvedKubernetesConfig } from './kubernetes-config.js';
 import { waitForTaggedRoot } from './local-tag-pid.js';
@@ -63,6 +63,10 @@ export class KubernetesEngine implements ContainerEngine {
 
   get endpoint(): string {
     return this.server ?? `kubernetes (${this.config.kubeconfig ?? process.env.KUBECONFIG ?? '~/.kube/config'})`;
+  }
+
+  assertInstalled(): void {
+    assertClientNode();
   }
 
   /** The namespace pods go to (known once connected). */
