@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHost, localEnvironment } from '../dist/index.js';
 import { descendants, leftovers, pssMb } from './process-table.js';
-import { closeInheritedDescriptors, forgetStrayDescriptors } from '../dist/providers/process/stray-descriptors.js';
+import { closeInheritedDescriptors, forgetStrayDescriptors } from '../dist/providers/exec/process/stray-descriptors.js';
 import { costBetween, cpuTime, loadAverage, type Cost, type CpuTime } from './cpu-time.js';
 import { fmt, median, percentile, timeOnce, type Figure } from './stats.js';
 

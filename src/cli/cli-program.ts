@@ -6,7 +6,7 @@ import { registerPromptCommand } from './prompt.command.js';
 import { registerServeCommand } from './serve.command.js';
 import { messageOf } from '../core/describe-value.js';
 import { ARG_SCHEMAS_FILE, useArgSchemaCache } from '../core/args-schemas.js';
-import { closeInheritedDescriptors } from '../providers/process/stray-descriptors.js';
+import { closeInheritedDescriptors } from '../providers/exec/process/stray-descriptors.js';
 
 // Our own process: descriptors inherited from whoever started us reach no command, bwrap or helper we spawn.
 closeInheritedDescriptors();

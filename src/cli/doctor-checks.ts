@@ -32,7 +32,7 @@ export async function checkBash(): Promise<CapabilityCheck> {
 
 export async function checkNodePty(): Promise<CapabilityCheck> {
   const disables = 'the persistent shell (--shell persistent)';
-  const { loadPty } = await import('../providers/terminal/pty-loader.js');
+  const { loadPty } = await import('../providers/backends/pty/pty-loader.js');
   const load = await loadPty();
   if (!load.ok) return { name: 'node-pty', ok: false, detail: `unavailable: ${load.reason}`, disables };
   try {
@@ -63,7 +63,7 @@ export async function checkBwrap(sandbox: { readonly bwrapPath?: string; readonl
     return { name: 'bwrap', ok: false, detail: 'not found (install the bubblewrap package)', disables };
   }
   // The same canary probe the sandboxed composition relies on, so doctor and runtime agree.
-  const { BwrapSandboxProvider } = await import('../providers/sandbox/bwrap-sandbox-provider.js');
+  const { BwrapSandboxProvider } = await import('../providers/backends/bwrap/bwrap-sandbox-provider.js');
   const reason = new BwrapSandboxProvider({ bwrapPath, ...(sandbox.network === undefined ? {} : { network: sandbox.network }) }).unavailableReason();
   const found = version.out.split('\n')[0] || bwrapPath;
   return {

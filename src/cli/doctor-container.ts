@@ -14,7 +14,7 @@ export async function checkContainerEngine(environment: Pick<CliEnvironment, 'co
 
 async function checkEngine(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck[]> {
   const disables = "container mode (--container): every session's commands in its own container";
-  const { DockerContainerEngine } = await import('../providers/container-engine/docker-container-engine.js');
+  const { DockerContainerEngine } = await import('../providers/backends/docker/docker-container-engine.js');
   let engine;
   try {
     engine = new DockerContainerEngine(environment.container?.host);
@@ -53,8 +53,8 @@ async function checkEngine(environment: Pick<CliEnvironment, 'container'>): Prom
 /** The session container defaults in force (capabilities, no-new-privileges, seccomp, limits, network). */
 async function hardeningCheck(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck> {
   const [{ resolveContainerConfig }, { describeHardening }] = await Promise.all([
-    import('../providers/container-engine/container-config.js'),
-    import('../providers/container-engine/container-hardening.js'),
+    import('../providers/exec/engine/container-config.js'),
+    import('../providers/exec/engine/container-hardening.js'),
   ]);
   const name = 'container defaults';
   const disables = 'container mode with this configuration';

@@ -2,7 +2,7 @@ import { createHost } from '../container/create-host.js';
 import type { DshHost } from '../container/dsh-host.js';
 import { configModules } from '../plugins/config/config-modules.js';
 import { workspaceProblem } from '../plugins/workspace.module.js';
-import { SYSTEM_ROOT_HINT } from '../providers/sandbox/workspace-pin.js';
+import { SYSTEM_ROOT_HINT } from '../providers/backends/bwrap/workspace-pin.js';
 import { resolveEnvironment, type CliEnvironment, type GlobalOptions } from './cli-options.js';
 
 /** Builds the host a command runs on, from the shared options: the library's `configModules` over the flags. */

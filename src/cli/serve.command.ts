@@ -206,9 +206,9 @@ export function registerServeCommand(program: Command): void {
 
 /** Container mode: remove containers that dead servers on this machine left behind (their lifeline should have, too). */
 async function reapLeftContainers(host: DshHost, logger: Logger): Promise<void> {
-  const { ContainerEngine } = await import('../providers/container-engine/container-engine.js');
+  const { ContainerEngine } = await import('../providers/exec/engine/container-engine.js');
   if (!host.isBound(ContainerEngine)) return;
-  const { reapDeadInstances } = await import('../providers/container-engine/orphan-reaper.js');
+  const { reapDeadInstances } = await import('../providers/exec/engine/orphan-reaper.js');
   try {
     const removed = await reapDeadInstances(host.get(ContainerEngine));
     if (removed > 0) logger.info(`removed ${removed} container(s) left by servers that are no longer running`, { event: 'reap', removed });

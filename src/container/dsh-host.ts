@@ -16,8 +16,8 @@ import { ToolSet, type ActiveTool, type ToolsChanged } from './tool-set.js';
 import { toolCards, type ToolCards } from './tool-presentation.js';
 import { observeCall, observeSession } from '../providers/observability/call-hook.js';
 import { logDisposalFailure } from './disposal-log.js';
-import { holdReaperWatchdog } from '../providers/process/reaper-watchdog.js';
-import { CommandPolicy } from '../providers/approval/command-policy.js';
+import { holdReaperWatchdog } from '../providers/exec/process/reaper-watchdog.js';
+import { CommandPolicy } from '../providers/policy/approval/command-policy.js';
 import { ModelTextFilter } from '../core/model-text-filter.js';
 import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 // A tool runs as its call, so a provider request it makes carries the call's session.

@@ -1,6 +1,6 @@
 import type { ClientCapabilities, ElicitRequestFormParams } from '@modelcontextprotocol/server';
-import type { ApprovalDecision, ApprovalRequest } from '../providers/approval/approval-service.js';
-import { approvalFacts } from '../providers/approval/approval-text.js';
+import type { ApprovalDecision, ApprovalRequest } from '../providers/policy/approval/approval-service.js';
+import { approvalFacts } from '../providers/policy/approval/approval-text.js';
 
 /** What a client can answer an approval with: a form, only a URL, or nothing. */
 export type FormSupport = 'form' | 'url-only' | 'none';

@@ -5,9 +5,9 @@ import {
   ApprovalAnswerer,
   type ApprovalDecision,
   type ApprovalRequest,
-} from '../providers/approval/approval-service.js';
+} from '../providers/policy/approval/approval-service.js';
 import { MAX_TIMER_MS } from '../core/timer.js';
-import { describeApproval } from '../providers/approval/approval-text.js';
+import { describeApproval } from '../providers/policy/approval/approval-text.js';
 import { approvalSchema, formSupportOf } from './approval-answers.js';
 import { ApprovalRoundTrips } from './approval-round-trips.js';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { commandPeerReason } from '../providers/process/command-peer.js';
-import { hasProcFs } from '../providers/process/proc-stat.js';
-import { isHostAddress, peerSocket, socketOwners } from '../providers/process/tcp-socket-owners.js';
+import { commandPeerReason } from '../providers/exec/process/command-peer.js';
+import { hasProcFs } from '../providers/exec/process/proc-stat.js';
+import { isHostAddress, peerSocket, socketOwners } from '../providers/exec/process/tcp-socket-owners.js';
 
 /** The 403 a connection from a command gets, whatever it asks. */
 export function commandPeerRefusal(reason: string): string {

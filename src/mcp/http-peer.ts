@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import { canonicalAddress } from '../providers/process/tcp-socket-owners.js';
+import { canonicalAddress } from '../providers/exec/process/tcp-socket-owners.js';
 
 /**
  * The client's address: the connection's peer, unless that peer is one of

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { PluginModule } from '../core/plugin-module.js';
-import type { ContainerConfig } from '../providers/container-engine/container-config.js';
-import type { ContainerEngine } from '../providers/container-engine/container-engine.js';
-import { containerShellModule, containerTerminalModule } from '../providers/container-engine/container-engine.module.js';
+import type { ContainerConfig } from '../providers/exec/engine/container-config.js';
+import type { ContainerEngine } from '../providers/exec/engine/container-engine.js';
+import { containerShellModule, containerTerminalModule } from '../providers/backends/docker/docker.module.js';
 import { SANDBOX_MODES, isSandboxMode, type SandboxMode } from '../core/sandbox-mode.js';
 import { describeValue } from '../core/describe-value.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
 import { checkOptionKeys, LOCAL_OPTION_KEYS } from './option-keys.js';
-import { plannerModule } from '../providers/planner/planner.module.js';
-import { CONTAINER_ESCALATION_REFUSAL } from '../providers/container-engine/container-shell-executor.js';
+import { plannerModule } from '../providers/policy/planner/planner.module.js';
+import { CONTAINER_ESCALATION_REFUSAL } from '../providers/exec/engine/container-shell-executor.js';
 
 /** What `sandbox` means where a container or pod is the confinement. */
 export interface EngineSandbox {

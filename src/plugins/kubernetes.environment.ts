@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { PluginModule } from '../core/plugin-module.js';
-import { DEFAULT_CAPABILITIES } from '../providers/container-engine/container-hardening.js';
-import { KubernetesEngine } from '../providers/kubernetes/kubernetes-engine.js';
-import { resolveKubernetesConfig, type KubernetesConfig } from '../providers/kubernetes/kubernetes-config.js';
+import { DEFAULT_CAPABILITIES } from '../providers/exec/engine/container-hardening.js';
+import { KubernetesEngine } from '../providers/backends/kubernetes/kubernetes-engine.js';
+import { resolveKubernetesConfig, type KubernetesConfig } from '../providers/backends/kubernetes/kubernetes-config.js';
 import type { SandboxMode } from '../core/sandbox-mode.js';
 import { containerEnvironment } from './container.environment.js';
 import type { EnvironmentOptions } from './local.environment.js';

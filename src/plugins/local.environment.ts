@@ -1,10 +1,10 @@
 import type { PluginModule } from '../core/plugin-module.js';
-import { envModule, staticEnvModule } from '../providers/env/env.module.js';
-import type { ExecutorConfig } from '../providers/shell/shell-executor.js';
-import { shellModule } from '../providers/shell/shell.module.js';
+import { envModule, staticEnvModule } from '../providers/policy/env/env.module.js';
+import type { ExecutorConfig } from '../providers/exec/shell/shell-executor.js';
+import { shellModule } from '../providers/backends/local/shell.module.js';
 import type { TaskRuntimeConfig } from '../providers/tasks/task-runtime.js';
 import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
-import { terminalModule } from '../providers/terminal/terminal.module.js';
+import { terminalModule } from '../providers/backends/pty/terminal.module.js';
 import { outputFilterModule } from '../providers/output-filter/output-filter.module.js';
 import type { RedactionConfig } from '../providers/output-filter/redactor.js';
 import type { BashToolConfig } from '../tools/bash/bash-config.js';
@@ -13,10 +13,10 @@ import type { PersistentBashConfig } from '../tools/persistent-bash/persistent-b
 import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.module.js';
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
 import { coreModule, type CoreOptions } from './core.module.js';
-import { plannerModule } from '../providers/planner/planner.module.js';
+import { plannerModule } from '../providers/policy/planner/planner.module.js';
 
-import type { ApprovalConfig } from '../providers/approval/approval-config.js';
-import { approvalModule } from '../providers/approval/approval.module.js';
+import type { ApprovalConfig } from '../providers/policy/approval/approval-config.js';
+import { approvalModule } from '../providers/policy/approval/approval.module.js';
 import { resolveBashToolConfig } from '../tools/bash/bash-config.js';
 import { resolveShellTools, type ShellChoice, type ShellToolNames } from './shell-choice.js';
 import { checkOptionKeys, LOCAL_OPTION_KEYS } from './option-keys.js';

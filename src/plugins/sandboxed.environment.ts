@@ -1,11 +1,11 @@
 import type { PluginModule } from '../core/plugin-module.js';
-import type { ApprovalConfig } from '../providers/approval/approval-config.js';
-import { approvalAnswerersModule, approvalModule } from '../providers/approval/approval.module.js';
-import type { ApprovalAnswerer } from '../providers/approval/approval-service.js';
-import type { ResourceLimits } from '../providers/sandbox/resource-limits.js';
-import type { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
-import { sandboxModule } from '../providers/sandbox/sandbox.module.js';
-import { checkNotSystemRoot } from '../providers/sandbox/workspace-pin.js';
+import type { ApprovalConfig } from '../providers/policy/approval/approval-config.js';
+import { approvalAnswerersModule, approvalModule } from '../providers/policy/approval/approval.module.js';
+import type { ApprovalAnswerer } from '../providers/policy/approval/approval-service.js';
+import type { ResourceLimits } from '../providers/backends/bwrap/resource-limits.js';
+import type { SandboxConfig } from '../providers/backends/bwrap/sandbox-config.js';
+import { sandboxModule } from '../providers/backends/bwrap/sandbox.module.js';
+import { checkNotSystemRoot } from '../providers/backends/bwrap/workspace-pin.js';
 import type { SandboxMode } from '../core/sandbox-mode.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
 import { checkOptionKeys, LOCAL_OPTION_KEYS } from './option-keys.js';

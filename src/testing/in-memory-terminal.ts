@@ -4,7 +4,7 @@ import type {
   SendResult,
   TerminalBackend,
   TerminalOpenOptions,
-} from '../providers/terminal/terminal-service.js';
+} from '../providers/exec/terminal/terminal-service.js';
 
 /** The state a scripted shell keeps between sends, visible to the responder. */
 export interface InMemoryShellState {

@@ -1,4 +1,4 @@
-import { APPROVAL_KINDS, type ApprovalAnswerer, type ApprovalDecision, type ApprovalKind, type ApprovalRequest } from '../providers/approval/approval-service.js';
+import { APPROVAL_KINDS, type ApprovalAnswerer, type ApprovalDecision, type ApprovalKind, type ApprovalRequest } from '../providers/policy/approval/approval-service.js';
 
 /**
  * One scripted answer: a decision; `undefined` passes to the next answerer;

@@ -1,7 +1,7 @@
 import type { SessionContext } from '../core/tool-contract.js';
-import type { ConfinedCommand, Confinement, ConfinementRequest } from '../providers/planner/confinement.js';
+import type { ConfinedCommand, Confinement, ConfinementRequest } from '../providers/policy/sandbox/confinement.js';
 import type { SandboxMode } from '../core/sandbox-mode.js';
-import type { ExecSpec } from '../providers/shell/shell-executor.js';
+import type { ExecSpec } from '../providers/exec/shell/shell-executor.js';
 
 /**
  * A `Confinement` for unit tests: it confines nothing (the argv stays as

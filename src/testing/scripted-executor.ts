@@ -7,7 +7,7 @@ import {
   type RunOptions,
   type RunResult,
   type ShellExecutor,
-} from '../providers/shell/shell-executor.js';
+} from '../providers/exec/shell/shell-executor.js';
 
 /** What a scripted run answers: a partial result merged over a clean exit. */
 export type ScriptedAnswer = Partial<RunResult> | ((spec: ExecSpec) => Partial<RunResult>);

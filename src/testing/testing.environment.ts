@@ -1,28 +1,28 @@
 import { bindSeam } from '../core/contributions.js';
 import { PluginModule } from '../core/plugin-module.js';
-import type { ApprovalAnswerer } from '../providers/approval/approval-service.js';
-import { envModule } from '../providers/env/env.module.js';
-import { approvalAnswerersModule, approvalModule } from '../providers/approval/approval.module.js';
-import { ShellExecutor } from '../providers/shell/shell-executor.js';
+import type { ApprovalAnswerer } from '../providers/policy/approval/approval-service.js';
+import { envModule } from '../providers/policy/env/env.module.js';
+import { approvalAnswerersModule, approvalModule } from '../providers/policy/approval/approval.module.js';
+import { ShellExecutor } from '../providers/exec/shell/shell-executor.js';
 import { taskRuntimeModule } from '../providers/tasks/tasks.module.js';
 import { ScriptedExecutor } from './scripted-executor.js';
 import { ScriptedConfinement } from './scripted-confinement.js';
-import { plannerModule } from '../providers/planner/planner.module.js';
-import { Confinement } from '../providers/planner/confinement.js';
-import { LocalSandboxPolicy } from '../providers/sandbox/local-sandbox-policy.js';
-import { SandboxConfig } from '../providers/sandbox/sandbox-config.js';
-import { SandboxPolicy } from '../providers/planner/sandbox-policy.js';
+import { plannerModule } from '../providers/policy/planner/planner.module.js';
+import { Confinement } from '../providers/policy/sandbox/confinement.js';
+import { LocalSandboxPolicy } from '../providers/backends/bwrap/local-sandbox-policy.js';
+import { SandboxConfig } from '../providers/backends/bwrap/sandbox-config.js';
+import { SandboxPolicy } from '../providers/policy/sandbox/sandbox-policy.js';
 import type { SandboxMode } from '../core/sandbox-mode.js';
 import { InMemoryTerminal } from './in-memory-terminal.js';
-import { bindTerminalService } from '../providers/terminal/terminal.module.js';
-import { TerminalBackend } from '../providers/terminal/terminal-service.js';
+import { bindTerminalService } from '../providers/exec/terminal/terminal-binding.js';
+import { TerminalBackend } from '../providers/exec/terminal/terminal-service.js';
 import { PERSISTENT_BESIDE_ONESHOT } from '../plugins/shell-choice.js';
 import { persistentBashModule } from '../tools/persistent-bash/persistent-bash.module.js';
 import { bashToolModule } from '../tools/bash/bash.module.js';
 import { taskToolsModule } from '../tools/tasks/task-tools.module.js';
 import { coreModule, type CoreOptions } from '../plugins/core.module.js';
 
-import type { ApprovalConfig } from '../providers/approval/approval-config.js';
+import type { ApprovalConfig } from '../providers/policy/approval/approval-config.js';
 export interface TestingEnvironmentOptions extends CoreOptions {
   /** `persistent` mounts the persistent bash over the in-memory terminal; `both` mounts it as `bash_persistent` beside the one-shot `bash`. Default `oneshot`. */
   readonly shell?: 'oneshot' | 'persistent' | 'both';

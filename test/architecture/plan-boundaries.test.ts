@@ -1,7 +1,8 @@
 // The shape of one call and one session, checked on the source: the process
 // kernel and the shells apply plans and know no sandbox mode, no provider or
 // tool keeps per-session state outside the session scope, and the sandbox's
-// seams live with the planner that consults them (sandbox/ implements them).
+// seams live in policy/ with the planner that consults them (backends/bwrap
+// implements them).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SRC, sourceFiles } from './source-tree.js';
@@ -10,11 +11,9 @@ const rel = (file: string): string => path.relative(SRC, file);
 
 /** The executors, the terminal backends and their seam and result types. */
 const APPLIERS = [
-  ...sourceFiles(path.join(SRC, 'providers/shell')),
-  ...sourceFiles(path.join(SRC, 'providers/terminal')),
-  path.join(SRC, 'providers/container-engine/container-shell-executor.ts'),
-  path.join(SRC, 'providers/container-engine/container-terminal-backend.ts'),
-  path.join(SRC, 'providers/container-engine/container-shell-session.ts'),
+  ...sourceFiles(path.join(SRC, 'providers/exec')),
+  ...sourceFiles(path.join(SRC, 'providers/backends/local')),
+  ...sourceFiles(path.join(SRC, 'providers/backends/pty')),
 ];
 
 describe('one call, one plan', () => {
@@ -51,21 +50,21 @@ describe('session scope', () => {
 describe('the sandbox seams live with the planner', () => {
   const importsOf = (file: string): string[] =>
     [...readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((match) => path.resolve(path.dirname(file), match[1]!.replace(/\.js$/, '.ts')));
-  const SANDBOX = path.join(SRC, 'providers/sandbox') + path.sep;
+  const SANDBOX = path.join(SRC, 'providers/backends/bwrap') + path.sep;
 
   it('declares the sandbox mode in core only', () => {
     const declared = sourceFiles(SRC).filter((file) => /export type SandboxMode\b/.test(readFileSync(file, 'utf8')));
     expect(declared.map(rel)).toEqual([path.join('core', 'sandbox-mode.ts')]);
   });
 
-  it('defines the SandboxPolicy, SandboxProvider and Confinement tokens beside the planner', () => {
+  it('defines the SandboxPolicy, SandboxProvider and Confinement tokens in policy/sandbox', () => {
     const tokens = sourceFiles(SRC).flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(/Symbol\.for\('dsh\.(SandboxPolicy|SandboxProvider|Confinement)'\)/g)].map((match) => `${match[1]} in ${rel(path.dirname(file))}`),
     );
-    expect(tokens.sort()).toEqual(['Confinement in providers/planner', 'SandboxPolicy in providers/planner', 'SandboxProvider in providers/planner'].map((t) => t.split('/').join(path.sep)));
+    expect(tokens.sort()).toEqual(['Confinement in providers/policy/sandbox', 'SandboxPolicy in providers/policy/sandbox', 'SandboxProvider in providers/policy/sandbox'].map((t) => t.split('/').join(path.sep)));
   });
 
-  it('leaves sandbox/ to implementations: no other provider and no tool imports it', () => {
+  it('leaves backends/bwrap to implementations: no other provider and no tool imports it', () => {
     const reaching = [...sourceFiles(path.join(SRC, 'providers')), ...sourceFiles(path.join(SRC, 'tools'))]
       .filter((file) => !file.startsWith(SANDBOX))
       .flatMap((file) => importsOf(file).filter((target) => target.startsWith(SANDBOX)).map((target) => `${rel(file)} -> ${rel(target)}`));
@@ -73,8 +72,8 @@ describe('the sandbox seams live with the planner', () => {
   });
 
   it('finds the imports it checks (a parse that saw none would pass vacuously)', () => {
-    const planner = importsOf(path.join(SRC, 'providers/planner/local-call-planner.ts'));
-    expect(planner).toContain(path.join(SRC, 'providers/planner/confinement.ts'));
-    expect(importsOf(path.join(SRC, 'providers/sandbox/sandbox.module.ts'))).toContain(path.join(SRC, 'providers/planner/sandbox-policy.ts'));
+    const planner = importsOf(path.join(SRC, 'providers/policy/planner/local-call-planner.ts'));
+    expect(planner).toContain(path.join(SRC, 'providers/policy/sandbox/confinement.ts'));
+    expect(importsOf(path.join(SRC, 'providers/backends/bwrap/sandbox.module.ts'))).toContain(path.join(SRC, 'providers/policy/sandbox/sandbox-policy.ts'));
   });
 });

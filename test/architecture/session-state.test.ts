@@ -10,10 +10,10 @@ import { SRC, sourceFiles } from './source-tree.js';
  * needs a reason of this kind; an entry no longer needed fails the test.
  */
 const ALLOWED: ReadonlyArray<{ readonly file: string; readonly within: string; readonly why: string }> = [
-  { file: 'providers/terminal/local-terminal-service.ts', within: 'disposeOwner', why: 'the seam names the owner by id (embedders): a scan of the open sessions, not a table' },
+  { file: 'providers/exec/terminal/local-terminal-service.ts', within: 'disposeOwner', why: 'the seam names the owner by id (embedders): a scan of the open sessions, not a table' },
   { file: 'providers/tasks/task-tables.ts', within: 'stopOwnersWithId', why: 'the seam names the owner by id (embedders): a scan of the open sessions, not a table' },
-  { file: 'providers/container-engine/session-containers.ts', within: 'release', why: 'release(sessionId) for embedders: a scan of the open sessions, not a table' },
-  { file: 'providers/approval/local-approval-service.ts', within: 'policyOf', why: 'reads the standing rules of the deprecated string form' },
+  { file: 'providers/exec/engine/session-containers.ts', within: 'release', why: 'release(sessionId) for embedders: a scan of the open sessions, not a table' },
+  { file: 'providers/policy/approval/local-approval-service.ts', within: 'policyOf', why: 'reads the standing rules of the deprecated string form' },
   { file: 'providers/observability/host-metrics.ts', within: 'shellOpen', why: "the open-shells gauge counts sessions by the call-end event's id (the event carries no session)" },
 ];
 

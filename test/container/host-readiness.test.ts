@@ -1,6 +1,6 @@
 import { DshHost } from '../../src/container/dsh-host.js';
 import { PluginModule } from '../../src/core/plugin-module.js';
-import { ShellExecutor } from '../../src/providers/shell/shell-executor.js';
+import { ShellExecutor } from '../../src/providers/exec/shell/shell-executor.js';
 import { bindSeam, bindTool } from '../../src/core/contributions.js';
 import { Tool } from '../../src/core/tool.decorator.js';
 import { textResult } from '../../src/core/tool-contract.js';

@@ -2,7 +2,7 @@
 // `warmUp()` (the built-in one loads the bash parser of its rules) runs once
 // at createHost when a tool reaches the policy, and not when none does.
 import { CommandPolicy, createHost, localEnvironment, replace, type DshHost } from '../../src/index.js';
-import { LocalCommandPolicy } from '../../src/providers/approval/local-command-policy.js';
+import { LocalCommandPolicy } from '../../src/providers/policy/approval/local-command-policy.js';
 
 const hosts: DshHost[] = [];
 afterEach(async () => {

@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createHost } from '../../src/container/create-host.js';
 import { installMessage, missingPackages, OPTIONAL_PACKAGES, requirePackages, type Resolve } from '../../src/core/optional-packages.js';
-import type { ContainerEngine } from '../../src/providers/container-engine/container-engine.js';
-import { DockerContainerEngine } from '../../src/providers/container-engine/docker-container-engine.js';
-import { KubernetesEngine } from '../../src/providers/kubernetes/kubernetes-engine.js';
-import { resolveKubernetesConfig } from '../../src/providers/kubernetes/kubernetes-config.js';
+import type { ContainerEngine } from '../../src/providers/exec/engine/container-engine.js';
+import { DockerContainerEngine } from '../../src/providers/backends/docker/docker-container-engine.js';
+import { KubernetesEngine } from '../../src/providers/backends/kubernetes/kubernetes-engine.js';
+import { resolveKubernetesConfig } from '../../src/providers/backends/kubernetes/kubernetes-config.js';
 import { containerEnvironment } from '../../src/plugins/container.environment.js';
 
 /** A resolver on which `absent` are not installed, the way Node says it. */

@@ -36,7 +36,7 @@ it('a top-level await of host.dispose() settles, and the watchdog is gone', asyn
   const run = await runScript(`
     const host = await createHost(...localEnvironment({ workspace: '/tmp' }));
     await host.call('bash', { command: 'true', description: 'Run' });
-    const { reaperWatchdogPid } = await import(process.argv[1].replace(/index\\.js$/, 'providers/process/reaper-watchdog.js'));
+    const { reaperWatchdogPid } = await import(process.argv[1].replace(/index\\.js$/, 'providers/exec/process/reaper-watchdog.js'));
     console.log('watchdog ' + reaperWatchdogPid());
     await host.dispose();
     console.log('disposed');

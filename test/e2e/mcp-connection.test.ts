@@ -4,7 +4,7 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/elicitation-answerer.js';
 import type { McpConnection } from '../../src/mcp/mcp-connection.js';
 import { toCallToolResult, toStructuredContent } from '../../src/mcp/call-result.js';
-import { ApprovalAnswerer } from '../../src/providers/approval/approval-service.js';
+import { ApprovalAnswerer } from '../../src/providers/policy/approval/approval-service.js';
 import { waitUntil } from './support/mcp-clients.js';
 import { connectInProcess, type InProcessClient } from './support/in-process-client.js';
 

@@ -1,5 +1,5 @@
 // A server killed with SIGKILL runs no cleanup: the shells it pre-started for
-// its sessions' next calls (src/providers/shell/prestarted-shell.ts) must end
+// its sessions' next calls (src/providers/exec/shell/prestarted-shell.ts) must end
 // anyway (their pipe from the server closes; the reaper watchdog's tag covers them).
 import { readdirSync, readFileSync } from 'node:fs';
 import { bwrapUsable } from '../support/bwrap.js';

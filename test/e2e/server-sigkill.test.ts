@@ -1,5 +1,5 @@
 // A server killed with SIGKILL runs no cleanup: its watchdog (see
-// src/providers/process/reaper-watchdog.ts) must still kill every process its
+// src/providers/exec/process/reaper-watchdog.ts) must still kill every process its
 // one-shot calls started, including those that left their process group.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // What a client's declared elicitation and its input_required answer mean for an approval.
 import { decisionOfAnswer, formSupportOf } from '../../src/mcp/approval-answers.js';
-import { approvalFacts, describeApproval } from '../../src/providers/approval/approval-text.js';
-import { refusalMessage } from '../../src/providers/approval/approval-refusals.js';
+import { approvalFacts, describeApproval } from '../../src/providers/policy/approval/approval-text.js';
+import { refusalMessage } from '../../src/providers/policy/approval/approval-refusals.js';
 
 const fields = { kind: 'escalation' as const, tool: 'bash', command: 'make install', workdir: '/repo', sandboxMode: 'read-only' as const, requestedMode: 'workspace-write' as const, justification: 'Installs.', callId: 'c1' };
 const request = { ...fields, reason: describeApproval(fields) };

@@ -4,8 +4,8 @@
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { ApprovalRoundTrips, STALE_APPROVAL_ANSWER, type ModernCallResult } from '../../src/mcp/approval-round-trips.js';
 import type { CallRequest } from '../../src/mcp/call-runner.js';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/providers/approval/approval-service.js';
-import { describeApproval } from '../../src/providers/approval/approval-text.js';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/providers/policy/approval/approval-service.js';
+import { describeApproval } from '../../src/providers/policy/approval/approval-text.js';
 
 const FORM = { elicitation: { form: {} } };
 

@@ -5,7 +5,7 @@
 // the approver (a silent one waits on the request's signal: the configured
 // timeout, 50 ms here, ends it — no sleeps).
 import { APPROVAL_KINDS, ApprovalService, createHost, type ApprovalAnswerer, type ApprovalRequest, type DshHost } from '../../src/index.js';
-import { approvalAnswerersModule } from '../../src/providers/approval/approval.module.js';
+import { approvalAnswerersModule } from '../../src/providers/policy/approval/approval.module.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
 import { ScriptedApprovalAnswerer, type ScriptedApproval } from '../../src/testing/scripted-approval-answerer.js';

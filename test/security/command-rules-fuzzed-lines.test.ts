@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { commandParts } from '../../src/providers/approval/command-parts.js';
+import { commandParts } from '../../src/providers/policy/approval/command-parts.js';
 import { ALLOW_ECHO, verdictOf } from './support/command-rules-policy.js';
 
 const ECHOES = ['echo hi', "echo 'a b'", 'echo "#"', "echo $'\\''", "echo hi #'", 'echo \\\'', 'echo "a\'b"', "echo '\"'", 'echo $((1+2))', "echo \"$'\""];

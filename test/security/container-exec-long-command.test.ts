@@ -1,7 +1,7 @@
 // Row 7 of issue 18: a container one-shot command over 131,071 bytes failed
 // with E2BIG ("argument list too long"). It now arrives as data on the exec's
 // stdin, ahead of the command's own stdin bytes, which must arrive untouched.
-import { MAX_ARG_BYTES } from '../../src/providers/process/long-command.js';
+import { MAX_ARG_BYTES } from '../../src/providers/exec/process/long-command.js';
 import { NEEDS_ENGINE, describeWithEngine } from '../support/container-engine.js';
 import { commandOfBytes, containerExecHost, type ContainerExecHost } from './support/container-exec-host.js';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { NEEDS_ENGINE, describeWithEngine } from '../support/container-engine.js';
 import { ia32Usable, NEEDS_IA32, writeRawSyscall, type Abi, type Argument } from './support/raw-syscall-elf.js';
 import { containerHost, run } from './support/container-defaults-kit.js';
-import { sessionSeccompProfile } from '../../src/providers/container-engine/container-seccomp.js';
+import { sessionSeccompProfile } from '../../src/providers/exec/engine/container-seccomp.js';
 
 interface Probe {
   readonly name: string;

@@ -3,10 +3,10 @@
 // command that knows its own tag could start processes carrying the next
 // call's, and that call (another session's, maybe) reported them as its own
 // leftovers. Tags are now random.
-import { INSTANCE_ID } from '../../src/providers/process/process-tag.js';
-import { killTaggedWithPrefix } from '../../src/providers/process/leftover-reaper.js';
-import { LocalShellExecutor } from '../../src/providers/shell/local-shell-executor.js';
-import { pollUntil } from '../providers/shell/shell-test-kit.js';
+import { INSTANCE_ID } from '../../src/providers/exec/process/process-tag.js';
+import { killTaggedWithPrefix } from '../../src/providers/exec/process/leftover-reaper.js';
+import { LocalShellExecutor } from '../../src/providers/backends/local/local-shell-executor.js';
+import { pollUntil } from '../providers/backends/local/shell-test-kit.js';
 import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

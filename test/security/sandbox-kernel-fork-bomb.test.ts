@@ -1,7 +1,7 @@
 // Issue 18 row 5: one sandboxed call forking without bound. Before the fix the host's process count
 // followed it up (148 → 2,161 for 2,000 processes) and nothing told the model what happened.
 import { readdirSync } from 'node:fs';
-import { detectCgroupLayout } from '../../src/providers/sandbox/cgroup-layout.js';
+import { detectCgroupLayout } from '../../src/providers/backends/bwrap/cgroup-layout.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { bash, KernelHosts, SHELLS } from './support/sandbox-kernel-hosts.js';
 

@@ -1,13 +1,13 @@
 // Issue 18 row 5 (the class): memory and open files of a confined call, and the cgroups' lifecycle.
 import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
-import { BwrapSandboxProvider } from '../../src/providers/sandbox/bwrap-sandbox-provider.js';
-import { detectCgroupLayout } from '../../src/providers/sandbox/cgroup-layout.js';
-import { LocalSandboxPolicy } from '../../src/providers/sandbox/local-sandbox-policy.js';
-import { SandboxConfinement } from '../../src/providers/sandbox/sandbox-confinement.js';
-import { LocalShellExecutor } from '../../src/providers/shell/local-shell-executor.js';
-import { pollUntil } from '../providers/shell/shell-test-kit.js';
-import { tempWorkspace } from '../providers/sandbox/sandbox-test-kit.js';
+import { BwrapSandboxProvider } from '../../src/providers/backends/bwrap/bwrap-sandbox-provider.js';
+import { detectCgroupLayout } from '../../src/providers/backends/bwrap/cgroup-layout.js';
+import { LocalSandboxPolicy } from '../../src/providers/backends/bwrap/local-sandbox-policy.js';
+import { SandboxConfinement } from '../../src/providers/backends/bwrap/sandbox-confinement.js';
+import { LocalShellExecutor } from '../../src/providers/backends/local/local-shell-executor.js';
+import { pollUntil } from '../providers/backends/local/shell-test-kit.js';
+import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { bash, KernelHosts, SHELLS } from './support/sandbox-kernel-hosts.js';
 

@@ -1,7 +1,7 @@
 // Issue 18 row 1: /proc/sys (and the kernel's other control and leak files) from inside the sandbox.
 // Each attack ran against the host before the fix.
 import { existsSync, readFileSync } from 'node:fs';
-import { KERNEL_SURFACE } from '../../src/providers/sandbox/bwrap-kernel-surface.js';
+import { KERNEL_SURFACE } from '../../src/providers/backends/bwrap/bwrap-kernel-surface.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { bash, KernelHosts, MODES, SHELLS } from './support/sandbox-kernel-hosts.js';
 

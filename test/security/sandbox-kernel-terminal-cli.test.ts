@@ -2,9 +2,9 @@
 // could reach that terminal would queue a line the user's shell then runs (TIOCSTI).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadPty } from '../../src/providers/terminal/pty-loader.js';
+import { loadPty } from '../../src/providers/backends/pty/pty-loader.js';
 import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
-import { tempWorkspace } from '../providers/sandbox/sandbox-test-kit.js';
+import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 
 /** Tries TIOCSTI on stdin/stdout/stderr and on /dev/tty, printing each errno. */

@@ -1,8 +1,8 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BashPtyBackend } from '../../src/providers/terminal/bash-pty-backend.js';
-import type { PtySession, SendResult } from '../../src/providers/terminal/terminal-service.js';
+import { BashPtyBackend } from '../../src/providers/backends/pty/bash-pty-backend.js';
+import type { PtySession, SendResult } from '../../src/providers/exec/terminal/terminal-service.js';
 
 /** Real persistent shells on a PTY for one suite, in a workspace of its own; every shell is closed after each test. */
 export interface PtyShells {

@@ -1,5 +1,5 @@
 import { checkProtectedPaths } from '../../core/protected-paths.js';
-import { resolveResourceLimits } from '../../providers/sandbox/resource-limits.js';
+import { resolveResourceLimits } from '../../providers/backends/bwrap/resource-limits.js';
 
 /** A JSON Schema fragment (draft 2020-12), as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };

@@ -1,6 +1,6 @@
 import type { PluginModule } from '../../core/plugin-module.js';
 import { lazyModule } from '../../core/lazy-module.js';
-import { approvalAnswerersModule } from '../../providers/approval/approval.module.js';
+import { approvalAnswerersModule } from '../../providers/policy/approval/approval.module.js';
 import { checkOneEngine } from './config-sections.js';
 import type { DshConfig } from './dsh-config.js';
 

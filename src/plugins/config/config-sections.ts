@@ -1,5 +1,5 @@
-import { resolveContainerConfig } from '../../providers/container-engine/container-config.js';
-import { resolveKubernetesConfig } from '../../providers/kubernetes/kubernetes-config.js';
+import { resolveContainerConfig } from '../../providers/exec/engine/container-config.js';
+import { resolveKubernetesConfig } from '../../providers/backends/kubernetes/kubernetes-config.js';
 import type { ConfigValue, JsonSchema } from './config-checks.js';
 
 /**

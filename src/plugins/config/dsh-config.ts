@@ -1,5 +1,5 @@
-import type { ContainerConfig } from '../../providers/container-engine/container-config.js';
-import type { KubernetesConfig } from '../../providers/kubernetes/kubernetes-config.js';
+import type { ContainerConfig } from '../../providers/exec/engine/container-config.js';
+import type { KubernetesConfig } from '../../providers/backends/kubernetes/kubernetes-config.js';
 import type { SandboxedEnvironmentOptions } from '../sandboxed.environment.js';
 
 /**

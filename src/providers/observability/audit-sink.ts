@@ -1,5 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
-import type { ApprovalDecision } from '../approval/approval-service.js';
+import type { ApprovalDecision } from '../policy/approval/approval-service.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { CallMode, CallOutcome, OutputBytes, PolicyVerdict, ToolCallEnd } from './tool-call-observer.js';
 

@@ -1,5 +1,5 @@
 import type { ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inversify';
-import type { ApprovalDecision, ApprovalKind } from '../approval/approval-service.js';
+import type { ApprovalDecision, ApprovalKind } from '../policy/approval/approval-service.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { ClientTrace } from './client-trace.js';
 

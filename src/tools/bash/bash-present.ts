@@ -1,5 +1,5 @@
 import type { CallPresentation, ResultPresentation, ToolResult } from '../../core/tool-contract.js';
-import type { RunResult } from '../../providers/shell/shell-executor.js';
+import type { RunResult } from '../../providers/exec/shell/shell-executor.js';
 import { parseExit } from './bash-render.js';
 
 /** Terminal card for a bash call; undefined for malformed arguments. Pure. */

@@ -1,5 +1,5 @@
 import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
-import { leftoverNotice, resourceLimitNotice, type RunResult } from '../../providers/shell/shell-executor.js';
+import { leftoverNotice, resourceLimitNotice, type RunResult } from '../../providers/exec/shell/shell-executor.js';
 import type { OneShotResult } from './bash-result-value.js';
 
 /** Lines the model is told about in the escalation-capable compositions (docs/contract.md §4.1). */

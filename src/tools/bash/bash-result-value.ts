@@ -1,6 +1,6 @@
-import type { SandboxDecision } from '../../providers/planner/call-planner.js';
+import type { SandboxDecision } from '../../providers/policy/planner/call-planner.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
-import type { RunResult } from '../../providers/shell/shell-executor.js';
+import type { RunResult } from '../../providers/exec/shell/shell-executor.js';
 
 /** A one-shot run as the model sees it: the executor's result with, in a sandboxed composition, the mode it ran under. */
 export type OneShotResult = Omit<RunResult, 'confinementDenied'> & {

@@ -13,8 +13,8 @@ import {
   type ToolResult,
 } from '../../core/tool-contract.js';
 import { withoutProperty } from '../../core/schema-properties.js';
-import { CallPlanner, type ExecutionPlan } from '../../providers/planner/call-planner.js';
-import { ShellExecutor, type BackgroundProcess, type ExecSpec, type RunResult } from '../../providers/shell/shell-executor.js';
+import { CallPlanner, type ExecutionPlan } from '../../providers/policy/planner/call-planner.js';
+import { ShellExecutor, type BackgroundProcess, type ExecSpec, type RunResult } from '../../providers/exec/shell/shell-executor.js';
 import { messageOf } from '../../core/describe-value.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';

@@ -1,7 +1,7 @@
 import type { ResultPresentation, ToolResult } from '../../core/tool-contract.js';
-import type { SendResult } from '../../providers/terminal/terminal-service.js';
+import type { SendResult } from '../../providers/exec/terminal/terminal-service.js';
 import { collapsedNotice } from '../../providers/output-filter/line-collapse.js';
-import { resourceLimitNotice, type ResourceLimitHit } from '../../providers/shell/shell-executor.js';
+import { resourceLimitNotice, type ResourceLimitHit } from '../../providers/exec/shell/shell-executor.js';
 
 /** Model-visible notices of the persistent tool (stable text). */
 export const RESET_NOTICE = '[shell reset: the next call starts a fresh shell in the workspace]';

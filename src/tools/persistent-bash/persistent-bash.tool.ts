@@ -14,10 +14,10 @@ import {
 } from '../../core/tool-contract.js';
 import { PerSession } from '../../core/per-session.js';
 import { callInfoOf } from '../../core/tool-call-context.js';
-import { EnvRegistry } from '../../providers/env/env-registry.js';
-import { CallPlanner, type ShellPlan } from '../../providers/planner/call-planner.js';
+import { EnvRegistry } from '../../providers/policy/env/env-registry.js';
+import { CallPlanner, type ShellPlan } from '../../providers/policy/planner/call-planner.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
-import { TerminalService } from '../../providers/terminal/terminal-service.js';
+import { TerminalService } from '../../providers/exec/terminal/terminal-service.js';
 import { PersistentBashArgs } from './persistent-bash-args.js';
 import { PERSISTENT_BASH_OUTPUT_SCHEMA } from './persistent-bash-output-schema.js';
 import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-bash-config.js';

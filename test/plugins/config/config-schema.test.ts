@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { configSchema, validateConfig } from '../../../src/index.js';
-import { CONTAINER_CONFIG_KEYS } from '../../../src/providers/container-engine/container-config.js';
-import { KUBERNETES_CONFIG_KEYS } from '../../../src/providers/kubernetes/kubernetes-config.js';
+import { CONTAINER_CONFIG_KEYS } from '../../../src/providers/exec/engine/container-config.js';
+import { KUBERNETES_CONFIG_KEYS } from '../../../src/providers/backends/kubernetes/kubernetes-config.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const shipped = JSON.parse(readFileSync(path.join(ROOT, 'docs/config.schema.json'), 'utf8')) as Schema;

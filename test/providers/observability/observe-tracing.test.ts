@@ -3,7 +3,7 @@ import path from 'node:path';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createHost, localEnvironment, type DshHost } from '../../../src/index.js';
-import { approvalAnswerersModule } from '../../../src/providers/approval/approval.module.js';
+import { approvalAnswerersModule } from '../../../src/providers/policy/approval/approval.module.js';
 import { ScriptedApprovalAnswerer } from '../../../src/testing/scripted-approval-answerer.js';
 import { auditLines, metricsText, sample, tempDir } from './observability-kit.js';
 

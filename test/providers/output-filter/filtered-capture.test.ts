@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { OutputCapture } from '../../../src/providers/shell/output-capture.js';
-import { SpillDirectory } from '../../../src/providers/process/spill-directory.js';
+import { OutputCapture } from '../../../src/providers/exec/shell/output-capture.js';
+import { SpillDirectory } from '../../../src/providers/exec/shell/spill-directory.js';
 import { PatternRedactor } from '../../../src/providers/output-filter/pattern-redactor.js';
 import { resolveRedactionConfig } from '../../../src/providers/output-filter/redaction-config.js';
 

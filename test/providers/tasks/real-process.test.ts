@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LocalShellExecutor } from '../../../src/providers/shell/local-shell-executor.js';
+import { LocalShellExecutor } from '../../../src/providers/backends/local/local-shell-executor.js';
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import type { TaskCaller } from '../../../src/providers/tasks/task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';

@@ -2,9 +2,9 @@
 // with an approval service that records what it is asked and rejects it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ApprovalAsk, ApprovalService } from '../../../src/providers/approval/approval-service.js';
-import type { CommandRule } from '../../../src/providers/approval/command-policy.js';
-import { LocalCommandPolicy } from '../../../src/providers/approval/local-command-policy.js';
+import type { ApprovalAsk, ApprovalService } from '../../../src/providers/policy/approval/approval-service.js';
+import type { CommandRule } from '../../../src/providers/policy/approval/command-policy.js';
+import { LocalCommandPolicy } from '../../../src/providers/policy/approval/local-command-policy.js';
 
 /** `allow: echo`, default deny: the allow-list of issue 18 row 10. */
 export const ALLOW_ECHO = { rules: [{ match: 'echo', action: 'allow' }] as CommandRule[], defaultAction: 'deny' as const };

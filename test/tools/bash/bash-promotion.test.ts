@@ -1,13 +1,13 @@
 // A foreground call reaching its default timeout becomes a background task
 // (bash.onTimeout: promote) when the session's task runtime admits one.
 import { createHost, coreModule, envModule, shellModule, bashToolModule, type DshHost, type HostSession } from '../../../src/index.js';
-import { plannerModule } from '../../../src/providers/planner/planner.module.js';
+import { plannerModule } from '../../../src/providers/policy/planner/planner.module.js';
 import { localEnvironment, type EnvironmentOptions } from '../../../src/plugins/local.environment.js';
 import { sandboxedEnvironment } from '../../../src/plugins/sandboxed.environment.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { resolveBashToolConfig } from '../../../src/tools/bash/bash-config.js';
 import { validateConfig } from '../../../src/plugins/config/config-file.js';
-import { tempWorkspace } from '../../providers/sandbox/sandbox-test-kit.js';
+import { tempWorkspace } from '../../providers/backends/bwrap/sandbox-test-kit.js';
 import { processesWith, survivors, uniqueSleep, waitUntil } from '../../support/process-table.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { CallPlanner } from '../../../src/providers/planner/call-planner.js';
+import type { CallPlanner } from '../../../src/providers/policy/planner/call-planner.js';
 import type { ToolResult } from '../../../src/core/tool-contract.js';
-import { BashPtyBackend } from '../../../src/providers/terminal/bash-pty-backend.js';
-import { LocalTerminalService } from '../../../src/providers/terminal/local-terminal-service.js';
+import { BashPtyBackend } from '../../../src/providers/backends/pty/bash-pty-backend.js';
+import { LocalTerminalService } from '../../../src/providers/exec/terminal/local-terminal-service.js';
 import {
   CANCELLED_NOTICE,
   FRAME_LOST_NOTICE,

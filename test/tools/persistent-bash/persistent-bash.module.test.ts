@@ -2,15 +2,15 @@ import { Container } from 'inversify';
 import { ToolClass } from '../../../src/core/contributions.js';
 import { PluginModule } from '../../../src/core/plugin-module.js';
 import { PromptSection } from '../../../src/core/prompt-section.js';
-import { EnvRegistry } from '../../../src/providers/env/env-registry.js';
-import { TerminalService } from '../../../src/providers/terminal/terminal-service.js';
-import { terminalModule } from '../../../src/providers/terminal/terminal.module.js';
+import { EnvRegistry } from '../../../src/providers/policy/env/env-registry.js';
+import { TerminalService } from '../../../src/providers/exec/terminal/terminal-service.js';
+import { terminalModule } from '../../../src/providers/backends/pty/terminal.module.js';
 import { BASH_PROMPT_TEXT } from '../../../src/tools/bash/bash-config.js';
 import { persistentBashModule } from '../../../src/tools/persistent-bash/persistent-bash.module.js';
 import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
-import { plannerModule } from '../../../src/providers/planner/planner.module.js';
+import { plannerModule } from '../../../src/providers/policy/planner/planner.module.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { processesWith, uniqueSleepArg, eventually } from '../../providers/terminal/proc-helpers.js';
+import { processesWith, uniqueSleepArg, eventually } from '../../providers/backends/pty/proc-helpers.js';
 import { RecordingEnvRegistry } from './persistent-bash-fixture.js';
 
 const envModule = () =>

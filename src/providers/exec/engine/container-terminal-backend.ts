@@ -1,0 +1,86 @@
+import type { Redactor } from '../../output-filter/redactor.js';
+import { randomBytes } from 'node:crypto';
+import { readStat } from '../process/process-tree.js';
+import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
+import type { PtySession, TerminalBackend, TerminalOpenOptions } from '../terminal/terminal-service.js';
+import { EXEC_TAG_VAR } from './container-engine.js';
+import { containerExecEnv } from './container-env.js';
+import { startContainerShell } from './container-shell-session.js';
+import { shellStatusLaunch } from '../process/shell-status-launcher.js';
+import { ShellStartRefused } from '../terminal/shell-channel.js';
+import type { SessionContainers } from './session-containers.js';
+
+/** Prompt and history settings that keep the terminal stream to what commands print (as the local backend). */
+const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
+  PS1: '',
+  PS2: '',
+  PROMPT_COMMAND: '',
+  HISTFILE: '/dev/null',
+});
+
+/**
+ * The `shell` terminal backend in container mode: the persistent bash is a
+ * TTY exec in the owning session's container (the same container its
+ * one-shot calls use), started in the workspace with the container env rules.
+ */
+export class ContainerTerminalBackend implements TerminalBackend {
+  readonly type = 'shell';
+
+  constructor(
+    private readonly containers: SessionContainers,
+    private readonly config: BashPtyConfig,
+    private readonly isLocalEngine: boolean,
+    private readonly redactor?: Redactor,
+  ) {}
+
+  async open(options: TerminalOpenOptions): Promise<PtySession> {
+    const session = options.session;
+    for (let attempt = 0; ; attempt++) {
+      const container = await this.containers.acquire(session);
+      const tag = randomBytes(8).toString('hex');
+      const launch = shellStatusLaunch(this.config.shellPath, options.cwd);
+      try {
+        const channel = await this.containers.engine.exec(container.id, {
+          argv: launch.argv,
+          env: {
+            ...containerExecEnv(this.config.allowEnv, this.containers.config.env, { dshEnv: options.dshEnv }, SHELL_ENV),
+            [EXEC_TAG_VAR]: tag,
+          },
+          workdir: '/',
+          tty: true,
+          stdin: true,
+          cols: options.cols ?? this.config.cols,
+          rows: options.rows ?? this.config.rows,
+          ...(this.containers.config.user === undefined ? {} : { user: this.containers.config.user }),
+        });
+        const hostPid = this.isLocalEngine ? await this.visiblePid(channel.hostPid()) : undefined;
+        return await startContainerShell(
+          {
+            engine: this.containers.engine,
+            containerId: container.id,
+            channel,
+            tag,
+            key: launch.key,
+            keyLine: launch.keyLine,
+            hostPid,
+            cwd: options.cwd,
+            scrollbackChars: options.scrollbackChars ?? this.config.scrollbackChars,
+            ...(this.redactor === undefined ? {} : { redactor: this.redactor }),
+          },
+          this.config,
+        );
+      } catch (error) {
+        if (error instanceof ShellStartRefused) throw error;
+        const stopped = await this.containers.markIfStopped(container).catch(() => undefined);
+        if (stopped && attempt === 0) continue;
+        throw new Error(`cannot start the persistent shell in the session container: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /** The engine's pid is usable only when this machine's /proc shows it (same host, same pid namespace). */
+  private async visiblePid(pid: Promise<number | undefined>): Promise<number | undefined> {
+    const value = await pid;
+    return value !== undefined && readStat(value) !== undefined ? value : undefined;
+  }
+}

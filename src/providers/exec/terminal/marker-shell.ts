@@ -1,0 +1,300 @@
+import { MAX_TIMER_MS } from '../../../core/timer.js';
+import type { Redactor } from '../../output-filter/redactor.js';
+import type { BashPtyConfig } from './bash-pty-config.js';
+import { attachSend, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
+import { EndCheck, promptShell, shellState } from './marker-end-check.js';
+import { MarkerParser, type ParseStep } from './marker-parser.js';
+import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
+import { OutputCollector, normalizeTerminalText } from './output-collector.js';
+import { ShellStartRefused, type ShellChannel, type ShellIdentity } from './shell-channel.js';
+import { probeStdinWait } from './stdin-wait-probe.js';
+import { StdinWaitWatcher } from './stdin-wait-watcher.js';
+import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
+
+export interface MarkerShellSpec {
+  readonly scrollbackChars: number;
+  /** Secrets to keep out of the output. */
+  readonly redactor?: Redactor;
+  readonly identity: ShellIdentity;
+  readonly config: Pick<BashPtyConfig, 'startupTimeoutMs' | 'stdinProbeQuietMs' | 'stdinProbeMaxIntervalMs'>;
+}
+
+/** How long `close` waits for the shell to go after killing it. */
+const CLOSE_WAIT_MS = 5_000;
+
+/**
+ * One interactive bash driven through the marker protocol (see
+ * marker-protocol.ts) over any `ShellChannel`. Completion is read from the
+ * stream; only a quiet running command is checked for a terminal read (see
+ * StdinWaitWatcher). A command that returned early stays framed (`running`):
+ * the next send feeds it input and waits for its end marker. A second send
+ * while one is attached is refused: the state below serves one at a time.
+ */
+export class MarkerShell implements PtySession {
+  private readonly secret = newToken();
+  private running?: Running;
+  private attached?: Attached;
+  private exitInfo?: PtyExit;
+  private closing?: Promise<void>;
+  private leftovers: Promise<unknown> = Promise.resolve();
+  private readonly watcher: StdinWaitWatcher;
+  private tty = '';
+  /** The interactive bash itself, whose state proves an end (see EndCheck). */
+  private shellPid: number | undefined;
+  private startup?: { buffer: string; marker: string; done: () => void };
+  private readonly exited: Promise<void>;
+  readonly sending = (): boolean => this.attached !== undefined; // a send in flight: someone awaits the shell
+
+  private constructor(
+    private readonly channel: ShellChannel,
+    private readonly spec: MarkerShellSpec,
+  ) {
+    const hostPid = channel.hostPid;
+    this.watcher = new StdinWaitWatcher({
+      quietMs: spec.config.stdinProbeQuietMs,
+      maxIntervalMs: spec.config.stdinProbeMaxIntervalMs,
+      active: () => hostPid !== undefined && this.attached !== undefined && this.commandRunning && this.alive,
+      isWaiting: () => {
+        const running = this.running;
+        // A long line may still be on its way; only a started command, or a one-line frame, can be judged.
+        if (!running || (!running.parser.started && running.multiLine)) return false;
+        // A shell idle after an end marker is not a command waiting: the end check confirms it.
+        if (running.endCheck?.pending && shellState(this.shellPid, this.tty) === 'idle') return false;
+        return probeStdinWait(hostPid!, this.tty) === 'waiting';
+      },
+      // Before any start marker, a terminal read is bash back at its prompt: the line ran without its frame.
+      onWaiting: () =>
+        this.running?.parser.started === true
+          ? this.settle({ ...this.takeOutput(this.running), end: { kind: 'waiting-for-input' } })
+          : void this.interrupt('framing-lost'),
+    });
+    let markExited!: () => void;
+    this.exited = new Promise((resolve) => (markExited = resolve));
+    channel.listen(
+      (chunk) => this.onData(chunk),
+      (exit) => {
+        this.onExit(exit);
+        markExited();
+      },
+    );
+  }
+
+  /** Runs the setup line and resolves once the shell is ready; closes it and throws otherwise. */
+  static async start(channel: ShellChannel, spec: MarkerShellSpec): Promise<MarkerShell> {
+    const shell = new MarkerShell(channel, spec);
+    await shell.handshake();
+    return shell;
+  }
+
+  get pid(): number {
+    return this.channel.hostPid ?? -1;
+  }
+
+  get alive(): boolean {
+    return this.exitInfo === undefined && this.closing === undefined;
+  }
+
+  /** True while a framed command has not ended (including one waiting for input between sends). */
+  get commandRunning(): boolean {
+    return this.running !== undefined && this.running.exitCode === undefined && this.running.lost !== true;
+  }
+
+  private async handshake(): Promise<void> {
+    const nonce = newToken();
+    const ready = new Promise<void>((resolve) => {
+      this.startup = { buffer: '', marker: readyMarker(nonce), done: resolve };
+    });
+    this.channel.write(initLine(this.secret, nonce));
+    const { startupTimeoutMs } = this.spec.config;
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      ready.then(() => 'ready' as const),
+      this.exited.then(() => 'exited' as const),
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), startupTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    this.startup = undefined;
+    if (outcome === 'ready') {
+      if (this.channel.hostPid !== undefined) ({ tty: this.tty, shellPid: this.shellPid } = promptShell(this.channel.hostPid));
+      return;
+    }
+    const exit = this.exitInfo;
+    await this.close();
+    const { name, hint } = this.spec.identity;
+    if (outcome === 'timeout') throw new Error(`${name} did not become ready within ${startupTimeoutMs}ms`);
+    const named = exit === undefined ? undefined : this.spec.identity.explainExit?.(exit);
+    if (named !== undefined) throw new ShellStartRefused(named);
+    const how = exit?.signal ? `signal ${exit.signal}` : `code ${exit?.exitCode ?? '?'}`;
+    throw new Error(`${name} exited during startup (${how}); ${hint}`);
+  }
+
+  send(command: string, options: SendOptions): Promise<SendResult> {
+    if (this.attached) return Promise.reject(new Error('a command is already running on this PTY'));
+    const { timeoutMs } = options;
+    if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+      // setTimeout would fire at once and take the shell down with a bogus timeout.
+      return Promise.reject(
+        new Error(`invalid timeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`),
+      );
+    }
+    if (!this.alive) return Promise.resolve(this.deadResult());
+    if (options.signal?.aborted) return this.closeWith({ kind: 'aborted' });
+    const running = this.running;
+    if (running?.lost) return this.closeWith({ kind: 'framing-lost' }, this.release());
+    if (running?.exitCode !== undefined) {
+      // The waiting command finished between calls: report it; the text was meant as its input, so do not run it.
+      return Promise.resolve({ ...this.finish({ kind: 'completed', exitCode: running.exitCode }), continuation: { inputDelivered: false } });
+    }
+    return new Promise((resolve) => {
+      let continuation: Attached['continuation'];
+      if (running) {
+        continuation = { inputDelivered: true };
+        this.channel.write(inputBytes(command));
+      } else {
+        this.startCommand(command, options.env);
+      }
+      this.attached = attachSend(resolve, options, continuation, {
+        interrupt: (kind) => void this.interrupt(kind),
+        watcher: this.watcher,
+      });
+      this.watcher.start();
+    });
+  }
+
+  private startCommand(command: string, env: SendOptions['env']): void {
+    const nonce = newToken();
+    const running: Running = { parser: new MarkerParser(nonce, this.secret), collector: this.newCollector() };
+    // Long commands span several physical lines (continuations): they travel as data, never through a file.
+    const line = commandLine(nonce, command, { env });
+    running.multiLine = line.indexOf('\n') < line.length - 1;
+    this.running = running;
+    this.channel.write(line);
+  }
+
+  private newCollector(): OutputCollector {
+    return new OutputCollector(this.spec.scrollbackChars, this.spec.redactor);
+  }
+
+  private onData(chunk: string): void {
+    this.watcher.noteData();
+    const startup = this.startup;
+    if (startup) {
+      startup.buffer = (startup.buffer + chunk).slice(-4096);
+      if (startup.buffer.includes(startup.marker)) startup.done();
+      return;
+    }
+    const running = this.running;
+    if (!running || running.exitCode !== undefined || running.lost) return;
+    this.read(running, running.parser.push(chunk));
+    running.endCheck?.check();
+  }
+
+  /** Collects a parse step; an end marker only starts the end check (the command may have forged it). */
+  private read(running: Running, first: ParseStep): void {
+    for (let step = first; ; step = running.parser.reopen()) {
+      if (step.discardEarlier) running.collector = this.newCollector();
+      this.collect(running, running.endCheck ? running.endCheck.output(step.output) : step.output);
+      if (!step.end) return;
+      // After this call's end marker, a prompt without its nonce is that end's prompt (a syntax error loses the variable).
+      if (step.end.via === 'lost' && running.endCheck === undefined) {
+        running.lost = true;
+        if (this.attached) void this.interrupt('framing-lost');
+        return;
+      }
+      running.endCheck ??= new EndCheck(
+        () => shellState(this.shellPid, this.tty),
+        (exitCode, forged) => this.confirmEnd(running, exitCode, forged),
+      );
+      const end = step.end;
+      this.collect(running, end.via === 'lost' ? running.endCheck.candidate('prompt') : running.endCheck.candidate(end.via, end.exitCode));
+    }
+  }
+
+  private collect(running: Running, output: string): void {
+    if (output === '') return;
+    running.collector.append(output);
+    this.attached?.progress?.feed(Buffer.from(normalizeTerminalText(output)));
+  }
+
+  private confirmEnd(running: Running, exitCode: number, forged: boolean): void {
+    if (this.running !== running) return;
+    running.exitCode = exitCode;
+    if (forged) running.forgedEnd = true;
+    if (this.attached) this.settle(this.finish({ kind: 'completed', exitCode }));
+  }
+
+  private onExit(exit: PtyExit): void {
+    this.exitInfo = exit;
+    // Jobs the shell left behind (e.g. `sleep &` then `exit`) have no owner any more.
+    if (!this.closing) this.leftovers = this.channel.kill(false).catch(() => undefined);
+    if (this.attached) this.settle(this.deadResult());
+  }
+
+  private takeOutput(running: Running): { output: string; droppedChars: number; collapsedUpdates: number; lostPrefix: false } {
+    const taken = running.collector.take();
+    running.collector = this.newCollector();
+    return { ...taken, lostPrefix: false };
+  }
+
+  /** Forgets the framed command and returns its remaining output. */
+  private release(): { output: string; droppedChars: number; collapsedUpdates?: number; lostPrefix: false } {
+    const running = this.running;
+    if (!running) return { output: '', droppedChars: 0, lostPrefix: false };
+    this.running = undefined;
+    if (running.endCheck) running.collector.append(running.endCheck.abandon());
+    return this.takeOutput(running);
+  }
+
+  private finish(end: SendResult['end']): SendResult {
+    const forged = this.running?.forgedEnd === true;
+    const result: SendResult = { ...this.release(), end };
+    return forged ? { ...result, forgedEnd: true } : result;
+  }
+
+  private deadResult(): SendResult {
+    const exit = this.exitInfo ?? { exitCode: null, signal: null };
+    return this.finish({ kind: 'shell-exited', exitCode: exit.exitCode, signal: exit.signal });
+  }
+
+  /** Detaches the waiting send and answers it. */
+  private settle(result: SendResult): void {
+    const attached = this.attached;
+    if (!attached) return;
+    this.attached = undefined;
+    attached.dispose();
+    attached.resolve(attached.continuation ? { ...result, continuation: attached.continuation } : result);
+  }
+
+  /** Ends the waiting send early: the shell's state is unknown now, so it is closed first. */
+  private async interrupt(kind: 'timeout' | 'aborted' | 'framing-lost'): Promise<void> {
+    const attached = this.attached;
+    if (!attached) return;
+    this.attached = undefined;
+    attached.dispose();
+    const taken = this.release();
+    await this.close();
+    const result: SendResult = { ...taken, end: { kind } };
+    attached.resolve(attached.continuation ? { ...result, continuation: attached.continuation } : result);
+  }
+
+  private async closeWith(end: { kind: 'aborted' | 'framing-lost' }, taken: Partial<SendResult> = {}): Promise<SendResult> {
+    await this.close();
+    return { output: '', ...taken, end, lostPrefix: false };
+  }
+
+  /** Kills the shell's whole tree (or what an exited shell left) and waits for it to go. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.watcher.stop();
+      if (this.exitInfo === undefined) {
+        await this.channel.kill(true).catch(() => undefined);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
+      await this.leftovers;
+      this.channel.release?.();
+    })();
+    return this.closing;
+  }
+}
