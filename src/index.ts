@@ -18,7 +18,6 @@ export type { PromptSection as PromptSectionData } from './core/prompt-section.j
 
 // Seams: each token lives beside its interface (same name, typed); exported only from here.
 export { ShellExecutor, ExecutorConfig, ExecSpec } from './providers/exec/shell/shell-executor.js';
-export { checkRequestWith } from './providers/exec/shell/executor-names.js';
 export { SessionConfinement } from './providers/exec/process/command-confinement.js';
 export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/policy/planner/call-planner.js';
 export { EnvContributor, EnvRegistry, type EnvExecution, type EnvKeyDeclaration } from './providers/policy/env/env-registry.js';

@@ -41,11 +41,6 @@ export class ScriptedExecutor implements ShellExecutor {
     return ExecSpec.check(request, SCRIPTED_LIMITS);
   }
 
-  /** @deprecated since 0.2: renamed `checkRequest` (kept one deprecation cycle for callers of the old name). */
-  resolve(request: ExecRequest): ExecSpec {
-    return this.checkRequest(request);
-  }
-
   async run(spec: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
     if (options.signal?.aborted) throw new Error('aborted before start');
     this.runs.push(spec);

@@ -14,7 +14,6 @@ import {
   ShellExecutor,
   Tool,
   bindTool,
-  checkRequestWith,
   containerEnvironment,
   createHost,
   textResult,
@@ -34,7 +33,7 @@ class WhereAmITool implements ToolInstance<HostnameArgs> {
   constructor(@inject(ShellExecutor) private readonly executor: ShellExecutor) {}
   async run() {
     // No `session` here on purpose: the call's session must reach the executor anyway.
-    const spec = checkRequestWith(this.executor, { command: 'cat /etc/hostname' });
+    const spec = this.executor.checkRequest({ command: 'cat /etc/hostname' });
     return textResult((await this.executor.run(spec)).stdout.trim());
   }
 }
@@ -72,7 +71,7 @@ describeWithEngine(`a custom tool in the container composition${NEEDS_ENGINE}`, 
 
   it('a request without a session made outside every tool call fails loudly instead of sharing a container', async () => {
     const executor = host.get(ShellExecutor);
-    const spec = checkRequestWith(executor, { command: 'cat /etc/hostname' });
+    const spec = executor.checkRequest({ command: 'cat /etc/hostname' });
     await expect(executor.run(spec)).rejects.toThrow(
       /came without a session and outside any tool call: pass the calling session in the request \(`session: ctx\.session`\)/,
     );

@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkRequestWith, containerEnvironment, createHost, decorate, ShellExecutor, type ExecSpec } from '../../src/index.js';
+import { containerEnvironment, createHost, decorate, ShellExecutor, type ExecSpec } from '../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 import { sessionContainers } from '../providers/backends/docker/container-kit.js';
 
@@ -16,7 +16,7 @@ describeWithEngine(`decorate() in the container composition${NEEDS_ENGINE}`, () 
     const host = await createHost(
       ...containerEnvironment({ workspace: root, container: { image: TEST_IMAGE } }),
       decorate(ShellExecutor, (inner) => ({
-        checkRequest: (request) => checkRequestWith(inner, request),
+        checkRequest: (request) => inner.checkRequest(request),
         start: (spec) => inner.start(spec),
         run: (spec: ExecSpec, options) => {
           seen.push(spec.command);

@@ -1,13 +1,13 @@
 // A decorator wraps whatever provider is bound last: a replace() loaded after
 // decorate() (a test override, an environment module) must not silently drop
 // an audit wrapper.
-import { checkRequestWith, createHost, decorate, localEnvironment, PluginModule, replace, ShellExecutor, type ExecSpec } from '../../src/index.js';
+import { createHost, decorate, localEnvironment, PluginModule, replace, ShellExecutor, type ExecSpec } from '../../src/index.js';
 import { ScriptedExecutor } from '../../src/testing.js';
 
 /** A decorator that records each command it sees and forwards everything. */
 function auditing(seen: string[]): PluginModule {
   return decorate(ShellExecutor, (inner) => ({
-    checkRequest: (request) => checkRequestWith(inner, request),
+    checkRequest: (request) => inner.checkRequest(request),
     start: (spec) => inner.start(spec),
     run: (spec: ExecSpec, options) => {
       seen.push(spec.command);

@@ -3,7 +3,7 @@
 // executor leaves no spill file or process behind.
 import { existsSync } from 'node:fs';
 import { injectable, preDestroy } from 'inversify';
-import { checkRequestWith, createHost, decorate, localEnvironment, replace, shellModule, ShellExecutor, type DshHost } from '../../src/index.js';
+import { createHost, decorate, localEnvironment, replace, shellModule, ShellExecutor, type DshHost } from '../../src/index.js';
 import type { BackgroundProcess, ExecRequest, ExecSpec, RunOptions, RunResult } from '../../src/index.js';
 import { survivors, uniqueSleep, waitUntilRunning } from '../support/process-table.js';
 
@@ -15,7 +15,7 @@ class CountingExecutor implements ShellExecutor {
   private disposal?: Promise<void>;
   constructor(private readonly inner: ShellExecutor) {}
   checkRequest(request: ExecRequest): ExecSpec {
-    return checkRequestWith(this.inner, request);
+    return this.inner.checkRequest(request);
   }
   run(spec: ExecSpec, options?: RunOptions): Promise<RunResult> {
     this.runs += 1;
@@ -76,7 +76,7 @@ describe('swapping a provider keeps its lifecycle', () => {
   it('decorate(): a wrapper without dispose() still gets its inner executor disposed', async () => {
     const host = await createHost(
       ...environment(),
-      decorate(ShellExecutor, (inner) => ({ checkRequest: (r) => checkRequestWith(inner, r), run: (s, o) => inner.run(s, o), start: (s) => inner.start(s) })),
+      decorate(ShellExecutor, (inner) => ({ checkRequest: (r) => inner.checkRequest(r), run: (s, o) => inner.run(s, o), start: (s) => inner.start(s) })),
     );
     const left = await leftoversAfterDispose(host);
     expect(existsSync(left.spill)).toBe(false);

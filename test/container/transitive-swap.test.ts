@@ -7,7 +7,6 @@ import type { ServiceIdentifier } from 'inversify';
 import {
   bindTool,
   CallPlanner,
-  checkRequestWith,
   CommandPolicy,
   createHost,
   localEnvironment,
@@ -45,7 +44,7 @@ class CheckingExecutor implements ShellExecutor {
   constructor(private readonly inner: ShellExecutor) {}
   checkRequest(request: ExecRequest): ExecSpec {
     this.checks += 1;
-    return checkRequestWith(this.inner, request);
+    return this.inner.checkRequest(request);
   }
   run: ShellExecutor['run'] = (spec, options) => this.inner.run(spec, options);
   start: ShellExecutor['start'] = (spec) => this.inner.start(spec);

@@ -4,7 +4,6 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   APPROVAL_KINDS,
-  checkRequestWith,
   Confinement,
   ApprovalService,
   createHost,
@@ -213,7 +212,7 @@ describe('sandboxedEnvironment without answerers or backend', () => {
       expect(text(result)).toBe('(no output)\n[timed out after 300ms]\n[killed by signal: SIGTERM]');
       expect(await waitUntilGone(sleep)).toEqual([]);
       const executor = host.get(ShellExecutor);
-      await executor.start(checkRequestWith(executor, { command: `sleep ${lingering}` }));
+      await executor.start(executor.checkRequest({ command: `sleep ${lingering}` }));
       expect((await waitUntilRunning(lingering)).length).toBeGreaterThan(0);
     } finally {
       await host.dispose();

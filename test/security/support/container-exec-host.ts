@@ -3,7 +3,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkRequestWith, createHost, containerEnvironment, ShellExecutor, type DshHost, type HostSession, type RunResult } from '../../../src/index.js';
+import { createHost, containerEnvironment, ShellExecutor, type DshHost, type HostSession, type RunResult } from '../../../src/index.js';
 import { TEST_IMAGE } from '../../support/container-engine.js';
 import { fakeSession, type FakeSession } from '../../support/fake-session.js';
 
@@ -31,7 +31,7 @@ export async function containerExecHost(sessionId: string): Promise<ContainerExe
       return { text: result.content.map((block) => block.text).join(''), isError: result.isError === true };
     },
     run(command, stdin) {
-      return executor.run(checkRequestWith(executor, { command, workdir: root, session: direct, ...(stdin === undefined ? {} : { stdin }) }));
+      return executor.run(executor.checkRequest({ command, workdir: root, session: direct, ...(stdin === undefined ? {} : { stdin }) }));
     },
     async dispose() {
       await direct.dispose();

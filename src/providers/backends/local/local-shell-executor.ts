@@ -93,11 +93,6 @@ export class LocalShellExecutor implements ShellExecutor {
     return this.withDefaultConfinement(ExecSpec.check(request, this.config));
   }
 
-  /** @deprecated since 0.2: renamed `checkRequest` (kept one deprecation cycle for callers of the old name). */
-  resolve(request: ExecRequest): ExecSpec {
-    return this.checkRequest(request);
-  }
-
   async run(given: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
     this.checkOpen();
     const spec = this.applicable(given);

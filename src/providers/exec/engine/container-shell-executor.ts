@@ -44,11 +44,6 @@ export class ContainerShellExecutor implements ShellExecutor {
     return ExecSpec.check(request, this.config);
   }
 
-  /** @deprecated since 0.2: renamed `checkRequest` (kept one deprecation cycle for callers of the old name). */
-  resolve(request: ExecRequest): ExecSpec {
-    return this.checkRequest(request);
-  }
-
   async run(given: ExecSpec, options: RunOptions = {}): Promise<RunResult> {
     this.checkOpen();
     const spec = ExecSpec.of(given, this.config);

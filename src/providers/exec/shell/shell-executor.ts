@@ -202,17 +202,10 @@ export interface BackgroundProcess {
  * applies each spec's confinement), `ContainerShellExecutor`. `checkRequest`
  * fills defaults explicitly so `run`/`start` never hide them; what a call may
  * do is decided before, by the call planner, and arrives in the request.
- *
- * `checkRequest` was called `resolve` before 0.2. For one deprecation cycle
- * both are optional in this type, so a provider written against either name
- * type-checks; the built-in executors have both, and the planner calls
- * whichever a provider has (`checkRequestWith`, warning once about `resolve`).
  */
 export interface ShellExecutor {
-  /** Checks the request, fills defaults and applies caps; throws on invalid input. Optional in the type for one deprecation cycle only. */
-  checkRequest?(request: ExecRequest): ExecSpec;
-  /** @deprecated since 0.2: renamed `checkRequest`; still called when a provider lacks `checkRequest`, until the next minor release. */
-  resolve?(request: ExecRequest): ExecSpec;
+  /** Checks the request, fills defaults and applies caps; throws on invalid input. */
+  checkRequest(request: ExecRequest): ExecSpec;
   /** Foreground run. Rejects only for infrastructure failures (missing workdir, missing bash, pre-aborted signal). */
   run(spec: ExecSpec, options?: RunOptions): Promise<RunResult>;
   /** Background start: a live handle at once, no timeout. */

@@ -27,14 +27,8 @@ export interface EnvContributor {
   /** Stable name, shown in errors and `list()`. */
   readonly name: string;
   readonly keys: readonly EnvKeyDeclaration[];
-  /**
-   * Values for this execution; may return a subset of the declared keys.
-   * Called `resolve` before 0.2: optional in the type for one deprecation
-   * cycle, so a contributor that implements only the old name still type-checks.
-   */
-  valuesFor?(execution: EnvExecution): Readonly<Record<string, string | undefined>>;
-  /** @deprecated since 0.2: renamed `valuesFor`; still called when a contributor lacks `valuesFor` (with a warning), until the next minor release. */
-  resolve?(execution: EnvExecution): Readonly<Record<string, string | undefined>>;
+  /** Values for this execution; may return a subset of the declared keys. */
+  valuesFor(execution: EnvExecution): Readonly<Record<string, string | undefined>>;
 }
 
 export const EnvContributor: ServiceIdentifier<EnvContributor> = Symbol.for('dsh.EnvContributor');

@@ -4,7 +4,6 @@ import { HostConfig } from '../../../core/host-config.js';
 import { callInfoOf, currentToolCall } from '../../../core/tool-call-context.js';
 import { Logger } from '../../logging/logger.js';
 import { BuiltinEnvContributor } from './builtin-env-contributor.js';
-import { contributorValues } from './contributor-names.js';
 import {
   EnvContributor,
   type EnvContributorInfo,
@@ -46,7 +45,7 @@ export class LocalEnvRegistry implements EnvRegistry {
     if (running !== undefined) execution = { ...execution, call: callInfoOf(running) };
     const overlay: Record<string, string> = {};
     for (const contributor of contributors) {
-      const values = contributorValues(contributor, execution, this.logger);
+      const values = contributor.valuesFor(execution);
       for (const [key, value] of Object.entries(values)) {
         if (owners.get(key) !== contributor.name) {
           throw new Error(`env contributor "${contributor.name}" returned ${key}, which it did not declare`);

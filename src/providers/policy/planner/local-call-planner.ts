@@ -10,7 +10,6 @@ import { EnvRegistry } from '../env/env-registry.js';
 import { Confinement } from '../sandbox/confinement.js';
 import { SandboxPolicy } from '../sandbox/sandbox-policy.js';
 import { ShellExecutor } from '../../exec/shell/shell-executor.js';
-import { checkRequestWith } from '../../exec/shell/executor-names.js';
 import { Logger } from '../../logging/logger.js';
 import {
   CallPlannerConfig,
@@ -67,11 +66,13 @@ export class LocalCallPlanner implements CallPlanner {
         : { ...current, mode: await approvedEscalation(call, ctx, { current: current.mode, requested, workdir: shownWorkdir, approval: this.approval }) };
     // The checks of the arguments first (their errors come before the sandbox's), then the confinement decided from `sandbox`.
     if (this.executor === undefined) throw new Error('no shell executor is composed to run a one-shot call');
-    const checked = checkRequestWith(
-      this.executor,
-      { command: call.command, workdir: workdirFor(call.workdir, session, sandbox?.workspaceRoot), timeoutMs: call.timeoutMs, session, confinement: null },
-      this.logger,
-    );
+    const checked = this.executor.checkRequest({
+      command: call.command,
+      workdir: workdirFor(call.workdir, session, sandbox?.workspaceRoot),
+      timeoutMs: call.timeoutMs,
+      session,
+      confinement: null,
+    });
     const confinement = sandbox === undefined ? null : (this.confinement!.forSession(session, sandbox) ?? null);
     noteSandboxMode(sandbox?.mode);
     const dshEnv = this.env.collect({ session, mode: call.background ? 'background' : 'foreground', workdir: checked.workdir, call: callInfoOf(ctx) });

@@ -2,17 +2,15 @@
 // the executor the composition bound (the default LocalShellExecutor).
 // Mounted with decorate(ShellExecutor, …): the host disposes the wrapper and
 // then the wrapped executor, so nothing outlives host.dispose().
-// Written against the 0.1 name on purpose: it implements resolve(), which
-// 0.2 renamed checkRequest() and still accepts for one deprecation cycle.
-import { checkRequestWith, type BackgroundProcess, type ExecRequest, type ExecSpec, type RunOptions, type RunResult, type ShellExecutor } from 'dsh-tools';
+import { type BackgroundProcess, type ExecRequest, type ExecSpec, type RunOptions, type RunResult, type ShellExecutor } from 'dsh-tools';
 
 export class AuditingExecutor implements ShellExecutor {
   readonly commands: string[] = [];
 
   constructor(private readonly inner: ShellExecutor) {}
 
-  resolve(request: ExecRequest): ExecSpec {
-    return checkRequestWith(this.inner, request);
+  checkRequest(request: ExecRequest): ExecSpec {
+    return this.inner.checkRequest(request);
   }
 
   run(spec: ExecSpec, options?: RunOptions): Promise<RunResult> {

@@ -10,7 +10,6 @@ import {
   ToolError,
   bindPromptSection,
   bindTool,
-  checkRequestWith,
   textResult,
   type CallContext,
   type ToolInstance,
@@ -46,8 +45,7 @@ export class DiskUsageTool implements ToolInstance<DiskUsageArgs> {
 
   async run(args: DiskUsageArgs, ctx: CallContext): Promise<ToolResult<DiskUsageValue>> {
     const workdir = ctx.session?.cwd ?? process.cwd();
-    // checkRequestWith: the executor may be a provider that still implements only the deprecated resolve().
-    const spec = checkRequestWith(this.executor, {
+    const spec = this.executor.checkRequest({
       command: `du -sk ${JSON.stringify(args.path)}`,
       workdir,
       dshEnv: this.env.collect({ session: ctx.session, mode: 'foreground', workdir }),

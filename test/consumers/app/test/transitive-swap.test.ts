@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import {
   bindTool,
   CallPlanner,
-  checkRequestWith,
   createHost,
   localEnvironment,
   PluginModule,
@@ -40,7 +39,7 @@ class CountingChecks implements ShellExecutor {
   constructor(private readonly inner: ShellExecutor) {}
   checkRequest(request: ExecRequest): ExecSpec {
     this.checks += 1;
-    return checkRequestWith(this.inner, request);
+    return this.inner.checkRequest(request);
   }
   run: ShellExecutor['run'] = (spec, options) => this.inner.run(spec, options);
   start: ShellExecutor['start'] = (spec) => this.inner.start(spec);

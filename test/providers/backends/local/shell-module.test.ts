@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import { LocalShellExecutor } from '../../../../src/providers/backends/local/local-shell-executor.js';
 import { shellModule } from '../../../../src/providers/backends/local/shell.module.js';
 import { ShellExecutor } from '../../../../src/providers/exec/shell/shell-executor.js';
-import { checkRequestWith } from '../../../../src/providers/exec/shell/executor-names.js';
 
 describe('shellModule', () => {
   it('binds ShellExecutor to a singleton LocalShellExecutor with the given config', async () => {
@@ -17,12 +16,12 @@ describe('shellModule', () => {
     expect((executor as LocalShellExecutor).config).toMatchObject({ maxOutputBytes: 10, graceMs: 100, timeoutMs: 120_000 });
 
     // Unloading disposes the executor: its spills are deleted and it refuses work.
-    const result = await executor.run(checkRequestWith(executor, { command: 'seq 1 100' }));
+    const result = await executor.run(executor.checkRequest({ command: 'seq 1 100' }));
     const dir = (executor as LocalShellExecutor).spillDirectory!;
     expect(fs.existsSync(result.stdoutSpillPath!)).toBe(true);
     await container.unload(module);
     expect(fs.existsSync(dir)).toBe(false);
-    await expect(executor.run(checkRequestWith(executor, { command: 'true' }))).rejects.toThrow('shell executor is disposed');
+    await expect(executor.run(executor.checkRequest({ command: 'true' }))).rejects.toThrow('shell executor is disposed');
   });
 
   it('works without any config (all defaults)', async () => {
