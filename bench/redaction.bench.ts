@@ -6,7 +6,7 @@ import { createHost, localEnvironment, type DshHost } from '../dist/index.js';
 import { fmt, median, timeOnce, type Figure } from './stats.js';
 
 const BYTES = 200 * 1000 * 1000;
-const LINE = 'src/providers/exec/capture/output-capture.ts:123:45 - warning: value 42 is never read (no-unused-vars)';
+const LINE = 'src/providers/exec/shell/output-capture.ts:123:45 - warning: value 42 is never read (no-unused-vars)';
 const COMMAND = `yes '${LINE}' | head -c ${BYTES}`;
 const SECRETS = Array.from({ length: 50 }, (_, i) => `bench-secret-${i}-${'q7Zk'.repeat(6)}`);
 

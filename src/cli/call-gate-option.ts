@@ -1,5 +1,5 @@
 import type { DshHost } from '../container/dsh-host.js';
-import type { CallGate } from '../mcp/call-gate.js';
+import type { CallGate } from '../mcp/calls/call-gate.js';
 import type { Logger } from '../providers/logging/logger.js';
 
 /** The `serve` flags of the call gate. */
@@ -17,7 +17,7 @@ export interface CallGateFlags {
 export async function callGateFrom(flags: CallGateFlags, host: DshHost, logger: Logger): Promise<CallGate | undefined> {
   if (flags.maxConcurrentCalls === undefined && flags.maxConcurrentCallsPerCaller === undefined) return undefined;
   const [{ CallGate }, { HostMetrics }] = await Promise.all([
-    import('../mcp/call-gate.js'),
+    import('../mcp/calls/call-gate.js'),
     import('../providers/observability/host-metrics.js'),
   ]);
   const metrics = host.isBound(HostMetrics) ? host.get(HostMetrics) : undefined;

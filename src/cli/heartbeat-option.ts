@@ -18,6 +18,6 @@ export function parseHeartbeatInterval(value: string): number {
 /** Binds the interval on the host when the flag was given; without it connections use the default (15 s). */
 export async function loadHeartbeat(host: DshHost, flags: HeartbeatFlag): Promise<void> {
   if (flags.heartbeatInterval === undefined) return;
-  const { heartbeatModule } = await import('../mcp/progress-heartbeat.js');
+  const { heartbeatModule } = await import('../mcp/transport/progress-heartbeat.js');
   await host.load(heartbeatModule(flags.heartbeatInterval));
 }

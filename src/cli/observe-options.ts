@@ -43,7 +43,7 @@ export function withObserveFlags(environment: CliEnvironment, flags: ObserveFlag
 /** Starts the `--metrics-port` listener when asked; its URL goes to stderr. */
 export async function startMetricsPort(host: DshHost, flags: ObserveFlags, logger: Logger): Promise<{ close(): Promise<void> } | undefined> {
   if (flags.metricsPort === undefined) return undefined;
-  const { startMetricsListener } = await import('../mcp/metrics-endpoint.js');
+  const { startMetricsListener } = await import('../mcp/endpoints/metrics-endpoint.js');
   const listener = await startMetricsListener(host, flags.metricsPort, logger);
   process.stderr.write(`dsh-tools: metrics at ${listener.url}\n`);
   return listener;

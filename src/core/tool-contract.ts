@@ -148,7 +148,7 @@ export interface ToolMeta {
   /**
    * JSON Schema (type `object`) of the result as MCP sends it (`structuredContent`):
    * the `value` without null fields and without `stdout`/`stderr`/`output`, plus
-   * `text`, the whole model-visible text (see `src/mcp/call-result.ts`).
+   * `text`, the whole model-visible text (see `src/mcp/calls/call-result.ts`).
    */
   readonly outputSchema?: JsonSchema;
   /** The class-validator / class-transformer decorated argument class. */

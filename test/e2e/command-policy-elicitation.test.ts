@@ -3,7 +3,7 @@
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/elicitation-answerer.js';
+import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
 import { ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
 import { connectInProcess } from './support/in-process-client.js';
 

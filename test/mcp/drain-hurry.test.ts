@@ -2,7 +2,7 @@
 // the wait for answers at once, cancels, and waits only briefly for the
 // cancelled calls' answers.
 import { jest } from '@jest/globals';
-import { drainWithin, settlesWithin } from '../../src/mcp/drain.js';
+import { drainWithin, settlesWithin } from '../../src/mcp/transport/drain.js';
 
 test('hurry during the wait: cancel runs at once and the cancelled answers are awaited', async () => {
   let answer!: () => void;

@@ -5,8 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type DshHost } from '../../src/index.js';
-import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/elicitation-answerer.js';
-import { McpConnection } from '../../src/mcp/mcp-connection.js';
+import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
+import { McpConnection } from '../../src/mcp/sessions/mcp-connection.js';
 import { ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
 import { resultText } from '../security/support/approval-kit.js';
 

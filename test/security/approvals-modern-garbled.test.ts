@@ -3,7 +3,7 @@
 // command; a missing, edited, extended, wrapped or unknown answer fails
 // closed, and a state of the wrong type is refused. Each case is a fresh
 // question, and none of them makes its file.
-import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approval-round-trips.js';
+import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approvals/approval-round-trips.js';
 import { ALICE, questionOf, startModernApprovals, type ModernApprovals } from './support/modern-approval-kit.js';
 
 let server: ModernApprovals;

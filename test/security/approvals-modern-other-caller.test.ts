@@ -2,7 +2,7 @@
 // and answers A's question. The question belongs to A's token: B is refused
 // with the text any unknown state gets, A's command does not run on B's
 // word, and A can still answer its own question.
-import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approval-round-trips.js';
+import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approvals/approval-round-trips.js';
 import { ACCEPT, ALICE, BOB, questionOf, startModernApprovals, type ModernApprovals } from './support/modern-approval-kit.js';
 
 let server: ModernApprovals;

@@ -2,7 +2,7 @@
 // with a different command (same requestState, same caller). The answer is
 // bound to the call it was asked for: refused, nothing runs, and the
 // question is not spent, so the real call can still be answered.
-import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approval-round-trips.js';
+import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approvals/approval-round-trips.js';
 import { ACCEPT, ALICE, questionOf, startModernApprovals, type ModernApprovals } from './support/modern-approval-kit.js';
 
 let server: ModernApprovals;

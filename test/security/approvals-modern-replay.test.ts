@@ -4,7 +4,7 @@
 // a question withdrawn by approval.timeoutMs cannot be answered late.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approval-round-trips.js';
+import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approvals/approval-round-trips.js';
 import { waitUntil } from '../support/process-table.js';
 import { ACCEPT, ALICE, questionOf, startModernApprovals, type ModernApprovals } from './support/modern-approval-kit.js';
 

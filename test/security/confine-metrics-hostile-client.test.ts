@@ -5,7 +5,7 @@
 // keep serving the scraper.
 import net from 'node:net';
 import { createHost, localEnvironment, type DshHost } from '../../src/index.js';
-import { startMetricsListener, type MetricsListener } from '../../src/mcp/metrics-endpoint.js';
+import { startMetricsListener, type MetricsListener } from '../../src/mcp/endpoints/metrics-endpoint.js';
 import { tempDir } from '../providers/observability/observability-kit.js';
 
 interface RawReply {

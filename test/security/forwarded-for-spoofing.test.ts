@@ -1,7 +1,7 @@
 // X-Forwarded-For names the client only when the connection comes from a --trusted-proxy: a client cannot
 // put another address into audit records or logs by sending the header itself.
 import type { IncomingMessage } from 'node:http';
-import { peerOf, trustedProxySet } from '../../src/mcp/http-peer.js';
+import { peerOf, trustedProxySet } from '../../src/mcp/access/http-peer.js';
 
 const request = (remoteAddress: string | undefined, forwarded?: string | string[]) =>
   ({ socket: { remoteAddress }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;

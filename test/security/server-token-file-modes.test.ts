@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveHttpToken } from '../../src/mcp/http-auth.js';
+import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { ensureBuilt, ROOT } from '../e2e/support/built-server.js';
 
 const canSwitchUser = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;

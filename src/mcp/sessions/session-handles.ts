@@ -1,0 +1,193 @@
+import type { DshHost } from '../../container/dsh-host.js';
+import type { HostSession } from '../../container/host-session.js';
+import type { Clock, Logger } from '../../providers/logging/logger.js';
+import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
+import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause, type ServerRelease } from './released-sessions.js';
+import { freedNote, SessionCounter, type IdleCandidate, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
+
+/*
+ * The 2026-07-28 era has no connection to hang a session on (SEP-2567): the
+ * state that spans calls — the persistent shell, background tasks — lives in
+ * a host session the server names with a handle, and the model passes that
+ * handle back as the tools' `session` argument. A handle is 32 random bytes,
+ * bound to the caller (token name) that made it; another caller's handle
+ * reads as unknown, exactly like another caller's `Mcp-Session-Id`.
+ */
+
+/** The tool argument that carries a handle. */
+export const HANDLE_ARGUMENT = 'session';
+const PREFIX = 'dsh-s-';
+const HANDLE_SHAPE = /^dsh-s-[A-Za-z0-9_-]{43}$/;
+
+/** The line a result ends with when its call left state behind in a fresh session. */
+export function handleNotice(handle: string): string {
+  return `[session: ${handle} — it keeps this call's shell and background tasks; pass "${HANDLE_ARGUMENT}": "${handle}" to later calls to use them]`;
+}
+
+/** Why a call with an unknown, expired or foreign handle is refused (the result reads `Error: ` and this). */
+export function unknownHandleMessage(handle: string): string {
+  return `session handle "${handle}" is unknown or expired (an idle session is closed with its shell and background tasks); call again without "${HANDLE_ARGUMENT}" to start a fresh session`;
+}
+
+export const MALFORMED_HANDLE = `"${HANDLE_ARGUMENT}" must be a session handle (dsh-s-…) from an earlier result`;
+
+/** What a handle table needs: the idle policy and the session count it shares with the other era. */
+export interface HandleOptions {
+  readonly cwd: string;
+  readonly idle: IdleSettings;
+  readonly counter: SessionCounter;
+  readonly runningTasks: RunningTasks;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** Called when the server ends a handle's session (abandoned, past its lifetime, or to make room). */
+  readonly onReleased?: (release: ServerRelease) => void;
+}
+
+/** The refusal of a fresh session when a cap is reached and no idle session could make room. */
+export function tooManySessions(refusal: SessionRefusal, caller: string | undefined, caps: SessionCaps): string {
+  if (refusal === 'server') {
+    return `too many sessions: this server holds at most ${caps.maxSessions} (--max-sessions); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
+  }
+  return `too many sessions for caller "${caller ?? 'default'}": at most ${caps.maxSessionsPerCaller ?? ''} each (--max-sessions-per-caller); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
+}
+
+/** Why `caller`'s call with a handle the server released is refused. */
+export function releasedHandleMessage(handle: string, reason: string): string {
+  return `session handle "${handle}" is gone: ${reason}, with its shell and background tasks; call again without "${HANDLE_ARGUMENT}" to start a fresh session`;
+}
+
+interface Entry {
+  readonly session: HostSession;
+  readonly caller: string | undefined;
+  readonly slot: SessionSlot;
+  readonly activity: SessionActivity;
+}
+
+/** A call's session: run the call, then `finish()` says which handle (if a new one) the result names. */
+export interface HeldSession {
+  readonly session: HostSession;
+  finish(): Promise<string | undefined>;
+}
+
+/**
+ * The handles' sessions. A fresh call takes a slot of the shared session
+ * counter for its session; the slot goes back when the call left nothing to
+ * keep, or when the handle's session is released (idle, or to make room
+ * for a new session while idle; see idle-stages.ts).
+ */
+export class SessionHandles {
+  private readonly entries = new Map<string, Entry>();
+  private readonly released = new ReleasedSessions();
+  private readonly clock: Clock;
+  private readonly stages: IdleStages;
+
+  constructor(
+    private readonly host: DshHost,
+    private readonly options: HandleOptions,
+  ) {
+    this.clock = options.clock ?? { now: () => Date.now() };
+    this.stages = new IdleStages(options.idle, this.clock, () => [...this.entries.values()].map((entry) => entry.activity), (activity, cause) => {
+      const handle = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
+      if (handle !== undefined) this.releaseFor(handle, stageCause(cause, options.idle));
+    });
+    this.stages.start();
+    options.counter.addSource({
+      idleCandidates: () => this.idleCandidates(),
+      plannedEnds: () => [...this.entries.values()].flatMap((entry) => {
+        const at = entry.activity.endsAt(options.idle);
+        return at === undefined ? [] : [{ caller: entry.caller, at }];
+      }),
+    });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** One idle stage pass now (tests drive it with a fake clock). */
+  sweep(): void {
+    this.stages.sweep();
+  }
+
+  /** The session a call runs in: the handle's, or a fresh one; a string is the `Error: …` to answer instead. */
+  acquire(handle: unknown, caller: string | undefined): HeldSession | string {
+    if (handle === undefined) return this.fresh(caller);
+    if (typeof handle !== 'string' || !HANDLE_SHAPE.test(handle)) return MALFORMED_HANDLE;
+    const entry = this.entries.get(handle);
+    if (!entry || entry.caller !== caller) {
+      const reason = this.released.reasonFor(handle, caller);
+      return reason === undefined ? unknownHandleMessage(handle) : releasedHandleMessage(handle, reason);
+    }
+    const end = entry.activity.begin();
+    return {
+      session: entry.session,
+      finish: () => {
+        end();
+        return Promise.resolve(undefined);
+      },
+    };
+  }
+
+  /** Disposes every handle's session (server shutdown). */
+  async closeAll(): Promise<void> {
+    this.stages.stop();
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    for (const entry of entries) entry.slot.free();
+    await Promise.allSettled(entries.map((entry) => entry.session.dispose()));
+  }
+
+  private fresh(caller: string | undefined): HeldSession | string {
+    const slot = this.options.counter.take(caller);
+    if (typeof slot === 'string') {
+      return tooManySessions(slot, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(slot, caller), this.clock.now());
+    }
+    const session = this.host.openSession({ cwd: this.options.cwd, ...(caller !== undefined ? { caller } : {}) });
+    return {
+      session,
+      finish: async () => {
+        if (!session.scope.holdsLastingState) {
+          slot.free();
+          await session.dispose();
+          return undefined;
+        }
+        const handle = PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+        this.entries.set(handle, { session, caller, slot, activity: new SessionActivity(session, this.clock, this.options.runningTasks) });
+        this.options.logger?.info(`mcp: session ${session.id} kept under a handle`);
+        return handle;
+      },
+    };
+  }
+
+  private *idleCandidates(): Iterable<IdleCandidate> {
+    for (const [handle, entry] of this.entries) {
+      const idleSince = entry.activity.idleSince();
+      if (!evictable(idleSince, this.clock.now(), this.options.idle)) continue;
+      yield { caller: entry.caller, idleSince, evict: (cap) => this.releaseFor(handle, { kind: 'evicted', cap }) };
+    }
+  }
+
+  /** Releases a handle's session the server ends (idle, or to make room): its place at once, its host session in the background. */
+  private releaseFor(handle: string, cause: ReleaseCause): void {
+    const entry = this.entries.get(handle);
+    if (!entry) return;
+    this.entries.delete(handle);
+    entry.slot.free();
+    this.released.remember(handle, entry.caller, releaseReason(cause, this.options.counter.caps));
+    const tasks = cause.kind !== 'evicted' && this.options.runningTasks(entry.session);
+    this.options.logger?.info(`mcp: session ${entry.session.id} ended (${cause.kind})${tasks ? ' with its running background tasks' : ''}`);
+    this.options.onReleased?.({ kind: cause.kind, clientSession: handle, session: entry.session.id, caller: entry.caller, withRunningTasks: Boolean(tasks) });
+    void entry.session.dispose();
+  }
+}
+
+/** Handles of one stdio client: never idle out (the pipe is the lifetime), at most `maxHandles`. */
+export function stdioHandles(host: DshHost, cwd: string, maxHandles: number, logger?: Logger): SessionHandles {
+  return new SessionHandles(host, {
+    cwd,
+    idle: { sessionIdleMs: 0 },
+    counter: new SessionCounter({ maxSessions: maxHandles }),
+    runningTasks: () => false,
+    ...(logger ? { logger } : {}),
+  });
+}
