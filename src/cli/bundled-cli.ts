@@ -11,16 +11,16 @@ export const BUNDLE_FILE = 'dsh-tools.cjs';
  * V8 deserializes a whole cache up front, so `prompt` should not pay for the
  * MCP SDK that `serve` compiles, nor for the validation a call compiles.
  */
-export const CACHED_COMMANDS = ['serve', 'call', 'prompt'] as const;
+const CACHED_COMMANDS = ['serve', 'call', 'prompt'] as const;
 /** Set by the build: the run writes its command's code cache at its exit. */
-export const RECORD_ENV = 'DSH_TOOLS_RECORD_CODE_CACHE';
+const RECORD_ENV = 'DSH_TOOLS_RECORD_CODE_CACHE';
 /** Set to 1 to run the module tree instead of the bundle (debugging, the module-load tests). */
 export const MODULES_ENV = 'DSH_TOOLS_MODULE_TREE';
 /** Set to 1 to print which way the bundle was compiled (tests). */
-export const TRACE_ENV = 'DSH_TOOLS_CODE_CACHE_TRACE';
+const TRACE_ENV = 'DSH_TOOLS_CODE_CACHE_TRACE';
 
 /** How the bundle was compiled: with its cache, or from source because the cache was absent, not this bundle's or damaged, or refused by V8 (another node version or other V8 flags). */
-export type CacheOutcome = 'used' | 'absent' | 'invalid' | 'rejected';
+type CacheOutcome = 'used' | 'absent' | 'invalid' | 'rejected';
 
 function readOrUndefined(file: string): Buffer | undefined {
   try {

@@ -3,7 +3,7 @@ import type { CallGate } from '../mcp/calls/call-gate.js';
 import type { Logger } from '../providers/logging/logger.js';
 
 /** The `serve` flags of the call gate. */
-export interface CallGateFlags {
+interface CallGateFlags {
   readonly maxConcurrentCalls?: number;
   readonly maxConcurrentCallsPerCaller?: number;
   readonly callQueueTimeout: number;

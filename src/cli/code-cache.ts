@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 
 const MAGIC = 'dsh-tools-code-cache/1';
 /** The first line of a bundle: `// dsh-tools-bundle <build id>`. */
-export const BUNDLE_MARK = '// dsh-tools-bundle ';
+const BUNDLE_MARK = '// dsh-tools-bundle ';
 
 /** The build id a bundle's first line names, or undefined when it names none. */
 export function bundleIdOf(bundleText: string): string | undefined {

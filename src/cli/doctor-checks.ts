@@ -20,7 +20,7 @@ async function run(command: string, args: string[]): Promise<{ ok: boolean; out:
   return { ok: result.exitCode === 0, out: (result.all ?? '').trim() };
 }
 
-export async function checkBash(): Promise<CapabilityCheck> {
+async function checkBash(): Promise<CapabilityCheck> {
   const { ok, out } = await run('bash', ['--version']);
   return {
     name: 'bash',
@@ -30,7 +30,7 @@ export async function checkBash(): Promise<CapabilityCheck> {
   };
 }
 
-export async function checkNodePty(): Promise<CapabilityCheck> {
+async function checkNodePty(): Promise<CapabilityCheck> {
   const disables = 'the persistent shell (--shell persistent)';
   const { loadPty } = await import('../providers/backends/pty/pty-loader.js');
   const load = await loadPty();
@@ -55,7 +55,7 @@ export async function checkNodePty(): Promise<CapabilityCheck> {
 }
 
 /** `sandbox` is the composition's sandbox config (its `bwrapPath`, `network`), so doctor probes what serve would run. */
-export async function checkBwrap(sandbox: { readonly bwrapPath?: string; readonly network?: boolean } = {}): Promise<CapabilityCheck> {
+async function checkBwrap(sandbox: { readonly bwrapPath?: string; readonly network?: boolean } = {}): Promise<CapabilityCheck> {
   const disables = 'sandboxed execution (read-only and workspace-write modes fail closed)';
   const bwrapPath = sandbox.bwrapPath ?? 'bwrap';
   const version = await run(bwrapPath, ['--version']);
@@ -74,7 +74,7 @@ export async function checkBwrap(sandbox: { readonly bwrapPath?: string; readonl
   };
 }
 
-export async function checkUserNamespaces(): Promise<CapabilityCheck> {
+async function checkUserNamespaces(): Promise<CapabilityCheck> {
   const disables = 'unprivileged sandboxing (bwrap then needs root or setuid)';
   let max = 'unknown';
   try {

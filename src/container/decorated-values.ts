@@ -13,7 +13,7 @@ export function noteDecorated(outer: unknown, inner: unknown): void {
 }
 
 /** The provider under every decorator wrapping `value` (itself when it is not a wrapper). */
-export function innermost(value: unknown): unknown {
+function innermost(value: unknown): unknown {
   let current = value;
   const seen = new Set<unknown>();
   while (typeof current === 'object' && current !== null && inners.has(current) && !seen.has(current)) {

@@ -8,7 +8,7 @@ import { withBuiltValueDeactivation } from './decorated-values.js';
 import { edgesOfTarget, type BindingGraph } from './binding-graph.js';
 
 /** What the host keeps across loads and learns from each one. */
-export interface ModuleGuard {
+interface ModuleGuard {
   /** Filled with the tokens the plugin binds or rebinds (cleared first). */
   readonly boundHere: Set<ServiceIdentifier>;
   /** Filled with the tokens the plugin rebinds (`replace()`): their previous binding is restored when it is unloaded. */

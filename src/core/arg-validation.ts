@@ -10,7 +10,7 @@ import { PROTO_KEY_STANDIN } from './proto-key.js';
 applyArgDecorators(classValidator);
 
 /** The argument names a tool accepts: exactly the properties its (adjusted) schema shows. */
-export interface KnownArguments {
+interface KnownArguments {
   readonly tool: string;
   readonly names: readonly string[];
   /** Hidden names the tool refuses with its own reason instead of the unknown-argument message. */
@@ -55,7 +55,7 @@ function toPlainObject(raw: unknown, known: KnownArguments): Record<string, unkn
   return plain;
 }
 
-export function unknownArgumentMessage(key: string, known: KnownArguments): string {
+function unknownArgumentMessage(key: string, known: KnownArguments): string {
   const valid = known.names.length > 0 ? known.names.join(', ') : '(none)';
   return `unknown argument ${bounded(JSON.stringify(key))} for ${known.tool}; valid arguments: ${valid}`;
 }

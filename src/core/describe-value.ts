@@ -1,5 +1,5 @@
 /** An error quotes at most this many characters of a rejected value or name; past it, the start and the length. */
-export const QUOTE_LIMIT = 200;
+const QUOTE_LIMIT = 200;
 
 /**
  * Renders a rejected value for an error message: strings quoted, numbers as

@@ -36,7 +36,7 @@ function escapeChar(char: string): string {
   return out;
 }
 
-export interface DisplayOptions {
+interface DisplayOptions {
   /** Keep `\n` as a line break (multi-line renderings that indent their own lines). Default false. */
   readonly keepNewlines?: boolean;
 }

@@ -5,7 +5,7 @@ import type { ToolMeta } from './tool-contract.js';
  * constructor does not inject (the host reads its `@inject`s, and what the
  * providers bound under them inject, itself).
  */
-export type ToolOptions = Omit<ToolMeta, 'requires'> & { readonly requires?: ToolMeta['requires'] };
+type ToolOptions = Omit<ToolMeta, 'requires'> & { readonly requires?: ToolMeta['requires'] };
 
 const TOOL_META = Symbol.for('dsh.tool.meta');
 

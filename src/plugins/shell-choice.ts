@@ -14,7 +14,7 @@ export interface ShellToolNames {
 }
 
 /** The tool name each mounted shell gets (absent: not mounted). */
-export interface ShellTools {
+interface ShellTools {
   readonly oneshot?: string;
   readonly persistent?: string;
 }

@@ -6,7 +6,7 @@ export const DEFAULT_HTTP_HOST = '127.0.0.1';
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** True for an address only this machine can reach: `localhost`, 127.0.0.0/8, ::1. */
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
   const bare = address.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (LOOPBACK_NAMES.has(bare)) return true;
   return isIP(bare) === 4 && bare.startsWith('127.');

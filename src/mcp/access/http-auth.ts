@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { DEFAULT_CALLER, readTokenFile, type NamedSecret } from './token-files.js';
 
 /** Where the bearer tokens came from; `generated` tokens live in a file the server removes at stop. */
-export type TokenSource = 'env' | 'file' | 'generated';
+type TokenSource = 'env' | 'file' | 'generated';
 
 /** The server's bearer tokens, each naming a caller: checked per request, never compared as a string. */
 export interface HttpToken {
@@ -28,7 +28,7 @@ export interface HttpToken {
 }
 
 /** The environment variable read for the token. */
-export const TOKEN_ENV = 'DSH_HTTP_TOKEN';
+const TOKEN_ENV = 'DSH_HTTP_TOKEN';
 /** A guessable token defeats the point: refuse short ones. */
 const MIN_TOKEN_CHARS = 16;
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;

@@ -6,7 +6,7 @@ import { hasProcFs } from '../../providers/exec/process/proc-stat.js';
 import { isHostAddress, peerSocket, socketOwners } from '../../providers/exec/process/tcp-socket-owners.js';
 
 /** The 403 a connection from a command gets, whatever it asks. */
-export function commandPeerRefusal(reason: string): string {
+function commandPeerRefusal(reason: string): string {
   return `forbidden: this connection comes from ${reason}; a command cannot open or use a session of this server, nor answer its approvals`;
 }
 

@@ -8,7 +8,7 @@ export interface NamedSecret {
 }
 
 /** What `--token-file` held, and what the operator should hear about it. */
-export interface TokenFileContents {
+interface TokenFileContents {
   readonly secrets: readonly NamedSecret[];
   /** Something worth fixing that does not stop the server (e.g. a group-writable file). */
   readonly warnings: readonly string[];
@@ -55,7 +55,7 @@ export function readTokenFile(where: string): TokenFileContents {
 }
 
 /** One bare token (caller `default`), or `name:token` lines. */
-export function parseTokenText(text: string, where: string): NamedSecret[] {
+function parseTokenText(text: string, where: string): NamedSecret[] {
   const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
   if (lines.length === 1 && !lines[0]!.includes(':')) return [{ name: DEFAULT_CALLER, secret: lines[0]! }];
   if (lines.length === 0) return [{ name: DEFAULT_CALLER, secret: '' }];

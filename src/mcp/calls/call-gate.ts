@@ -1,5 +1,5 @@
 /** Frees the place a call holds in the gate; idempotent. */
-export type ReleaseCall = () => void;
+type ReleaseCall = () => void;
 
 /** Which cap kept a call waiting: the server's (`--max-concurrent-calls`) or its caller's (`--max-concurrent-calls-per-caller`). */
 export type GateCap = 'server' | 'caller';

@@ -11,9 +11,9 @@ import type { SessionSpills } from '../endpoints/spill-resources.js';
 import { requestCallInfo } from './request-call-info.js';
 
 /** Sends one notification that belongs to the call being answered. */
-export type SendNotification = (notification: Notification) => Promise<void>;
+type SendNotification = (notification: Notification) => Promise<void>;
 
-export interface CallRunnerDeps {
+interface CallRunnerDeps {
   readonly logger?: Logger;
   readonly callGate?: CallGate;
   /** Aborted by a drain that ran out of time: unlike the client's cancel, the answer is still sent. */
@@ -98,7 +98,7 @@ export function answerOf(
  * Progress as MCP wants it: `progress` must grow, so a report without new
  * bytes is dropped. The tools throttle their reports already.
  */
-export function progressForwarder(token: ProgressToken, send: SendNotification): (progress: ToolProgress) => void {
+function progressForwarder(token: ProgressToken, send: SendNotification): (progress: ToolProgress) => void {
   let last = 0;
   return (progress) => {
     if (!(progress.bytes > last)) return;
@@ -108,7 +108,7 @@ export function progressForwarder(token: ProgressToken, send: SendNotification):
 }
 
 /** Sends one progress notification for a call (the heartbeat sends through here too). */
-export function sendProgress(token: ProgressToken, send: SendNotification, progress: number, message?: string): void {
+function sendProgress(token: ProgressToken, send: SendNotification, progress: number, message?: string): void {
   send({
     method: 'notifications/progress',
     params: { progressToken: token, progress, ...(message ? { message } : {}) },

@@ -31,7 +31,7 @@ export async function answerHealth(
 }
 
 /** Why the host cannot take calls now; empty when it can. */
-export async function notReadyReasons(host: DshHost, logger?: Logger): Promise<string[]> {
+async function notReadyReasons(host: DshHost, logger?: Logger): Promise<string[]> {
   if (host.tools().length === 0) return ['no tool is active'];
   const collector = contributionsOf(ReadinessCheck);
   const checks = host.isBound(collector) ? host.get(collector)() : [];

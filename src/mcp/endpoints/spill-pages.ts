@@ -17,7 +17,7 @@ export const PAGE_META_KEY = 'dsh-tools/page';
 /** A UTF-8 character is at most this long: a page boundary moves forward at most this far less one. */
 const MAX_CHAR_BYTES = 4;
 
-export interface PageRequest {
+interface PageRequest {
   /** The URI as offered (no page suffix). */
   readonly base: string;
   /** 1-based; undefined when the URI named no page. */
@@ -32,7 +32,7 @@ export function pageRequestOf(uri: string): PageRequest {
   return match ? { base: uri.slice(0, match.index), page: Number(match[1]) } : { base: uri };
 }
 
-export interface SpillPage {
+interface SpillPage {
   readonly text: string;
   /** Set when the file has more than one page. */
   readonly meta?: { readonly page: number; readonly pages: number; readonly next?: string };

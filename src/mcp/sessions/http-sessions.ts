@@ -10,7 +10,7 @@ import { freedNote, type IdleCandidate, type PlannedEnd, type SessionCounter, ty
 /** Why an HTTP session ended. */
 export type SessionEndReason = 'idle' | 'lifetime' | 'evicted' | 'closed' | 'shutdown';
 
-export interface HttpSessionLimits {
+interface HttpSessionLimits {
   /** When a session and its shell are released for idleness. */
   readonly idle: IdleSettings;
   /** The one `--max-sessions`/`--max-sessions-per-caller` count, shared with the session handles. */

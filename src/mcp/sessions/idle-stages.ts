@@ -39,7 +39,7 @@ export interface IdleSettings {
 export type StageCause = 'idle' | 'lifetime';
 
 /** How long a session must have been idle before a new session may take its place. */
-export const EVICT_AFTER_MS = 5000;
+const EVICT_AFTER_MS = 5000;
 
 /** Whether a session idle since `idleSince` may be released to make room at `now`. */
 export function evictable(idleSince: number | undefined, now: number, settings: IdleSettings): idleSince is number {

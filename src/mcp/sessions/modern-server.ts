@@ -15,7 +15,7 @@ import { asTaskIfStarted, serveModernTasks } from '../tasks/modern-task-methods.
 import { ModernTasks } from '../tasks/modern-tasks.js';
 
 /** How the tools describe their `session` argument to the model. */
-export const HANDLE_DESCRIPTION =
+const HANDLE_DESCRIPTION =
   'The session handle (dsh-s-…) an earlier result named. Pass it to keep using that session\'s persistent shell and background tasks; leave it out to run in a fresh session.';
 
 export interface ModernServerDeps {

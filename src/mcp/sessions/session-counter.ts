@@ -49,7 +49,7 @@ export interface PlannedEnd {
 }
 
 /** A table of sessions (one per era) the counter may ask for idle ones. */
-export interface IdleSource {
+interface IdleSource {
   idleCandidates(): Iterable<IdleCandidate>;
   /** Its sessions' planned ends (abandonment or lifetime): what a refusal can promise. */
   plannedEnds?(): Iterable<PlannedEnd>;

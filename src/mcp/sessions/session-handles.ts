@@ -29,10 +29,10 @@ export function unknownHandleMessage(handle: string): string {
   return `session handle "${handle}" is unknown or expired (an idle session is closed with its shell and background tasks); call again without "${HANDLE_ARGUMENT}" to start a fresh session`;
 }
 
-export const MALFORMED_HANDLE = `"${HANDLE_ARGUMENT}" must be a session handle (dsh-s-…) from an earlier result`;
+const MALFORMED_HANDLE = `"${HANDLE_ARGUMENT}" must be a session handle (dsh-s-…) from an earlier result`;
 
 /** What a handle table needs: the idle policy and the session count it shares with the other era. */
-export interface HandleOptions {
+interface HandleOptions {
   readonly cwd: string;
   readonly idle: IdleSettings;
   readonly counter: SessionCounter;
@@ -44,7 +44,7 @@ export interface HandleOptions {
 }
 
 /** The refusal of a fresh session when a cap is reached and no idle session could make room. */
-export function tooManySessions(refusal: SessionRefusal, caller: string | undefined, caps: SessionCaps): string {
+function tooManySessions(refusal: SessionRefusal, caller: string | undefined, caps: SessionCaps): string {
   if (refusal === 'server') {
     return `too many sessions: this server holds at most ${caps.maxSessions} (--max-sessions); pass the "${HANDLE_ARGUMENT}" of one you hold, or wait for idle ones to expire`;
   }
@@ -52,7 +52,7 @@ export function tooManySessions(refusal: SessionRefusal, caller: string | undefi
 }
 
 /** Why `caller`'s call with a handle the server released is refused. */
-export function releasedHandleMessage(handle: string, reason: string): string {
+function releasedHandleMessage(handle: string, reason: string): string {
   return `session handle "${handle}" is gone: ${reason}, with its shell and background tasks; call again without "${HANDLE_ARGUMENT}" to start a fresh session`;
 }
 
@@ -64,7 +64,7 @@ interface Entry {
 }
 
 /** A call's session: run the call, then `finish()` says which handle (if a new one) the result names. */
-export interface HeldSession {
+interface HeldSession {
   readonly session: HostSession;
   finish(): Promise<string | undefined>;
 }

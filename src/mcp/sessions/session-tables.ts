@@ -9,7 +9,7 @@ import { SessionHandles } from './session-handles.js';
 import type { ServerRelease } from './released-sessions.js';
 
 /** What the HTTP server's options say about sessions. */
-export interface SessionTableOptions {
+interface SessionTableOptions {
   readonly workspace: string;
   readonly logger?: Logger;
   readonly idleTimeoutMs: number;

@@ -78,7 +78,7 @@ export function grantedTtl(task: unknown): number {
   return Math.min(Math.floor(ttl), MAX_TASK_TTL_MS);
 }
 
-export function invalidParams(message: string): ProtocolError {
+function invalidParams(message: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }
 

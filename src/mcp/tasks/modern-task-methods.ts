@@ -6,7 +6,7 @@ import { handleNotice } from '../sessions/session-handles.js';
 import { declaresTasksExtension, envelopeCapabilities, missingTasksExtension, TASKS_EXTENSION } from './modern-tasks-wire.js';
 
 /** Whether this 2026-07-28 request declared the tasks extension in its own envelope. */
-export function requestDeclaresTasks(ctx: ServerContext): boolean {
+function requestDeclaresTasks(ctx: ServerContext): boolean {
   return declaresTasksExtension(envelopeCapabilities(ctx.mcpReq.envelope));
 }
 

@@ -14,7 +14,7 @@ const TASK_ID_PREFIX = 'dsh-t-';
 const MAX_TASKS = 1000;
 
 /** What a `tools/call` that started a background task hands over to become a task. */
-export interface TaskHandOver {
+interface TaskHandOver {
   readonly caller: string | undefined;
   /** The handle of the session the call ran in (given, or minted by this call). */
   readonly handle: string;

@@ -79,9 +79,9 @@ export interface HttpServeOptions {
   readonly trustedProxies?: readonly string[];
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
-export const DEFAULT_SESSION_LIFETIME_MS = 24 * 3600_000;
-export const DEFAULT_MAX_SESSIONS = 64;
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_SESSION_LIFETIME_MS = 24 * 3600_000;
+const DEFAULT_MAX_SESSIONS = 64;
 /** What a refused request during a drain is told to wait before retrying (another replica, or this one restarted). */
 const RETRY_AFTER_SECONDS = '5';
 /** After the last answer was handed over, how long its response stream may take to end. */

@@ -22,7 +22,7 @@ export const DEFAULT_CONNECTION_LIMITS: HttpConnectionLimits = {
 };
 
 /** What the request handler tells the guard. */
-export interface ConnectionGuard {
+interface ConnectionGuard {
   /** `req` carried a token the server accepts: its connection leaves the unauthenticated count. */
   authenticated(req: IncomingMessage): void;
 }

@@ -10,9 +10,9 @@ import { PROTO_KEY_STANDIN } from '../../core/proto-key.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
-export const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = -32602;
 
-export type RpcId = string | number | null;
+type RpcId = string | number | null;
 
 export interface RpcError {
   readonly jsonrpc: '2.0';
@@ -29,7 +29,7 @@ const BATCH_VERSIONS = new Set(['2025-03-26', '2024-11-05', '2024-10-07']);
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** The envelope key a 2026-07-28 request carries its protocol version under. */
-export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 export function rpcError(id: RpcId, code: number, message: string): RpcError {
   return { jsonrpc: '2.0', id, error: { code, message } };

@@ -36,7 +36,7 @@ export function heartbeatMessage(elapsedMs: number): string {
 }
 
 /** What clients need to know for long calls, said in the server's instructions. */
-export function heartbeatNote(intervalMs: number): string {
+function heartbeatNote(intervalMs: number): string {
   return (
     `A call that asks for progress (a progressToken) gets a progress notification at least every ${intervalMs / 1000} s ` +
     'while it runs, even without output: a client whose request timeout is shorter than a command needs to reset it ' +

@@ -5,7 +5,7 @@ import type { RunningServer } from './stdio-server.js';
 /** How long disposal may take (after the drain) before the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 /** `--drain-timeout` default: how long calls in flight may run on after a stop request. */
-export const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
+const DEFAULT_DRAIN_TIMEOUT_MS = 30_000;
 
 export interface LifecycleOptions {
   /** How long calls in flight may take to answer after a stop request, before they are cancelled (default 30 s). */

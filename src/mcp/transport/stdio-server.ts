@@ -27,7 +27,7 @@ function afterPendingInput(): Promise<void> {
 }
 
 /** Why a server stopped by itself when that was a failure, not its client leaving. */
-export interface ServerFailure {
+interface ServerFailure {
   readonly why: string;
 }
 

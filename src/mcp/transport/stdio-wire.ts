@@ -21,7 +21,7 @@ const MAX_LINE_BYTES = 10 * 1024 * 1024;
 const BEFORE_INITIALIZE = new Set(['initialize', 'ping', 'server/discover']);
 
 /** What a 2025-era request before `initialize` is answered. */
-export const NOT_INITIALIZED = 'Invalid Request: the connection is not initialized: send "initialize" first';
+const NOT_INITIALIZED = 'Invalid Request: the connection is not initialized: send "initialize" first';
 
 type RequestId = string | number;
 

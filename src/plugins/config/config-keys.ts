@@ -15,11 +15,11 @@ import {
 import { containerSection, kubernetesSection } from './config-sections.js';
 
 /** A mapping of known keys, each with its check. */
-export interface ConfigSection {
+interface ConfigSection {
   readonly keys: Readonly<Record<string, ConfigValue>>;
 }
 
-export type ConfigEntry = ConfigValue | ConfigSection;
+type ConfigEntry = ConfigValue | ConfigSection;
 
 export function isSection(entry: ConfigEntry): entry is ConfigSection {
   return 'keys' in entry;

@@ -43,7 +43,7 @@ export interface AuditRecord {
  */
 export type AuditEvent = HttpRefusalEvent | SessionEndedEvent;
 
-export interface HttpRefusalEvent {
+interface HttpRefusalEvent {
   readonly event: 'auth_failure' | 'http_refused';
   /** ISO 8601. */
   readonly time: string;
@@ -54,7 +54,7 @@ export interface HttpRefusalEvent {
   readonly peer: string | null;
 }
 
-export interface SessionEndedEvent {
+interface SessionEndedEvent {
   readonly event: 'session_ended';
   readonly time: string;
   /** idle: abandoned; lifetime: `--session-lifetime` is over; evicted: made room at a cap. */

@@ -21,7 +21,7 @@ export interface ObservationSource extends ContributionSource {
 }
 
 /** Longer commands are cut in events and records (a command may be megabytes). */
-export const MAX_RECORDED_COMMAND_CHARS = 8192;
+const MAX_RECORDED_COMMAND_CHARS = 8192;
 const MAX_TOOL_NAME_CHARS = 200;
 
 /**
@@ -80,7 +80,7 @@ function startFields(start: ToolCallStart): Omit<ToolCallStart, 'command'> {
   return fields as unknown as Omit<ToolCallStart, 'command'>;
 }
 
-export interface CallEnding {
+interface CallEnding {
   readonly rawArgs: unknown;
   readonly result: ToolResult;
   readonly scope: CallScope;

@@ -17,7 +17,7 @@ interface Reopen {
 }
 
 /** Told when the file behind the sink's path changed under it (removed, or moved away and replaced). */
-export type ReopenNotice = (message: string) => void;
+type ReopenNotice = (message: string) => void;
 
 /**
  * Appends one JSON record per line to a file, created 0600. Fsync'd per

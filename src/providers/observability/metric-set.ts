@@ -1,7 +1,7 @@
 import type * as PromClient from 'prom-client';
 
 /** Gauges read at scrape time from the host's own counts. */
-export interface GaugeReadings {
+interface GaugeReadings {
   sessionsActive(): number;
   backgroundTasksRunning(): number;
   persistentShellsOpen(): number;

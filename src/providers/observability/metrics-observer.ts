@@ -7,7 +7,7 @@ import type { ToolCallEnd, ToolCallObserver } from './tool-call-observer.js';
 const DECISIONS: ReadonlySet<string> = new Set(['allowed-once', 'rejected', 'cancelled', 'unavailable', 'timed-out', 'failed', 'undecided', 'needs-form']);
 
 /** The label of calls to a name no bound tool has: one series, however many names the caller makes up. */
-export const UNKNOWN_TOOL_LABEL = '(unknown)';
+const UNKNOWN_TOOL_LABEL = '(unknown)';
 
 /** Counts every call into the host's metrics (`HostMetrics`). */
 @injectable()

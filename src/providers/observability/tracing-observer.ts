@@ -12,7 +12,7 @@ const otelApi = lazyModule<typeof OtelApi>(
   () => import('@opentelemetry/api'),
 );
 
-export const TRACER_NAME = 'dsh-tools';
+const TRACER_NAME = 'dsh-tools';
 
 /**
  * One span per tool call (`execute_tool <tool>`), with child spans for the

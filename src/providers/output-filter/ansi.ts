@@ -25,7 +25,7 @@ const HAS_SEQUENCE_START = /[\u001b\u0080-\u009f]/;
 /** Where an unfinished sequence makes the rest of the text undecidable. */
 const UNFINISHED = -1;
 
-export interface EscapeScan {
+interface EscapeScan {
   /** The text without its control sequences (an unfinished one at the end removed too). */
   readonly text: string;
   /** Where a sequence still open at the end starts: a streaming caller holds it back until more text comes. */

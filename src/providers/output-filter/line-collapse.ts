@@ -1,7 +1,7 @@
 import { mayHaveEscapes, scanEscapes, stripAnsi } from './ansi.js';
 
 /** A line without a newline longer than this is passed on as it is (binary dumps, minified files). */
-export const MAX_PENDING_LINE_CHARS = 8192;
+const MAX_PENDING_LINE_CHARS = 8192;
 
 const CR_BYTE = 0x0d;
 const ESC_BYTE = 0x1b;

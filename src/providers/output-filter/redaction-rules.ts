@@ -115,7 +115,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
 ]);
 
 /** Longest user-pattern match a stream catches across chunks. */
-export const USER_PATTERN_WINDOW = 1024;
+const USER_PATTERN_WINDOW = 1024;
 
 /** A user pattern: matches are caught across chunks up to `USER_PATTERN_WINDOW` characters. */
 export function userPatternRule(source: string): RedactionRule {
@@ -137,6 +137,6 @@ export function literalRule(labels: ReadonlyMap<string, string>): RedactionRule 
   };
 }
 
-export function escapeRegExp(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }

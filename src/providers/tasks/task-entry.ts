@@ -2,7 +2,7 @@ import type { SessionContext } from '../../core/tool-contract.js';
 import type { TaskOutcome, TaskProcess, TaskSnapshot, TaskStatus } from './task-runtime.js';
 
 /** The terminal status and detail a settlement maps to. */
-export interface Settlement {
+interface Settlement {
   readonly status: Exclude<TaskStatus, 'running' | 'stopping'>;
   readonly detail?: string;
 }

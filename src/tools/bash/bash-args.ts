@@ -14,8 +14,8 @@ function IsMilliseconds(field: string): PropertyDecorator {
   });
 }
 
-export const ESCALATION_MODES = ['workspace-write', 'danger-full-access'] as const;
-export type EscalationMode = (typeof ESCALATION_MODES)[number];
+const ESCALATION_MODES = ['workspace-write', 'danger-full-access'] as const;
+type EscalationMode = (typeof ESCALATION_MODES)[number];
 
 /** Arguments of the one-shot `bash` tool. */
 export class BashArgs {

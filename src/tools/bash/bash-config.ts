@@ -2,8 +2,8 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../core/config-merge.js';
 import { describeValue } from '../../core/describe-value.js';
 
-export const ON_TIMEOUT_ACTIONS = ['promote', 'kill'] as const;
-export type OnTimeoutAction = (typeof ON_TIMEOUT_ACTIONS)[number];
+const ON_TIMEOUT_ACTIONS = ['promote', 'kill'] as const;
+type OnTimeoutAction = (typeof ON_TIMEOUT_ACTIONS)[number];
 
 export interface BashToolConfig {
   /** When false, `run_in_background` leaves the schema and a forced call is refused. */
@@ -26,7 +26,7 @@ export interface BashToolConfig {
 /** Before the 60 s at which eight of ten tested client families give up on a call (docs/interop.md). */
 export const DEFAULT_PROMOTE_AFTER_MS = 50_000;
 
-export const DEFAULT_BASH_TOOL_CONFIG: BashToolConfig = Object.freeze({
+const DEFAULT_BASH_TOOL_CONFIG: BashToolConfig = Object.freeze({
   enableRunInBackground: true,
   onTimeout: 'promote',
   promoteAfterMs: DEFAULT_PROMOTE_AFTER_MS,

@@ -6,7 +6,7 @@ import type { OneShotResult } from './bash-result-value.js';
 export const ESCALATION_HINT =
   '[sandbox: escalation available — retry this exact command once with sandbox_permissions (the narrowest wider mode that suffices) + justification; the approval prompt asks the user]';
 
-export interface RenderOptions {
+interface RenderOptions {
   /** True when the tool advertises escalation (a sandboxing executor with approval). */
   readonly escalationAdvertised?: boolean;
   /** Why a command at its default timeout was killed instead of moved to a background task. */
@@ -50,12 +50,12 @@ export function renderForeground(result: OneShotResult, options: RenderOptions =
   return joinLines(blocks);
 }
 
-export function truncationMarker(spillPath: string | undefined): string {
+function truncationMarker(spillPath: string | undefined): string {
   return `[output truncated; full output: ${spillPath ?? '(unavailable)'}]`;
 }
 
 /** `[killed by signal: SIG]`, `[exit code: N]` for a non-zero exit, else undefined. */
-export function exitMarker(result: Pick<RunResult, 'exitCode' | 'signal'>): string | undefined {
+function exitMarker(result: Pick<RunResult, 'exitCode' | 'signal'>): string | undefined {
   if (result.signal) return `[killed by signal: ${result.signal}]`;
   if (result.exitCode !== null && result.exitCode !== 0) return `[exit code: ${result.exitCode}]`;
   return undefined;
@@ -74,7 +74,7 @@ function joinLines(blocks: string[]): string {
 
 const EXIT_LINE = /\n?\[(?:exit code: (-?\d+)|killed by signal: (SIG[A-Z0-9]+))\]$/;
 
-export interface ParsedExit {
+interface ParsedExit {
   readonly body: string;
   readonly exitCode?: number;
   readonly signal?: string;

@@ -23,7 +23,7 @@ export interface PersistentBashConfig {
 export const PersistentBashConfig: ServiceIdentifier<Partial<PersistentBashConfig>> =
   Symbol.for('dsh.PersistentBashConfig');
 
-export function defaultPersistentBashDescription(maxOutputChars: number): string {
+function defaultPersistentBashDescription(maxOutputChars: number): string {
   return (
     'Runs a command in your persistent bash shell (one per session): the working directory, exported variables, ' +
     'functions and background jobs carry over between calls, and calls run one at a time in order. ' +

@@ -7,7 +7,7 @@ import { resourceLimitNotice, type ResourceLimitHit } from '../../providers/exec
 export const RESET_NOTICE = '[shell reset: the next call starts a fresh shell in the workspace]';
 export const FRESH_SHELL_NOTICE = '[the previous shell had exited; this call ran in a fresh shell in the workspace]';
 /** The waiting notice names the tool the input goes through (`bash`, or its name beside the one-shot shell). */
-export const waitingNotice = (toolName: string): string =>
+const waitingNotice = (toolName: string): string =>
   `[waiting for input: the command is still running and reading the terminal; your next ${toolName} call's text is sent to it as one line of input (^C interrupts it, ^D sends end-of-file)]`;
 export const WAITING_NOTICE = waitingNotice('bash');
 export const NOT_DELIVERED_NOTICE =
@@ -20,8 +20,8 @@ export const FORGED_END_NOTICE =
   "[forged end marker: the command printed this call's end marker while it was still running; the output above runs to its real end]";
 export const LOST_PREFIX_NOTICE = "[earlier output lost: the terminal kept only the end of this command's output]";
 
-export const clipNotice = (chars: number): string => `[output clipped: ${chars} more characters not shown]`;
-export const sandboxChangedNotice = (mode: string): string =>
+const clipNotice = (chars: number): string => `[output clipped: ${chars} more characters not shown]`;
+const sandboxChangedNotice = (mode: string): string =>
   `[sandbox mode is now ${mode}: this call ran in a fresh shell in the workspace]`;
 
 /** The typed value of a persistent `bash` result. */
@@ -49,7 +49,7 @@ export interface PersistentBashValue {
   readonly durationMs: number;
 }
 
-export interface RenderContext {
+interface RenderContext {
   readonly maxOutputChars: number;
   readonly timeoutMs: number;
   readonly durationMs: number;

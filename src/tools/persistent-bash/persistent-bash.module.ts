@@ -6,13 +6,13 @@ import { PersistentBashConfig, resolvePersistentBashConfig } from './persistent-
 import { PersistentBashTool } from './persistent-bash.tool.js';
 
 /** Guidance specific to the persistent shell, shown next to the shared `tool:bash` section. */
-export const PERSISTENT_BASH_PROMPT_TEXT =
+const PERSISTENT_BASH_PROMPT_TEXT =
   'Your bash shell persists between calls: cd, exported variables, functions and background jobs carry over. ' +
   'When a result says the shell was reset, the next call starts in a fresh shell in the workspace, so set up again what you need. ' +
   "When a result says a command is waiting for input, your next bash call's text is sent to that command as input.";
 
 /** The guidance for a persistent shell mounted under another name than `bash` (beside the one-shot shell). */
-export function persistentPromptText(name: string): string {
+function persistentPromptText(name: string): string {
   if (name === 'bash') return PERSISTENT_BASH_PROMPT_TEXT;
   return (
     `The ${name} tool runs your commands in one bash shell that persists between its calls: cd, exported variables, functions and background jobs carry over. ` +

@@ -11,7 +11,7 @@ import type { SessionContext } from '../../core/tool-contract.js';
  */
 
 /** How long the session has been idle by its host's count, in ms; undefined while it is busy. */
-export type SessionIdleFor = () => number | undefined;
+type SessionIdleFor = () => number | undefined;
 
 const ACTIVITY = new ScopeKey<Set<SessionIdleFor>>('what keeps the session busy');
 

@@ -14,7 +14,7 @@ export function statusLine(snapshot: Pick<TaskSnapshot, 'status' | 'detail'>): s
 }
 
 /** A label fit for one line: whitespace runs collapsed, long labels clipped. */
-export function displayLabel(label: string): string {
+function displayLabel(label: string): string {
   const flat = label.replace(/\s+/g, ' ').trim();
   if (flat.length <= MAX_LABEL_CHARS) return flat;
   return `${flat.slice(0, MAX_LABEL_CHARS - 1)}…`;

@@ -82,7 +82,7 @@ export function socketMaskFlags(env: NodeJS.ProcessEnv = process.env): string[] 
 }
 
 /** Real paths of the unix sockets named by the server's environment. */
-export function knownSocketPaths(env: NodeJS.ProcessEnv): string[] {
+function knownSocketPaths(env: NodeJS.ProcessEnv): string[] {
   const named = [
     env.SSH_AUTH_SOCK,
     unixPath(env.DOCKER_HOST, /^unix:\/\/(.+)$/),

@@ -24,7 +24,7 @@ export interface CgroupSources {
   read(file: string): string | undefined;
 }
 
-export function hostCgroupSources(): CgroupSources {
+function hostCgroupSources(): CgroupSources {
   return {
     mountinfo: readText('/proc/self/mountinfo') ?? '',
     ownCgroups: readText('/proc/self/cgroup') ?? '',

@@ -4,7 +4,7 @@ import { detectCgroupLayout, type CgroupLayout, type ControllerDir } from './cgr
 import { sizeInBytes, type ResourceLimits } from './resource-limits.js';
 
 /** A limit one call reached (see `LimitGroup.takeReached`). */
-export interface LimitHit {
+interface LimitHit {
   readonly kind: 'processes' | 'memory';
   /** As configured: `2048`, `4g`. */
   readonly limit: string;

@@ -51,7 +51,7 @@ export class LocalSandboxPolicy implements SandboxPolicy {
 }
 
 /** The root for calls without a session cwd: `fallbackRoot`, else the process cwd, symlinks resolved. */
-export function fallbackWorkspaceRoot(config: Pick<SandboxConfig, 'fallbackRoot'>): string {
+function fallbackWorkspaceRoot(config: Pick<SandboxConfig, 'fallbackRoot'>): string {
   return realRoot(config.fallbackRoot ?? process.cwd());
 }
 

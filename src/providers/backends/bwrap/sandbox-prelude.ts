@@ -38,7 +38,7 @@ const loginUidStep = (uid: number): string =>
   `if [ "$u" = 4294967295 ]; then echo ${uid} 2>/dev/null >/proc/self/loginuid || ` +
   '{ echo "dsh-tools: cannot set the sandbox audit login uid" >&2; exit 125; }; fi; ';
 
-export interface PreludeOptions {
+interface PreludeOptions {
   /** The compiled seccomp filter (see seccomp-file.ts). */
   readonly filterFile: string;
   /** `cgroup.procs` files to join, in order. */

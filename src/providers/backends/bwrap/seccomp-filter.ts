@@ -13,9 +13,9 @@ import {
 } from './seccomp-syscalls.js';
 
 /** CLONE_NEW{NS,CGROUP,UTS,IPC,USER,PID,NET}: flags that make a namespace (the low byte of clone's flags is its exit signal). */
-export const CLONE_NAMESPACE_FLAGS = 0x20000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000;
+const CLONE_NAMESPACE_FLAGS = 0x20000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000;
 /** `unshare` also takes CLONE_NEWTIME (0x80), which in `clone` is part of the exit signal. */
-export const UNSHARE_NAMESPACE_FLAGS = CLONE_NAMESPACE_FLAGS | 0x80;
+const UNSHARE_NAMESPACE_FLAGS = CLONE_NAMESPACE_FLAGS | 0x80;
 /** ioctl requests that push input into a terminal: TIOCSTI, TIOCLINUX (its subcommand 2 pastes the selection). */
 export const TERMINAL_INJECTION_IOCTLS = Object.freeze([0x5412, 0x541c]);
 /** TIOCSETD: switches a terminal's line discipline, which loads kernel code (n_hdlc, n_gsm: a run of exploits) no shell needs. */
@@ -26,7 +26,7 @@ export const LINE_DISCIPLINE_IOCTLS = Object.freeze([0x5423]);
  * PER_LINUX32 (`setarch x86_64`, `linux32`). Any flag (ADDR_NO_RANDOMIZE,
  * READ_IMPLIES_EXEC, ...) weakens the process's own hardening: EPERM.
  */
-export const ALLOWED_PERSONALITIES = Object.freeze([0xffffffff, 0x0, 0x8]);
+const ALLOWED_PERSONALITIES = Object.freeze([0xffffffff, 0x0, 0x8]);
 
 const ERRNO_EPERM = SECCOMP_RET_ERRNO | EPERM;
 const ERRNO_ENOSYS = SECCOMP_RET_ERRNO | ENOSYS;

@@ -4,9 +4,9 @@ import { MODE_ARGUMENTS } from './seccomp-syscalls.js';
 /** S_ISUID | S_ISGID: a file that runs as its owner or group. S_ISVTX (sticky) is harmless and allowed. */
 export const SET_ID_BITS = 0o6000;
 /** The one S_IFMT bit that S_IFCHR and S_IFBLK share and no other type mknod accepts has (S_IFLNK, which has it too, is refused by the kernel). */
-export const DEVICE_TYPE_BIT = 0o020000;
+const DEVICE_TYPE_BIT = 0o020000;
 /** O_CREAT | __O_TMPFILE (the same on x86, i386 and the generic table): the flags with which an open's mode is used. */
-export const CREATE_FLAGS = 0x40 | 0x400000;
+const CREATE_FLAGS = 0x40 | 0x400000;
 
 /**
  * Why a root sandbox needs this: the workspace is bound from the host, so a

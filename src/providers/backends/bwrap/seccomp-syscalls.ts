@@ -75,8 +75,6 @@ export const DENIED_SYSCALLS: Readonly<Record<string, string>> = Object.freeze({
   memfd_secret: 'memory the kernel hides even from itself: no shell tool needs it, and it pins unswappable pages',
 });
 
-/** Allowed only without the namespace flags (EPERM with them): a new namespace is where capability checks restart. */
-export const NAMESPACE_CHECKED = Object.freeze(['clone', 'unshare'] as const);
 /**
  * `clone3` and `openat2` take their flags and mode in memory the filter
  * cannot read: ENOSYS, so libc falls back to `clone` and `openat`, which are

@@ -23,7 +23,7 @@ function realSystemDir(dir: string): string {
  * True for `/`, the top-level system directories, the home directory and the
  * temp directory (symlinks resolved; `real`: `dir` is a real path already).
  */
-export function isSystemRoot(dir: string, options: { readonly real?: boolean } = {}): boolean {
+function isSystemRoot(dir: string, options: { readonly real?: boolean } = {}): boolean {
   const real = options.real === true ? dir : realRoot(dir);
   const roots = new Set([...SYSTEM_DIRS, realSystemDir(os.homedir()), realSystemDir(os.tmpdir())]);
   return roots.has(real) || roots.has(path.resolve(dir));

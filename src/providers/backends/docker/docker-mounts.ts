@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { ContainerMount } from '../../exec/engine/container-engine.js';
 
 /** One entry of the Docker API's `HostConfig.Mounts`. */
-export interface EngineMount {
+interface EngineMount {
   readonly Type: 'bind' | 'volume';
   readonly Target: string;
   readonly Source?: string;

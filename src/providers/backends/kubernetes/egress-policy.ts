@@ -8,7 +8,7 @@ import type { EgressRules } from './network-policy-config.js';
 export const EGRESS_LABEL = 'dsh-tools.egress';
 
 /** The egress policy for `rules`, and the label value its pods carry. */
-export interface EgressPolicy {
+interface EgressPolicy {
   readonly policy: V1NetworkPolicy;
   readonly labelValue: string;
 }

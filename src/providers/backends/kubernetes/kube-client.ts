@@ -4,7 +4,7 @@ import path from 'node:path';
 import { lazyModule } from '../../../core/lazy-module.js';
 import { OPTIONAL_PACKAGES, requirePackages } from '../../../core/optional-packages.js';
 
-export type KubeModule = typeof import('@kubernetes/client-node', { with: { 'resolution-mode': 'import' } });
+type KubeModule = typeof import('@kubernetes/client-node', { with: { 'resolution-mode': 'import' } });
 type KubeConfig = InstanceType<KubeModule['KubeConfig']>;
 
 /** @kubernetes/client-node (ESM, with its HTTP and WebSocket stacks) loads with the first cluster call. */
@@ -19,7 +19,7 @@ export function assertClientNode(): void {
 }
 
 /** Where the cluster is and who we are there. */
-export interface KubeTarget {
+interface KubeTarget {
   readonly kubeconfig?: string;
   readonly context?: string;
   readonly namespace?: string;

@@ -32,7 +32,7 @@ const CALL_TIMEOUT_MS = 15_000;
 /** How long a TTY exec's process may take to show in this machine's /proc. */
 const PID_WAIT_MS = 2_000;
 /** Pods of this engine carry it, so its stop watcher lists only its own. */
-export const SERVER_LABEL = 'dsh-tools.server';
+const SERVER_LABEL = 'dsh-tools.server';
 
 /**
  * `ContainerEngine` on a Kubernetes cluster through @kubernetes/client-node:

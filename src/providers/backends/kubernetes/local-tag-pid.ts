@@ -18,7 +18,7 @@ function carriesTag(pid: string, entry: string): boolean {
  * tag whose parent does not: the exec's own process. Found only when the pod
  * runs on this machine (a one-node cluster here); undefined otherwise.
  */
-export function findTaggedRoot(tag: string): number | undefined {
+function findTaggedRoot(tag: string): number | undefined {
   const entry = `${EXEC_TAG_VAR}=${tag}`;
   let names: string[];
   try {

@@ -3,7 +3,7 @@ import { configError } from '../../../core/config-merge.js';
 import { describeValue } from '../../../core/describe-value.js';
 
 /** Where DNS is answered: pods with these labels in that namespace (UDP and TCP 53). */
-export interface DnsTarget {
+interface DnsTarget {
   readonly namespace: string;
   readonly podLabels: Readonly<Record<string, string>>;
 }
@@ -41,7 +41,7 @@ export const DEFAULT_CLUSTER_CIDRS: readonly string[] = Object.freeze([
   'fe80::/10',
 ]);
 
-export const DEFAULT_DNS: DnsTarget = Object.freeze({ namespace: 'kube-system', podLabels: Object.freeze({ 'k8s-app': 'kube-dns' }) });
+const DEFAULT_DNS: DnsTarget = Object.freeze({ namespace: 'kube-system', podLabels: Object.freeze({ 'k8s-app': 'kube-dns' }) });
 
 const DEFAULT_EGRESS: EgressRules = Object.freeze({ mode: 'restricted', clusterCidrs: DEFAULT_CLUSTER_CIDRS, allowCidrs: Object.freeze([]), dns: DEFAULT_DNS });
 
@@ -97,7 +97,7 @@ function dnsTarget(label: string, value: unknown): DnsTarget | false {
 }
 
 /** `a.b.c.d/n` (n ≤ 32) or an IPv6 address with `/n` (n ≤ 128). */
-export function isCidr(value: unknown): value is string {
+function isCidr(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const match = /^([^/]+)\/(\d{1,3})$/.exec(value);
   if (match === null) return false;

@@ -24,7 +24,7 @@ interface Socket {
 export type Connect = (path: string, onFrame: (channel: number, data: Buffer) => void) => Promise<Socket>;
 
 /** The exit code the exec's Status reports: 0 on Success, `ExitCode` cause on NonZeroExitCode, else unknown. */
-export function exitCodeOf(status: V1Status | undefined): number | null {
+function exitCodeOf(status: V1Status | undefined): number | null {
   if (status === undefined) return null;
   if (status.status === 'Success') return 0;
   const cause = status.details?.causes?.find((c) => c.reason === 'ExitCode');
@@ -37,7 +37,7 @@ export function exitCodeOf(status: V1Status | undefined): number | null {
  * own, so `env` sets the variables (and a `cd` runs first when a workdir
  * other than the pod's `/` is asked for).
  */
-export function execArgv(options: ExecOptions): string[] {
+function execArgv(options: ExecOptions): string[] {
   const assignments = Object.entries(options.env).map(([name, value]) => `${name}=${value}`);
   const argv = assignments.length === 0 ? [...options.argv] : ['env', '--', ...assignments, ...options.argv];
   if (options.workdir === '/' || options.workdir === '') return argv;

@@ -15,7 +15,7 @@ export const CONTAINER_NAME = 'shell';
 const MAIN = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
 
 /** What the pod needs besides the container spec. */
-export interface PodContext {
+interface PodContext {
   readonly namespace: string;
   /** The composition's workspace: its mount becomes the claim when `workspace: { claim }`. */
   readonly workspace?: string;

@@ -42,7 +42,7 @@ export function localKubeletSeccompRoots(proc = '/proc'): string[] {
 }
 
 /** Writes the session profile under each root (atomically, only when it differs); false when one cannot be written. */
-export function installSessionProfile(roots: readonly string[]): boolean {
+function installSessionProfile(roots: readonly string[]): boolean {
   const profile = sessionSeccompProfile();
   const name = sessionProfileName();
   try {
@@ -62,12 +62,12 @@ export function installSessionProfile(roots: readonly string[]): boolean {
 }
 
 /** True unless the pod is known to run as a uid other than 0 (no `user`: the image's, maybe root). */
-export function podRunsAsRoot(user: string | undefined): boolean {
+function podRunsAsRoot(user: string | undefined): boolean {
   return user === undefined || Number(user.split(':')[0]) === 0;
 }
 
 /** What the pod's spec would let leave a root-owned file on a node: a writable mount. */
-export function hasWritableMount(spec: Pick<ContainerSpec, 'mounts'>): boolean {
+function hasWritableMount(spec: Pick<ContainerSpec, 'mounts'>): boolean {
   return spec.mounts.some((mount) => !mount.readOnly);
 }
 
@@ -101,7 +101,7 @@ export class PodSeccompChooser {
 }
 
 /** The reason `auto` refuses a root pod it cannot protect; names every way out. */
-export function unprotectedRootPodError(): Error {
+function unprotectedRootPodError(): Error {
   return new Error(
     'kubernetes.seccompProfile is auto, but the session seccomp profile cannot be installed from here (no kubelet runs on this machine, or its seccomp directory is not writable) ' +
       'and the pod would run as root with a writable mount, where a setuid file it made would be root\'s on the node. ' +

@@ -7,7 +7,7 @@ const IMAGE_FAILURES = new Set(['ErrImagePull', 'ImagePullBackOff', 'ErrImageNev
 const CONFIG_FAILURES = new Set(['CreateContainerConfigError', 'CreateContainerError', 'RunContainerError']);
 
 /** Where a starting pod stands: running, still coming (with what it waits for), or failed for good. */
-export type StartProgress = { readonly kind: 'running' } | { readonly kind: 'pending'; readonly why: string } | { readonly kind: 'failed'; readonly why: string };
+type StartProgress = { readonly kind: 'running' } | { readonly kind: 'pending'; readonly why: string } | { readonly kind: 'failed'; readonly why: string };
 
 /** Reads a pod's status while it starts. */
 export function startProgress(pod: V1Pod, image: string): StartProgress {

@@ -18,7 +18,7 @@ export { ISOLATION_POLICY };
  * enforces NetworkPolicies. What they may reach is the egress policy's
  * (egress-policy.ts).
  */
-export function isolationPolicy(): V1NetworkPolicy {
+function isolationPolicy(): V1NetworkPolicy {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
@@ -55,7 +55,7 @@ async function createUnlessExists(client: KubeClient, body: V1NetworkPolicy): Pr
  * and its endpoints. Reads this account may not do are skipped: the
  * cluster ranges usually hold those addresses anyway.
  */
-export async function apiServerAddresses(client: KubeClient): Promise<string[]> {
+async function apiServerAddresses(client: KubeClient): Promise<string[]> {
   const found = new Set<string>();
   const host = new URL(client.server).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0) found.add(host);

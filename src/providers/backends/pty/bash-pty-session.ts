@@ -12,7 +12,7 @@ import { requirePty } from './pty-loader.js';
 import { watchForgotten } from './forgotten-shells.js';
 import type { ShellChannel } from '../../exec/terminal/shell-channel.js';
 
-export interface BashPtySpawn {
+interface BashPtySpawn {
   readonly cwd: string;
   readonly env: Record<string, string>;
   readonly scrollbackChars: number;

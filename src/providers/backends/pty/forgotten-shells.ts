@@ -8,7 +8,7 @@
  * says so, and the process can exit (docs/embedding.md, "Tests").
  */
 
-export interface WatchedShell {
+interface WatchedShell {
   /** What the warning calls it: `bash (pid 123)`. */
   readonly label: string;
   /** A send is in flight: someone awaits the shell. */
@@ -63,7 +63,7 @@ interface Handle {
 }
 
 /** A referenced handle (stdio aside), a referenced timer or an I/O request in flight. */
-export function somethingElseHoldsTheProcess(): boolean {
+function somethingElseHoldsTheProcess(): boolean {
   if (process.getActiveResourcesInfo().some((type) => type === 'Timeout' || type === 'Immediate')) return true;
   const internals = process as unknown as { _getActiveRequests?: () => unknown[]; _getActiveHandles?: () => Handle[] };
   if ((internals._getActiveRequests?.() ?? []).length > 0) return true;

@@ -1,16 +1,16 @@
 import type * as NodePty from 'node-pty';
 
 /** The part of node-pty's API the persistent shell uses (`@lydell/node-pty` has the same). */
-export type PtyModule = Pick<typeof NodePty, 'spawn'>;
+type PtyModule = Pick<typeof NodePty, 'spawn'>;
 
 /** Where the persistent shell's PTY comes from, in order of preference. */
-export const PTY_MODULES = ['node-pty', '@lydell/node-pty'] as const;
+const PTY_MODULES = ['node-pty', '@lydell/node-pty'] as const;
 
 /** What to install when neither PTY module loads (shown by `doctor` and by the pending persistent shell). */
 export const PTY_INSTALL_HINT =
   'install @lydell/node-pty (prebuilt binaries) or node-pty (compiles from source: needs python3, make and g++)';
 
-export type PtyLoad =
+type PtyLoad =
   | { readonly ok: true; readonly module: PtyModule; readonly name: string }
   | { readonly ok: false; readonly reason: string };
 

@@ -22,7 +22,7 @@ const WRAPPER_SPARED_RETRIES = 2;
 const DETACH_RETRIES = 10;
 
 
-export interface ContainerCommandOptions {
+interface ContainerCommandOptions {
   readonly engine: ContainerEngine;
   readonly containerId: string;
   readonly spec: ExecSpec;

@@ -8,11 +8,11 @@ import { describeValue } from '../../../core/describe-value.js';
  * engine's default bridge reaches, the host's services included.
  */
 export type Egress = 'none' | 'host' | 'internet';
-export const EGRESS_VALUES: readonly Egress[] = ['none', 'host', 'internet'];
+const EGRESS_VALUES: readonly Egress[] = ['none', 'host', 'internet'];
 
 /** `dsh`: the built-in profile (container-seccomp.ts); `engine-default`: the engine's own. */
 export type SeccompChoice = 'dsh' | 'engine-default';
-export const SECCOMP_VALUES: readonly SeccompChoice[] = ['dsh', 'engine-default'];
+const SECCOMP_VALUES: readonly SeccompChoice[] = ['dsh', 'engine-default'];
 
 /**
  * The capabilities a root shell workload keeps; every other one is dropped.

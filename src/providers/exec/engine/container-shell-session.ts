@@ -9,7 +9,7 @@ import { workdirMessage, type WorkdirProblem } from '../process/workdir-check.js
 import { ExecStatusReader, signalName } from '../process/exec-status.js';
 import { LAUNCHER_MARK } from '../process/shell-status-launcher.js';
 
-export interface ContainerShellSpawn {
+interface ContainerShellSpawn {
   readonly engine: ContainerEngine;
   readonly containerId: string;
   readonly channel: ExecChannel;

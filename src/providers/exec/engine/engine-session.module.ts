@@ -28,7 +28,7 @@ export interface ContainerShellModuleOptions {
 }
 
 /** The options with the engine chosen (the Docker backend supplies its default). */
-export type EngineSessionModuleOptions = ContainerShellModuleOptions & { readonly engine: ContainerEngine };
+type EngineSessionModuleOptions = ContainerShellModuleOptions & { readonly engine: ContainerEngine };
 
 /**
  * Container execution: the engine, the per-session containers and the

@@ -8,7 +8,7 @@ import { EXEC_TAG_VAR, type ExecChannel, type ExecOptions } from './container-en
  * a local process-group kill never allows. Not stopped first: a stopped
  * child wakes a job-control parent's `wait` (the exec wrapper's).
  */
-export const KILL_TAGGED =
+const KILL_TAGGED =
   'k=(); for d in /proc/[0-9]*; do p=${d#/proc/}; [[ $p == "$$" ]] && continue; ' +
   'mapfile -d "" -t vars 2>/dev/null <"$d/environ" || continue; for v in "${vars[@]}"; do ' +
   `if [[ $v == "${EXEC_TAG_VAR}=$1" ]]; then k[$p]=1; break; fi; done; done; n=0; ` +

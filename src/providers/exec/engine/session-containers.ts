@@ -29,7 +29,7 @@ export interface LiveContainer {
   readonly ended: Promise<ContainerState>;
 }
 
-export interface SessionContainerOptions {
+interface SessionContainerOptions {
   /** Bind-mounted at the same absolute path. */
   readonly workspace?: string;
   readonly workspaceReadOnly: boolean;

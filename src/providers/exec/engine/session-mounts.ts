@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ContainerMount } from './container-engine.js';
 
 /** What a session container is given besides its image (see `sessionMounts`). */
-export interface SessionMountInput {
+interface SessionMountInput {
   /** The configured extra mounts. */
   readonly configured: readonly ContainerMount[];
   /** The session's shared directory (spill files), read-only at the same path. */

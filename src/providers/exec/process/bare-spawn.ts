@@ -37,7 +37,7 @@ export interface SpawnFailure {
 /** One stdio entry: node's own, or bytes the process reads from a pipe at that descriptor. */
 export type BareStdio = 'ignore' | 'pipe' | number | Uint8Array;
 
-export interface BareSpawnOptions {
+interface BareSpawnOptions {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly stdio: readonly BareStdio[];

@@ -21,7 +21,7 @@ export const MODEL_FRIENDLY_ENV: Readonly<Record<string, string>> = Object.freez
   DEBIAN_FRONTEND: 'noninteractive',
 });
 
-export interface ChildEnvOptions {
+interface ChildEnvOptions {
   /** Names kept even though they look like credentials (exact, case-sensitive). */
   readonly allow?: readonly string[];
   /** Trusted caller variables. */
@@ -33,7 +33,7 @@ export interface ChildEnvOptions {
 }
 
 /** Variables that make `bash -c` (`BASH_ENV`) or sh-mode shells (`ENV`) source a file: an rc file by the back door. */
-export const SHELL_STARTUP_VARS: readonly string[] = Object.freeze(['BASH_ENV', 'ENV']);
+const SHELL_STARTUP_VARS: readonly string[] = Object.freeze(['BASH_ENV', 'ENV']);
 
 /** Removes `SHELL_STARTUP_VARS` from a child env built for a shell (in place; returns it). */
 export function dropShellStartupVars(env: Record<string, string>): Record<string, string> {

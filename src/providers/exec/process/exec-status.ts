@@ -2,7 +2,7 @@ import { constants as osConstants } from 'node:os';
 import type { WorkdirProblem } from './workdir-check.js';
 
 /** `\x1fdsh-status:<key>:` opens every keyed status record (`mark`: another byte around the record). */
-export const statusOpening = (key: string, mark = '\x1f'): string => `${mark}dsh-status:${key}:`;
+const statusOpening = (key: string, mark = '\x1f'): string => `${mark}dsh-status:${key}:`;
 
 /** `<field>:<value>` after the opening: `left:<digits>`, `signal:<digits>` or `workdir:<problem>`. */
 const BODY = /^(left|signal|workdir):([a-z0-9]{1,9})$/;

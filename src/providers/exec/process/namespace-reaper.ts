@@ -3,7 +3,7 @@ import { signalName } from './exec-status.js';
 import { SEALED_SHELL_FD, sealedProgram, sealedShell } from './sealed-shell.js';
 
 /** The descriptor the namespace reaper reports on: a pipe whose read end only the host holds. */
-export const REAPER_CHANNEL_FD = 5;
+const REAPER_CHANNEL_FD = 5;
 
 /**
  * A confined command in a PID namespace of its own (bwrap `--unshare-pid`)
@@ -60,7 +60,7 @@ export function reaperStdio(): Map<number, 'pipe' | number> {
 export const REAPER_FDS: readonly number[] = [REAPER_CHANNEL_FD, SEALED_SHELL_FD];
 
 /** What the reaper saw when the command ended. */
-export interface ReaperRecord {
+interface ReaperRecord {
   /** Processes it killed in the namespace. */
   readonly count: number;
   /** The signal that killed the command; undefined when it exited (its status is then the exit code). */

@@ -10,7 +10,7 @@ export { hasProcFs, readStat, type ProcStat } from './proc-stat.js';
 import { hasProcFs, readStat, type ProcStat } from './proc-stat.js';
 
 /** Every process visible in /proc. */
-export function listProcesses(): ProcStat[] {
+function listProcesses(): ProcStat[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -95,7 +95,7 @@ function treeFromScan(root: number, table: ProcStat[] = listProcesses()): ProcSt
  * while the shell lives: a dead shell's pid may be reused) plus every member
  * of the session it led, excluding this Node process.
  */
-export function shellProcesses(shellPid: number, shellAlive: boolean): ProcStat[] {
+function shellProcesses(shellPid: number, shellAlive: boolean): ProcStat[] {
   const table = sharedSnapshot();
   const found = new Map<number, ProcStat>();
   if (shellAlive) for (const p of treeFromScan(shellPid, table)) found.set(p.pid, p);

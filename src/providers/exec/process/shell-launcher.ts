@@ -25,7 +25,7 @@
  * call's, `SECONDS` 0, `$_` the shell's `$0`, the launcher's own variables
  * (`__dsh_*`) unset. A failed read (the server went away) ends the launcher.
  */
-export const LAUNCHER_SCRIPT = [
+const LAUNCHER_SCRIPT = [
   `: dsh-launcher`,
   `IFS= read -r -N 10 -u 3 __dsh_x || exit 0`,
   `IFS= read -r -N "$((10#\${__dsh_x% }))" -u 3 __dsh_x || exit 0`,
@@ -49,9 +49,6 @@ export const LAUNCHER_SCRIPT = [
   `eval "$BASH_EXECUTION_STRING"`,
   // One line: bash numbers the lines of an eval'd string from the line the eval is on.
 ].join('; ');
-
-/** Marks a waiting launcher in the process table (the start of its script, in its argv). */
-export const LAUNCHER_NAME = ': dsh-launcher;';
 
 /** The launcher argv: `$0` is the shell path, as a plain `bash -c` has it, and there are no arguments. */
 export function launcherArgv(shellPath: string): string[] {

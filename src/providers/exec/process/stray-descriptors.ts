@@ -10,7 +10,7 @@ const O_CLOEXEC = 0o2000000;
  * before `node`, a supervisor's socket, a test runner's channel), and node's
  * spawn and node-pty hand them on as they are. Empty when /proc is unreadable.
  */
-export function inheritableDescriptors(): number[] {
+function inheritableDescriptors(): number[] {
   let names: string[];
   try {
     names = fs.readdirSync('/proc/self/fd');
@@ -57,7 +57,7 @@ export function closeInheritedDescriptors(args: readonly string[] = process.argv
 }
 
 /** Descriptors an argument names as a path (`/dev/fd/N`, `/proc/self/fd/N`, also inside `--opt=…`). */
-export function descriptorsNamedIn(args: readonly string[]): number[] {
+function descriptorsNamedIn(args: readonly string[]): number[] {
   const named: number[] = [];
   for (const arg of args) for (const match of arg.matchAll(/\/(?:dev|proc\/self)\/fd\/(\d+)/g)) named.push(Number(match[1]));
   return named;
@@ -73,7 +73,7 @@ const CLOSE_AND_EXEC =
   'if ((f > 2)) && [[ $k != *" $f "* && -h /proc/self/fd/$f ]]; then exec {f}>&-; fi; done; unset -v k f; exec -- "$@"';
 
 /** `$0` of the closing shell while it runs (it shows in the process table for a moment). */
-export const CLOSER_NAME = 'dsh-close-fds';
+const CLOSER_NAME = 'dsh-close-fds';
 
 let strayCache: boolean | undefined;
 
@@ -83,7 +83,7 @@ let strayCache: boolean | undefined;
  * its own before). A host that makes descriptors inheritable later is not
  * covered (see docs/security/channels.md).
  */
-export function hasStrayDescriptors(): boolean {
+function hasStrayDescriptors(): boolean {
   strayCache ??= inheritableDescriptors().length > 0;
   return strayCache;
 }

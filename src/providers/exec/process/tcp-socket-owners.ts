@@ -9,13 +9,13 @@ import { listPids, quietly } from './proc-environ.js';
 const SCAN_BATCH = 16;
 
 /** One end of a TCP connection as node reports it (`socket.remoteAddress`, `remotePort`). */
-export interface TcpEnd {
+interface TcpEnd {
   readonly address: string;
   readonly port: number;
 }
 
 /** The other end's socket in this network namespace's tables: its inode (0 once no process holds it) and owner uid. */
-export interface TcpSocket {
+interface TcpSocket {
   readonly inode: number;
   readonly uid: number;
 }

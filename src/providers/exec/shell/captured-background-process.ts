@@ -5,7 +5,7 @@ import type { BackgroundProcess, OutputDelta, ProcessOutcome } from './shell-exe
 import type { StopReason } from '../process/shell-exit.js';
 
 /** A running command whose two streams are captured: a local `ShellProcess` or a container exec. */
-export interface CapturedCommand {
+interface CapturedCommand {
   readonly pid?: number | undefined;
   readonly stdout: OutputCapture;
   readonly stderr: OutputCapture;

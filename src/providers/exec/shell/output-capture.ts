@@ -7,13 +7,13 @@ import type { StreamCapture } from './shell-executor.js';
 import type { SpillDirectory, SpillFile } from './spill-directory.js';
 import { TailBuffer, utf8StartIndex } from './tail-buffer.js';
 
-export interface CaptureLimits {
+interface CaptureLimits {
   readonly maxOutputBytes: number;
   readonly maxSpillBytes: number;
 }
 
 /** One consuming read of a stream (see `OutputCapture.readNew`). */
-export interface CaptureRead {
+interface CaptureRead {
   readonly text: string;
   /** True when bytes since the previous read were overwritten in memory. */
   readonly lost: boolean;

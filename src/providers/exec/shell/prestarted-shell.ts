@@ -11,9 +11,9 @@ import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
 const LAUNCHER_FDS: readonly number[] = [3, 4];
 
 /** The spawned launcher (the same kind of child a plain spawn gives `ShellProcess`). */
-export type LauncherChild = ReturnType<typeof spawnLauncher>;
+type LauncherChild = ReturnType<typeof spawnLauncher>;
 
-export interface LauncherStart {
+interface LauncherStart {
   readonly shellPath: string;
   /** Where the launcher waits; the call's workdir is entered on hand-over. */
   readonly cwd: string;

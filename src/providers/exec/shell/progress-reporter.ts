@@ -1,7 +1,7 @@
 import type { ExecProgress } from './shell-executor.js';
 
 /** Default minimum spacing of progress reports. */
-export const PROGRESS_INTERVAL_MS = 250;
+const PROGRESS_INTERVAL_MS = 250;
 
 /** Bytes kept around the newest newline: enough for a readable last line, flat in memory. */
 const LINE_WINDOW = 1024;

@@ -20,12 +20,12 @@ export type { ShellProcessOptions } from './shell-process-options.js';
  * never lost by the kill (the pipe is still drained to EOF); this only bounds
  * how long a leftover `sleep 1000 &` can hold the call open.
  */
-export const LEFTOVER_DRAIN_MS = 100;
+const LEFTOVER_DRAIN_MS = 100;
 /**
  * After that kill, how long to wait for EOF before closing our ends anyway: a
  * descendant that left the group (its own setsid) could hold them forever.
  */
-export const ESCAPED_HOLDER_MS = 1_000;
+const ESCAPED_HOLDER_MS = 1_000;
 /**
  * At the timeout, how many 1 ms looks a runnable leader gets to finish its
  * exit (see `onTimeout`): on a loaded machine a runnable process can wait

@@ -20,7 +20,7 @@ export interface BashPtyConfig {
   readonly rows: number;
 }
 
-export const DEFAULT_BASH_PTY_CONFIG: BashPtyConfig = Object.freeze({
+const DEFAULT_BASH_PTY_CONFIG: BashPtyConfig = Object.freeze({
   shellPath: 'bash',
   allowEnv: [],
   startupTimeoutMs: 10_000,

@@ -1,7 +1,7 @@
 import { MARK, beginMarker, endPrefix, promptPrefix, startMarker } from './marker-protocol.js';
 
 /** How a framed command ended, as read from the stream. */
-export type MarkerEnd =
+type MarkerEnd =
   /** `end`: the end marker after the command; `prompt`: bash returned to its prompt without it (aborted line, or printf unusable). */
   | { readonly via: 'end' | 'prompt'; readonly exitCode: number }
   /** Bash returned to its prompt but this call's frame never ran: the shell's state blocks it. */

@@ -24,14 +24,14 @@ import { randomBytes } from 'node:crypto';
 export const MARK = '\x1f';
 
 /** Readonly function that prints the end marker and returns the command's status. */
-export const END_FUNCTION = '__dsh_end';
+const END_FUNCTION = '__dsh_end';
 /** Readonly variable holding the per-shell secret the prompts print. */
 const SECRET_VAR = '__dsh_tag';
 /** Variable the frame sets to its nonce; PS1 prints it. */
 const SEEN_VAR = '__dsh_seen';
 
 /** Quoted text per physical input line: a canonical-mode terminal line holds 4095 bytes. */
-export const MAX_PIECE_BYTES = 3000;
+const MAX_PIECE_BYTES = 3000;
 
 /** 16 hex characters from a CSPRNG. */
 export function newToken(): string {
@@ -63,7 +63,7 @@ export function ansiCQuote(text: string): string {
 }
 
 /** `text` as adjacent `$'…'` pieces of at most `maxBytes` quoted bytes each (together still one word). */
-export function ansiCQuotePieces(text: string, maxBytes = MAX_PIECE_BYTES): string[] {
+function ansiCQuotePieces(text: string, maxBytes = MAX_PIECE_BYTES): string[] {
   const pieces: string[] = [];
   let piece = '';
   let bytes = 0;
@@ -87,7 +87,7 @@ export function ansiCQuotePieces(text: string, maxBytes = MAX_PIECE_BYTES): stri
  * backslash-newline (a continuation bash removes) wherever a line would
  * exceed what a canonical-mode terminal accepts.
  */
-export function packWord(parts: readonly string[], maxLineBytes = MAX_PIECE_BYTES + 200): string {
+function packWord(parts: readonly string[], maxLineBytes = MAX_PIECE_BYTES + 200): string {
   let out = '';
   let lineBytes = 0;
   for (const part of parts) {
@@ -178,7 +178,7 @@ export function commandLine(nonce: string, command: string, options: { env?: Rea
 }
 
 /** Control keys a model can send to a program waiting for input. */
-export const CONTROL_INPUTS: Readonly<Record<string, string>> = Object.freeze({ '^C': '\x03', '^D': '\x04' });
+const CONTROL_INPUTS: Readonly<Record<string, string>> = Object.freeze({ '^C': '\x03', '^D': '\x04' });
 
 /** What to write for a line of input to a waiting program. */
 export function inputBytes(text: string): string {

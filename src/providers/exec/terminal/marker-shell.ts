@@ -11,7 +11,7 @@ import { probeStdinWait } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
 
-export interface MarkerShellSpec {
+interface MarkerShellSpec {
   readonly scrollbackChars: number;
   /** Secrets to keep out of the output. */
   readonly redactor?: Redactor;

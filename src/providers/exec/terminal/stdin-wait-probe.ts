@@ -90,7 +90,7 @@ function epollWatchesTerminal(pid: number, epfd: number, tty: string): boolean {
   return false;
 }
 
-export type StdinWait = 'waiting' | 'busy';
+type StdinWait = 'waiting' | 'busy';
 
 /**
  * Inspects the PTY's foreground process group (from the shell's tpgid). It

@@ -1,4 +1,4 @@
-export interface StdinWaitWatcherOptions {
+interface StdinWaitWatcherOptions {
   /** Quiet time before the first check, and after any new output. */
   readonly quietMs: number;
   /** Cap of the backing-off interval between later checks. */

@@ -30,7 +30,7 @@ export interface TerminalOpenOptions {
 }
 
 /** How a send ended. */
-export type SendEnd =
+type SendEnd =
   | { readonly kind: 'completed'; readonly exitCode: number }
   | { readonly kind: 'shell-exited'; readonly exitCode: number | null; readonly signal: string | null }
   | { readonly kind: 'timeout' }

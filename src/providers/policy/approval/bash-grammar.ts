@@ -8,7 +8,7 @@ import { OPTIONAL_PACKAGES, requirePackages } from '../../../core/optional-packa
 export type SyntaxNode = TreeSitter.Node;
 
 /** Parses one command line into tree-sitter's bash syntax tree; `release` frees it (it lives in WebAssembly memory). */
-export interface BashParser {
+interface BashParser {
   parse(line: string): { readonly root: SyntaxNode; release(): void } | undefined;
 }
 

@@ -8,20 +8,20 @@ export const COMMAND_ACTIONS: readonly CommandAction[] = Object.freeze(['allow',
 const STRICTNESS: Record<CommandAction, number> = { allow: 0, ask: 1, deny: 2 };
 
 /** The outcome for a whole command line: its action and the rule (or `default`) that set it. */
-export interface RuleOutcome {
+interface RuleOutcome {
   readonly action: CommandAction;
   readonly rule: string;
   /** The simple command that decided it, as rules saw it (absent when an unknown construct decided). */
   readonly part?: string;
 }
 
-export function ruleName(rule: CommandRule): string {
+function ruleName(rule: CommandRule): string {
   if (rule.name !== undefined) return rule.name;
   return typeof rule.match === 'string' ? rule.match : String(rule.match);
 }
 
 /** `/…/flags` in a config file is a regular expression; anything else a prefix. */
-export function parseRuleMatch(match: string): string | RegExp {
+function parseRuleMatch(match: string): string | RegExp {
   const literal = /^\/(.+)\/([a-z]*)$/s.exec(match);
   return literal ? new RegExp(literal[1]!, literal[2]) : match;
 }
@@ -73,7 +73,7 @@ export async function judgeCommand(line: string, rules: readonly CommandRule[], 
   return judgeAnalysis(await commandParts(line), rules, fallback);
 }
 
-export function judgeAnalysis(analysis: CommandAnalysis, rules: readonly CommandRule[], fallback: CommandAction): RuleOutcome {
+function judgeAnalysis(analysis: CommandAnalysis, rules: readonly CommandRule[], fallback: CommandAction): RuleOutcome {
   let outcome: RuleOutcome | undefined;
   for (const words of analysis.commands) {
     const next = judgeWords(words, rules, fallback);

@@ -1,7 +1,7 @@
 import type { SyntaxNode } from './bash-grammar.js';
 
 /** A word as bash would pass it after quote removal, when that is known without running anything. */
-export interface LiteralWord {
+interface LiteralWord {
   readonly value: string;
   /** An unquoted `*`, `?`, `[`, `{…,…}` or leading `~`: the word may expand into other words. */
   readonly expands: boolean;
@@ -76,7 +76,7 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 };
 
 /** The body of `$'…'`; undefined for an escape this decoder does not know (the caller then treats the word as unknown). */
-export function decodeAnsiC(body: string): string | undefined {
+function decodeAnsiC(body: string): string | undefined {
   let value = '';
   for (let i = 0; i < body.length; i += 1) {
     const c = body[i]!;
