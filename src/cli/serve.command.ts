@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { RunningServer } from '../mcp/transport/stdio-server.js';
+import type { RunningServer } from '../mcp/stdio-server.js';
 import type { GlobalOptions } from './cli-options.js';
 import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
@@ -127,7 +127,7 @@ export function registerServeCommand(program: Command): void {
         await Promise.all([
           import('./host-from-options.js'),
           import('../mcp/approvals/elicitation-answerer.js'),
-          import('../mcp/transport/serve-lifecycle.js'),
+          import('../mcp/serve-lifecycle.js'),
           import('../providers/logging/logger.js'),
           import('../providers/logging/stderr-logger.js'),
         ]);
@@ -152,10 +152,10 @@ export function registerServeCommand(program: Command): void {
         const callGate = await callGateFrom(options, host, logger);
         const limits = callGate ? { callGate } : {};
         if (options.http === undefined) {
-          const { serveStdio } = await import('../mcp/transport/stdio-server.js');
+          const { serveStdio } = await import('../mcp/stdio-server.js');
           server = await serveStdio(host, { workspace, logger, approvals, ...limits });
         } else {
-          const [{ serveHttp }, { resolveHttpToken }] = await Promise.all([import('../mcp/transport/http-server.js'), import('../mcp/access/http-auth.js')]);
+          const [{ serveHttp }, { resolveHttpToken }] = await Promise.all([import('../mcp/http-server.js'), import('../mcp/access/http-auth.js')]);
           const auth = options.auth ? resolveHttpToken({ tokenFile: options.tokenFile }) : 'none';
           // No command reads the tokens (docs/security.md#hidden-server-files).
           for (const file of [options.tokenFile, auth === 'none' ? undefined : auth.file]) hideServerFile(file);

@@ -1,5 +1,5 @@
 // The stdio server answers `initialize` while the MCP SDK still loads
-// (src/mcp/transport/early-initialize.ts). A value imported from the SDK by anything
+// (src/mcp/early-initialize.ts). A value imported from the SDK by anything
 // the serve command loads before that answer would make it wait for the
 // whole SDK: start-up went from 429 to 620 ms once when the approval answerer
 // and a capability helper did.
@@ -39,8 +39,8 @@ function closure(entry: string): Map<string, string[]> {
   return seen;
 }
 
-/** What `serve` loads before the stdio server's first answer (src/cli/serve.command.ts, src/mcp/transport/stdio-server.ts). */
-const BEFORE_FIRST_ANSWER = ['mcp/transport/early-initialize.ts', 'mcp/approvals/elicitation-answerer.ts', 'mcp/transport/serve-lifecycle.ts', 'mcp/transport/stdio-server.ts', 'cli/host-from-options.ts'];
+/** What `serve` loads before the stdio server's first answer (src/cli/serve.command.ts, src/mcp/stdio-server.ts). */
+const BEFORE_FIRST_ANSWER = ['mcp/early-initialize.ts', 'mcp/approvals/elicitation-answerer.ts', 'mcp/serve-lifecycle.ts', 'mcp/stdio-server.ts', 'cli/host-from-options.ts'];
 
 it.each(BEFORE_FIRST_ANSWER)('%s reaches no value of the MCP SDK through its static imports', (entry) => {
   const files = closure(path.join(SRC, entry));

@@ -1,6 +1,6 @@
 // The import graph of src/ as a whole: no circle (a file that reaches itself
 // through its imports, type-only imports included), and no two rooms
-// under src/providers that import each other both ways.
+// under src/providers or src/mcp that import each other both ways.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -53,11 +53,13 @@ function circles(): string[][] {
   return found;
 }
 
-/** `providers/<a>` → `providers/<b>` edges between different rooms (providers-layout.test.ts), with one file pair as the example. */
+/** Edges between different rooms of src/providers (providers-layout.test.ts) or src/mcp, with one file pair as the example. */
 function providerFolderEdges(): Map<string, string> {
   const edges = new Map<string, string>();
   const folderOf = (file: string): string | undefined => {
     const parts = rel(file).split(path.sep);
+    // src/mcp: its rooms by role, and the servers that compose them at its top.
+    if (parts[0] === 'mcp') return parts.length > 2 ? `mcp/${parts[1]}` : 'mcp';
     if (parts[0] !== 'providers' || parts.length <= 2) return undefined;
     return ['exec', 'policy', 'backends'].includes(parts[1]!) ? `${parts[1]}/${parts[2]}` : parts[1];
   };
@@ -78,7 +80,7 @@ describe('the import graph of src/', () => {
     expect(circles()).toEqual([]);
   });
 
-  it('has no two folders under src/providers importing each other both ways', () => {
+  it('has no two rooms under src/providers or src/mcp importing each other both ways', () => {
     const edges = providerFolderEdges();
     const bothWays: string[] = [];
     for (const [edge, example] of edges) {

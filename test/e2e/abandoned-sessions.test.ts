@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { serveHttp, type HttpServeOptions } from '../../src/mcp/transport/http-server.js';
+import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
 import { HostMetrics } from '../../src/providers/observability/host-metrics.js';
 import { AuditSink, type AuditEvent } from '../../src/providers/observability/audit-sink.js';
 import { PluginModule } from '../../src/core/plugin-module.js';

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { serveHttp, type HttpServeOptions } from '../../src/mcp/transport/http-server.js';
+import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
 import { idleClosedNotice } from '../../src/tools/persistent-bash/shell-idle-close.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';

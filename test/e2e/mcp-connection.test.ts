@@ -2,7 +2,7 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
-import type { McpConnection } from '../../src/mcp/sessions/mcp-connection.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { toCallToolResult, toStructuredContent } from '../../src/mcp/calls/call-result.js';
 import { ApprovalAnswerer } from '../../src/providers/policy/approval/approval-service.js';
 import { waitUntil } from './support/mcp-clients.js';

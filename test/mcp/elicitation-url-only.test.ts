@@ -6,7 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type DshHost } from '../../src/index.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
-import { McpConnection } from '../../src/mcp/sessions/mcp-connection.js';
+import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
 import { resultText } from '../security/support/approval-kit.js';
 

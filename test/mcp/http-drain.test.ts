@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../src/mcp/transport/http-server.js';
+import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { connectClient, rawRequest } from './http-test-kit.js';

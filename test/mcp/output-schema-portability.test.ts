@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import { structuredSchema, toStructuredContent } from '../../src/mcp/calls/call-result.js';
-import { McpConnection } from '../../src/mcp/sessions/mcp-connection.js';
+import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 
 let dir: string;

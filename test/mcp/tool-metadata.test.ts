@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { McpConnection } from '../../src/mcp/sessions/mcp-connection.js';
+import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 
 let dir: string;

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
-import { McpConnection } from '../../src/mcp/sessions/mcp-connection.js';
+import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { StderrLogger } from '../../src/providers/logging/stderr-logger.js';
 import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';

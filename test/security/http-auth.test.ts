@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../src/mcp/transport/http-server.js';
+import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { connectClient, initializeBody, rawRequest } from '../mcp/http-test-kit.js';
 

@@ -12,8 +12,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { serveHttp, type RunningHttpServer } from '../../src/mcp/transport/http-server.js';
-import { PAGE_META_KEY, SPILL_PAGE_BYTES } from '../../src/mcp/endpoints/spill-pages.js';
+import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
+import { PAGE_META_KEY, SPILL_PAGE_BYTES } from '../../src/mcp/calls/spill-pages.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { connectClient } from '../mcp/http-test-kit.js';
 

@@ -1,7 +1,7 @@
 // /metrics is behind the bearer token (and the Host check) unless --metrics-public; public metrics open nothing else.
 import { createHost, localEnvironment, type DshHost } from '../../src/index.js';
 import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../src/mcp/transport/http-server.js';
+import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { startMetricsListener } from '../../src/mcp/endpoints/metrics-endpoint.js';
 import { initializeBody, rawRequest } from '../mcp/http-test-kit.js';
 import { tempDir } from '../providers/observability/observability-kit.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { serveHttp, type RunningHttpServer } from '../../src/mcp/transport/http-server.js';
+import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { envelope } from '../e2e/support/modern-raw.js';
 import { INITIALIZE, INITIALIZED, resultText, startRawStdio, type RawStdioServer } from '../e2e/support/raw-stdio.js';

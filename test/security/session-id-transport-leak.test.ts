@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../src/mcp/transport/http-server.js';
+import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import type { Logger } from '../../src/providers/logging/logger.js';
 import { callTool, serverDirs, startHttpServer, textOf } from '../e2e/support/mcp-clients.js';

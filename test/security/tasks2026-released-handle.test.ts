@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
-import { serveHttp } from '../../src/mcp/transport/http-server.js';
+import { serveHttp } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { waitUntil } from '../support/process-table.js';
 import { bashParams, httpDriver, pollUntilDone, resultOf, taskNotFound } from '../e2e/support/modern-raw.js';

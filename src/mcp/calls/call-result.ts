@@ -2,7 +2,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/serv
 import type { ToolDescriptor } from '../../container/prompt-assembler.js';
 import { RESULT_TEXT } from '../../core/result-text-schema.js';
 import type { JsonSchema, ToolResult } from '../../core/tool-contract.js';
-import type { SessionSpills } from '../endpoints/spill-resources.js';
+import type { SessionSpills } from './spill-resources.js';
 
 /**
  * Value keys that hold a command's output. The text shows that output as

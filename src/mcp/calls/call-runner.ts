@@ -7,7 +7,7 @@ import type { Logger } from '../../providers/logging/logger.js';
 import type { CallGate } from './call-gate.js';
 import { toCallToolResult } from './call-result.js';
 import { withHeartbeat } from '../transport/progress-heartbeat.js';
-import type { SessionSpills } from '../endpoints/spill-resources.js';
+import type { SessionSpills } from './spill-resources.js';
 import { requestCallInfo } from './request-call-info.js';
 
 /** Sends one notification that belongs to the call being answered. */

@@ -2,7 +2,7 @@ import type { DshHost } from '../../container/dsh-host.js';
 import { renderPrompt } from '../../container/prompt-assembler.js';
 import { PACKAGE_VERSION } from '../../version.js';
 import { withHeartbeatNote } from '../transport/progress-heartbeat.js';
-import { SPILL_RESOURCE_CAPABILITIES } from '../endpoints/spill-capabilities.js';
+import { SPILL_RESOURCE_CAPABILITIES } from '../calls/spill-capabilities.js';
 
 /** What the server reports as `serverInfo` in the initialize result. */
 export const SERVER_INFO = { name: 'dsh-tools', version: PACKAGE_VERSION } as const;

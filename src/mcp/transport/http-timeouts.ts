@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { DEFAULT_MAX_UNAUTHENTICATED, UnauthenticatedConnections } from '../access/connection-cap.js';
+import { DEFAULT_MAX_UNAUTHENTICATED, UnauthenticatedConnections } from './connection-cap.js';
 
 /** How long the MCP listener waits for a client (docs/operations.md, Limits; `serve --http-*-timeout`). */
 export interface HttpConnectionLimits {

@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DshHost } from '../../../src/container/dsh-host.js';
 import type { McpElicitationAnswerer } from '../../../src/mcp/approvals/elicitation-answerer.js';
-import { McpConnection } from '../../../src/mcp/sessions/mcp-connection.js';
+import { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
 
 export interface InProcessClient {
   readonly connection: McpConnection;

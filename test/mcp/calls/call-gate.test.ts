@@ -9,7 +9,7 @@ import { createHost } from '../../../src/container/create-host.js';
 import type { DshHost } from '../../../src/container/dsh-host.js';
 import { CallGate } from '../../../src/mcp/calls/call-gate.js';
 import { resolveHttpToken } from '../../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../../src/mcp/transport/http-server.js';
+import { serveHttp, type RunningHttpServer } from '../../../src/mcp/http-server.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
 import { waitUntil } from '../../support/process-table.js';
 import { connectClient } from '../http-test-kit.js';

@@ -8,7 +8,7 @@ import { createHost } from '../../../src/container/create-host.js';
 import type { DshHost } from '../../../src/container/dsh-host.js';
 import { PluginModule } from '../../../src/core/plugin-module.js';
 import { resolveHttpToken } from '../../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../../src/mcp/transport/http-server.js';
+import { serveHttp, type RunningHttpServer } from '../../../src/mcp/http-server.js';
 import { containerEnvironment } from '../../../src/plugins/container.environment.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
 import { bindReadinessCheck } from '../../../src/providers/health/readiness-check.js';

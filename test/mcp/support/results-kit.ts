@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DshHost } from '../../../src/container/dsh-host.js';
-import { McpConnection } from '../../../src/mcp/sessions/mcp-connection.js';
+import { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
 
 /** One MCP session on `host` behind a real 1.x SDK client (in-memory transport), with the notices it was sent. */
 export interface ResultsSession {

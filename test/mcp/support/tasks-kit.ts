@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
 import type { DshHost } from '../../../src/container/dsh-host.js';
-import { McpConnection } from '../../../src/mcp/sessions/mcp-connection.js';
+import { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
 
 /** The client capability that asks for MCP tasks (2025-11-25). */
 export const TASKS_CAPABILITY = { tasks: { list: {}, cancel: {} } };

@@ -10,15 +10,15 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import { createHost } from '../../../src/container/create-host.js';
-import type { DshHost } from '../../../src/container/dsh-host.js';
-import { answerInitializeEarly, initializeResult, ReplayingTransport, SUPPORTED_PROTOCOL_VERSIONS } from '../../../src/mcp/transport/early-initialize.js';
-import { McpElicitationAnswerer, mcpApprovalModule } from '../../../src/mcp/approvals/elicitation-answerer.js';
-import { McpConnection } from '../../../src/mcp/sessions/mcp-connection.js';
-import { serverInstructions } from '../../../src/mcp/sessions/server-info.js';
-import { serveStdio, type RunningServer } from '../../../src/mcp/transport/stdio-server.js';
-import { localEnvironment } from '../../../src/plugins/local.environment.js';
-import { waitUntil } from '../../e2e/support/mcp-clients.js';
+import { createHost } from '../../src/container/create-host.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import { answerInitializeEarly, initializeResult, ReplayingTransport, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/mcp/early-initialize.js';
+import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
+import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import { serverInstructions } from '../../src/mcp/sessions/server-info.js';
+import { serveStdio, type RunningServer } from '../../src/mcp/stdio-server.js';
+import { localEnvironment } from '../../src/plugins/local.environment.js';
+import { waitUntil } from '../e2e/support/mcp-clients.js';
 
 let host: DshHost;
 const answerer = new McpElicitationAnswerer();

@@ -1,12 +1,12 @@
-import type { DshHost } from '../../container/dsh-host.js';
-import type { Clock, Logger } from '../../providers/logging/logger.js';
-import { HttpSessionTable, type SessionEndReason } from './http-sessions.js';
-import { auditEvent } from '../../providers/observability/audit-events.js';
-import { HostMetrics } from '../../providers/observability/host-metrics.js';
-import { runningTasksOf, type IdleSettings } from './idle-stages.js';
-import { SessionCounter } from './session-counter.js';
-import { SessionHandles } from './session-handles.js';
-import type { ServerRelease } from './released-sessions.js';
+import type { DshHost } from '../container/dsh-host.js';
+import type { Clock, Logger } from '../providers/logging/logger.js';
+import { HttpSessionTable, type SessionEndReason } from './legacy/http-sessions.js';
+import { auditEvent } from '../providers/observability/audit-events.js';
+import { HostMetrics } from '../providers/observability/host-metrics.js';
+import { runningTasksOf, type IdleSettings } from './sessions/idle-stages.js';
+import { SessionCounter } from './sessions/session-counter.js';
+import { SessionHandles } from './sessions/session-handles.js';
+import type { ServerRelease } from './sessions/released-sessions.js';
 
 /** What the HTTP server's options say about sessions. */
 interface SessionTableOptions {

@@ -1,7 +1,7 @@
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CallGate } from '../calls/call-gate.js';
+import type { CallGate } from './call-gate.js';
 import { PAGE_META_KEY, pageRequestOf, readPage, SPILL_PAGE_BYTES } from './spill-pages.js';
 import { ResourceNotFoundError, type ReadResourceResult, type Resource, type ResourceLink, type Server } from '@modelcontextprotocol/server';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pageRequestOf, readPage } from '../../../src/mcp/endpoints/spill-pages.js';
+import { pageRequestOf, readPage } from '../../../src/mcp/calls/spill-pages.js';
 
 let dir: string;
 beforeAll(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-spill-pages-'))));

@@ -1,23 +1,23 @@
 import type { Readable, Writable } from 'node:stream';
-import type { DshHost } from '../../container/dsh-host.js';
-import { lazy } from '../../core/lazy.js';
-import type { Logger } from '../../providers/logging/logger.js';
+import type { DshHost } from '../container/dsh-host.js';
+import { lazy } from '../core/lazy.js';
+import type { Logger } from '../providers/logging/logger.js';
 import { answerInitializeEarly, ReplayingTransport } from './early-initialize.js';
-import type { McpElicitationAnswerer } from '../approvals/elicitation-answerer.js';
-import type { CallGate } from '../calls/call-gate.js';
-import { drainWithin } from './drain.js';
-import { DrainingTransport } from './draining-transport.js';
-import { CheckedStdioTransport } from './stdio-wire.js';
-import type { McpConnection } from '../sessions/mcp-connection.js';
+import type { McpElicitationAnswerer } from './approvals/elicitation-answerer.js';
+import type { CallGate } from './calls/call-gate.js';
+import { drainWithin } from './transport/drain.js';
+import { DrainingTransport } from './transport/draining-transport.js';
+import { CheckedStdioTransport } from './transport/stdio-wire.js';
+import type { McpConnection } from './legacy/mcp-connection.js';
 
 /** The MCP SDK: loaded while the client's initialize is answered without it (see early-initialize.ts). */
 const sdk = lazy(() =>
   Promise.all([
     import('@modelcontextprotocol/server/stdio'),
-    import('../sessions/mcp-connection.js'),
-    import('../sessions/modern-server.js'),
+    import('./legacy/mcp-connection.js'),
+    import('./modern/modern-server.js'),
     // After modern-server (which imports it): jest's ESM loader fails a module two parallel imports link at once.
-    import('../sessions/modern-server.js').then(() => import('../sessions/session-handles.js')),
+    import('./modern/modern-server.js').then(() => import('./sessions/session-handles.js')),
   ]),
 );
 

@@ -13,7 +13,7 @@ import { McpConnection } from './mcp-connection.js';
 import { toWebRequest, writeWebResponse } from '../transport/node-web.js';
 import { replyJsonRpc } from '../transport/http-replies.js';
 import { duplicateIdRefusal } from '../transport/request-ids.js';
-import type { SessionSlot } from './session-counter.js';
+import type { SessionSlot } from '../sessions/session-counter.js';
 
 /** What a 2025-era session needs from the server's options. */
 export interface LegacySessionDeps {

@@ -3,9 +3,9 @@ import type { ServerResponse } from 'node:http';
 import type { Clock, Logger } from '../../providers/logging/logger.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { DrainingTransport } from '../transport/draining-transport.js';
-import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
-import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause, type ServerRelease } from './released-sessions.js';
-import { freedNote, type IdleCandidate, type PlannedEnd, type SessionCounter, type SessionRefusal, type SessionSlot } from './session-counter.js';
+import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from '../sessions/idle-stages.js';
+import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause, type ServerRelease } from '../sessions/released-sessions.js';
+import { freedNote, type IdleCandidate, type PlannedEnd, type SessionCounter, type SessionRefusal, type SessionSlot } from '../sessions/session-counter.js';
 
 /** Why an HTTP session ended. */
 export type SessionEndReason = 'idle' | 'lifetime' | 'evicted' | 'closed' | 'shutdown';

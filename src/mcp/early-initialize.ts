@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import type { InitializeRequest, JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
-import type { DshHost } from '../../container/dsh-host.js';
-import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
-import { taskCapabilitiesFor } from '../tasks/task-capabilities.js';
-import { SERVER_INFO, serverCapabilities, serverInstructions } from '../sessions/server-info.js';
+import type { DshHost } from '../container/dsh-host.js';
+import { TaskRuntime } from '../providers/tasks/task-runtime.js';
+import { taskCapabilitiesFor } from './tasks/task-capabilities.js';
+import { SERVER_INFO, serverCapabilities, serverInstructions } from './sessions/server-info.js';
 
 /*
  * The stdio server answers the client's first message, `initialize`, while

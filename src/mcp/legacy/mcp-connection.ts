@@ -6,9 +6,9 @@ import type { CallGate } from '../calls/call-gate.js';
 import { answerOf, runCall, type CallRequest } from '../calls/call-runner.js';
 import { McpTasks } from '../tasks/mcp-tasks.js';
 import { heartbeatIntervalOf } from '../transport/progress-heartbeat.js';
-import { registerSpillResources } from '../endpoints/spill-resources.js';
+import { registerSpillResources } from '../calls/spill-resources.js';
 import type { McpElicitationAnswerer } from '../approvals/elicitation-answerer.js';
-import { SERVER_INFO, serverCapabilities, serverInstructions } from './server-info.js';
+import { SERVER_INFO, serverCapabilities, serverInstructions } from '../sessions/server-info.js';
 import { registerToolHandlers } from '../calls/tool-handlers.js';
 
 export interface McpConnectionOptions {

@@ -1,5 +1,5 @@
-import type { DshHost } from '../../container/dsh-host.js';
-import type { Logger } from '../../providers/logging/logger.js';
+import type { DshHost } from '../container/dsh-host.js';
+import type { Logger } from '../providers/logging/logger.js';
 import type { RunningServer } from './stdio-server.js';
 
 /** How long disposal may take (after the drain) before the process exits anyway. */
