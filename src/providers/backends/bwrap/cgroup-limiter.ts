@@ -2,29 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { detectCgroupLayout, type CgroupLayout, type ControllerDir } from './cgroup-layout.js';
 import { sizeInBytes, type ResourceLimits } from './resource-limits.js';
-
-/** A limit one call reached (see `LimitGroup.takeReached`). */
-interface LimitHit {
-  readonly kind: 'processes' | 'memory';
-  /** As configured: `2048`, `4g`. */
-  readonly limit: string;
-}
-
-/** The cgroups of one call (or one persistent shell). */
-export interface LimitGroup {
-  /** `cgroup.procs` files the command's first process writes its pid into. */
-  readonly procsFiles: readonly string[];
-  /** Which limits the group enforces (the others fall back to rlimits). */
-  readonly covers: { readonly processes: boolean; readonly memory: boolean };
-  /** Which limits the group ran into since the previous take (processes first). */
-  takeReached(): LimitHit[];
-  /** Kills what is left in it and removes it (retried while its last processes are still exiting). */
-  release(): Promise<void>;
-  /** For a group nobody will read (a pre-started shell): removed by a later `create()` once its processes are gone. */
-  releaseWhenEmpty(): void;
-  /** Takes a group left to `releaseWhenEmpty` back (its shell became a call's command). */
-  own(): void;
-}
+import type { CommandLimits, ResourceLimitHit } from '../../exec/process/command-confinement.js';
 
 /** A group left to `releaseWhenEmpty` is collected only after this long (its first process must have joined by then). */
 const UNOWNED_GRACE_MS = 10_000;
@@ -58,7 +36,7 @@ export class CgroupLimiter {
   }
 
   /** A fresh group, or undefined when this machine offers no cgroup (or making one failed). */
-  create(): LimitGroup | undefined {
+  create(): CommandLimits | undefined {
     const controllers = this.controllers();
     if (controllers.length === 0) return undefined;
     for (const group of this.live) if (group.idle()) void group.release();
@@ -126,7 +104,7 @@ interface GroupPart {
   readonly kinds: ReadonlySet<'pids' | 'memory'>;
 }
 
-class CallGroup implements LimitGroup {
+class CallGroup implements CommandLimits {
   readonly procsFiles: string[];
   readonly covers: { readonly processes: boolean; readonly memory: boolean };
   private seen = { processes: 0, memory: 0 };
@@ -143,7 +121,7 @@ class CallGroup implements LimitGroup {
     this.covers = { processes: parts.some((part) => part.kinds.has('pids')), memory: parts.some((part) => part.kinds.has('memory')) };
   }
 
-  takeReached(): LimitHit[] {
+  takeReached(): ResourceLimitHit[] {
     const now = { processes: 0, memory: 0 };
     for (const part of this.parts) {
       if (part.kinds.has('pids')) now.processes = counter(path.join(part.dir, 'pids.events'), 'max');
@@ -152,7 +130,7 @@ class CallGroup implements LimitGroup {
         now.memory = counter(path.join(part.dir, file), 'oom_kill');
       }
     }
-    const hits: LimitHit[] = [];
+    const hits: ResourceLimitHit[] = [];
     if (now.processes > this.seen.processes) hits.push({ kind: 'processes', limit: String(this.limits.processes) });
     if (now.memory > this.seen.memory) hits.push({ kind: 'memory', limit: this.limits.memory });
     this.seen = now;

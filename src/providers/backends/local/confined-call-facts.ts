@@ -1,4 +1,4 @@
-import type { CommandConfinement, CommandLimits as LimitGroup } from '../../exec/process/command-confinement.js';
+import type { CommandConfinement, CommandLimits, ResourceLimitHit } from '../../exec/process/command-confinement.js';
 import type { PrestartedShell } from '../../exec/shell/prestarted-shell.js';
 import type { ShellProcess } from '../../exec/shell/shell-process.js';
 
@@ -16,14 +16,14 @@ export function denialOf(confined: CommandConfinement, exit: { exitCode: number 
  * takes the shell, and then it is that call's.
  */
 export class CallLimitGroups {
-  private readonly prestarted = new WeakMap<PrestartedShell, LimitGroup>();
+  private readonly prestarted = new WeakMap<PrestartedShell, CommandLimits>();
 
-  remember(shell: PrestartedShell | undefined, group: LimitGroup | undefined): void {
+  remember(shell: PrestartedShell | undefined, group: CommandLimits | undefined): void {
     if (shell !== undefined && group !== undefined) this.prestarted.set(shell, group);
   }
 
   /** The group of the shell that became the command: the pre-started one's when it was handed over (the fresh one is then released). */
-  ofCommand(prestarted: PrestartedShell | undefined, fresh: LimitGroup | undefined): LimitGroup | undefined {
+  ofCommand(prestarted: PrestartedShell | undefined, fresh: CommandLimits | undefined): CommandLimits | undefined {
     if (prestarted?.handedOver !== true) return fresh;
     void fresh?.release();
     const group = this.prestarted.get(prestarted);
@@ -38,7 +38,7 @@ export class CallLimitGroups {
  * nobody reads it unless a call takes the shell.
  */
 export class LazyLimitGroup {
-  private group: LimitGroup | undefined;
+  private group: CommandLimits | undefined;
   private tried = false;
 
   constructor(
@@ -47,7 +47,7 @@ export class LazyLimitGroup {
   ) {}
 
   /** The group, made on first use; undefined without a confinement or cgroups. */
-  make(): LimitGroup | undefined {
+  make(): CommandLimits | undefined {
     if (!this.tried) {
       this.tried = true;
       this.group = this.confined?.newLimitGroup?.();
@@ -56,20 +56,20 @@ export class LazyLimitGroup {
     return this.group;
   }
 
-  get made(): LimitGroup | undefined {
+  get made(): CommandLimits | undefined {
     return this.group;
   }
 }
 
 /** Removes a group once its command has ended (nobody reads its counters: a background or continued command). */
-export function releaseOnExit(shell: ShellProcess, group: LimitGroup | undefined): void {
+export function releaseOnExit(shell: ShellProcess, group: CommandLimits | undefined): void {
   if (group === undefined) return;
   const release = (): void => void group.release();
   shell.exited.then(release, release);
 }
 
 /** The limits a finished command reached; its group is released. */
-export function settleLimits(group: LimitGroup | undefined): ReturnType<LimitGroup['takeReached']> {
+export function settleLimits(group: CommandLimits | undefined): ResourceLimitHit[] {
   if (group === undefined) return [];
   const reached = group.takeReached();
   void group.release();
