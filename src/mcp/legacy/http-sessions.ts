@@ -3,9 +3,10 @@ import type { ServerResponse } from 'node:http';
 import type { Clock, Logger } from '../../providers/logging/logger.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { DrainingTransport } from '../transport/draining-transport.js';
-import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from '../sessions/idle-stages.js';
-import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause, type ServerRelease } from '../sessions/released-sessions.js';
-import { freedNote, type IdleCandidate, type PlannedEnd, type SessionCounter, type SessionRefusal, type SessionSlot } from '../sessions/session-counter.js';
+import { SessionActivity, type IdleSettings, type RunningTasks } from '../sessions/idle-stages.js';
+import { IdleSessionTable } from '../sessions/idle-session-table.js';
+import type { ReleaseCause, ServerRelease } from '../sessions/released-sessions.js';
+import { freedNote, type SessionCounter, type SessionRefusal, type SessionSlot } from '../sessions/session-counter.js';
 
 /** Why an HTTP session ended. */
 export type SessionEndReason = 'idle' | 'lifetime' | 'evicted' | 'closed' | 'shutdown';
@@ -53,21 +54,17 @@ interface Entry {
  * is released early when a new session needs its place.
  */
 export class HttpSessionTable {
-  private readonly entries = new Map<string, Entry>();
-  private readonly released = new ReleasedSessions();
+  private readonly table: IdleSessionTable<Entry>;
+  private readonly entries: Map<string, Entry>;
   private readonly clock: Clock;
-  private readonly stages: IdleStages;
   private requestsOpen = 0;
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly limits: HttpSessionLimits) {
-    this.clock = limits.clock ?? { now: () => Date.now() };
-    this.stages = new IdleStages(limits.idle, this.clock, () => [...this.entries.values()].filter((e) => e.reason === undefined).map((e) => e.activity), (activity, cause) => {
-      const id = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
-      if (id !== undefined) this.releaseFor(id, stageCause(cause, limits.idle));
-    });
-    this.stages.start();
-    limits.counter.addSource({ idleCandidates: () => this.idleCandidates(), plannedEnds: () => this.plannedEnds() });
+    // An entry stays until its connection has closed; one the server is ending no longer counts.
+    this.table = new IdleSessionTable<Entry>(limits, (entry) => entry.reason === undefined, (id, entry, cause) => this.end(id, entry, cause));
+    this.entries = this.table.entries;
+    this.clock = this.table.clock;
   }
 
   get size(): number {
@@ -76,7 +73,7 @@ export class HttpSessionTable {
 
   /** One idle stage pass now (tests drive it with a fake clock). */
   sweep(): void {
-    this.stages.sweep();
+    this.table.sweep();
   }
 
   /** Claims a place for a new session of `caller`, releasing an idle one if a cap needs it; else which cap refused. */
@@ -101,7 +98,7 @@ export class HttpSessionTable {
 
   /** Why `caller`'s session `id` was released by the server (idle, or to make room); undefined for any other id or caller. */
   releasedReason(id: string, caller: string): string | undefined {
-    return this.released.reasonFor(id, caller);
+    return this.table.releasedReason(id, caller);
   }
 
   /**
@@ -155,33 +152,15 @@ export class HttpSessionTable {
 
   /** Disposes every session (server shutdown). */
   async closeAll(): Promise<void> {
-    this.stages.stop();
+    this.table.stop();
     const entries = [...this.entries.values()];
     for (const entry of entries) entry.reason ??= 'shutdown';
     await Promise.allSettled(entries.map((entry) => entry.connection.close()));
     for (const id of [...this.entries.keys()]) this.closed(id);
   }
 
-  private *idleCandidates(): Iterable<IdleCandidate> {
-    for (const [id, entry] of this.entries) {
-      if (entry.reason !== undefined) continue;
-      const idleSince = entry.activity.idleSince();
-      if (!evictable(idleSince, this.clock.now(), this.limits.idle)) continue;
-      yield { caller: entry.caller, idleSince, evict: (cap) => this.releaseFor(id, { kind: 'evicted', cap }) };
-    }
-  }
-
-  private *plannedEnds(): Iterable<PlannedEnd> {
-    for (const entry of this.entries.values()) {
-      const at = entry.reason === undefined ? entry.activity.endsAt(this.limits.idle) : undefined;
-      if (at !== undefined) yield { caller: entry.caller, at };
-    }
-  }
-
   /** Releases a session the server ends (abandoned, past its lifetime, or to make room): its place at once, its host session and tasks in the background. */
-  private releaseFor(id: string, cause: ReleaseCause): void {
-    const entry = this.entries.get(id);
-    if (!entry || entry.reason !== undefined) return;
+  private end(id: string, entry: Entry, cause: ReleaseCause): void {
     entry.reason = cause.kind;
     entry.slot.free();
     const withRunningTasks = cause.kind !== 'evicted' && this.limits.runningTasks(entry.activity.session);
@@ -189,7 +168,6 @@ export class HttpSessionTable {
       this.limits.logger?.info(`mcp http: session ${entry.connection.sessionId} ended (${cause.kind}) with its running background tasks`);
     }
     this.limits.onReleased?.({ kind: cause.kind, clientSession: id, session: entry.connection.sessionId, caller: entry.caller, withRunningTasks });
-    this.released.remember(id, entry.caller, releaseReason(cause, this.limits.counter.caps));
     void entry.connection.close().finally(() => this.closed(id));
   }
 }

@@ -1,9 +1,10 @@
 import type { DshHost } from '../../container/dsh-host.js';
 import type { HostSession } from '../../container/host-session.js';
 import type { Clock, Logger } from '../../providers/logging/logger.js';
-import { evictable, IdleStages, SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
-import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause, type ServerRelease } from './released-sessions.js';
-import { freedNote, SessionCounter, type IdleCandidate, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
+import { SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
+import { IdleSessionTable } from './idle-session-table.js';
+import type { ReleaseCause, ServerRelease } from './released-sessions.js';
+import { freedNote, SessionCounter, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
 
 /*
  * The 2026-07-28 era has no connection to hang a session on (SEP-2567): the
@@ -76,28 +77,18 @@ interface HeldSession {
  * for a new session while idle; see idle-stages.ts).
  */
 export class SessionHandles {
-  private readonly entries = new Map<string, Entry>();
-  private readonly released = new ReleasedSessions();
+  private readonly table: IdleSessionTable<Entry>;
+  private readonly entries: Map<string, Entry>;
   private readonly clock: Clock;
-  private readonly stages: IdleStages;
 
   constructor(
     private readonly host: DshHost,
     private readonly options: HandleOptions,
   ) {
-    this.clock = options.clock ?? { now: () => Date.now() };
-    this.stages = new IdleStages(options.idle, this.clock, () => [...this.entries.values()].map((entry) => entry.activity), (activity, cause) => {
-      const handle = [...this.entries].find(([, entry]) => entry.activity === activity)?.[0];
-      if (handle !== undefined) this.releaseFor(handle, stageCause(cause, options.idle));
-    });
-    this.stages.start();
-    options.counter.addSource({
-      idleCandidates: () => this.idleCandidates(),
-      plannedEnds: () => [...this.entries.values()].flatMap((entry) => {
-        const at = entry.activity.endsAt(options.idle);
-        return at === undefined ? [] : [{ caller: entry.caller, at }];
-      }),
-    });
+    // A released handle leaves the table at once: every entry in it counts.
+    this.table = new IdleSessionTable<Entry>(options, () => true, (handle, entry, cause) => this.end(handle, entry, cause));
+    this.entries = this.table.entries;
+    this.clock = this.table.clock;
   }
 
   get size(): number {
@@ -106,7 +97,7 @@ export class SessionHandles {
 
   /** One idle stage pass now (tests drive it with a fake clock). */
   sweep(): void {
-    this.stages.sweep();
+    this.table.sweep();
   }
 
   /** The session a call runs in: the handle's, or a fresh one; a string is the `Error: …` to answer instead. */
@@ -115,7 +106,7 @@ export class SessionHandles {
     if (typeof handle !== 'string' || !HANDLE_SHAPE.test(handle)) return MALFORMED_HANDLE;
     const entry = this.entries.get(handle);
     if (!entry || entry.caller !== caller) {
-      const reason = this.released.reasonFor(handle, caller);
+      const reason = this.table.releasedReason(handle, caller);
       return reason === undefined ? unknownHandleMessage(handle) : releasedHandleMessage(handle, reason);
     }
     const end = entry.activity.begin();
@@ -130,7 +121,7 @@ export class SessionHandles {
 
   /** Disposes every handle's session (server shutdown). */
   async closeAll(): Promise<void> {
-    this.stages.stop();
+    this.table.stop();
     const entries = [...this.entries.values()];
     this.entries.clear();
     for (const entry of entries) entry.slot.free();
@@ -159,21 +150,10 @@ export class SessionHandles {
     };
   }
 
-  private *idleCandidates(): Iterable<IdleCandidate> {
-    for (const [handle, entry] of this.entries) {
-      const idleSince = entry.activity.idleSince();
-      if (!evictable(idleSince, this.clock.now(), this.options.idle)) continue;
-      yield { caller: entry.caller, idleSince, evict: (cap) => this.releaseFor(handle, { kind: 'evicted', cap }) };
-    }
-  }
-
   /** Releases a handle's session the server ends (idle, or to make room): its place at once, its host session in the background. */
-  private releaseFor(handle: string, cause: ReleaseCause): void {
-    const entry = this.entries.get(handle);
-    if (!entry) return;
+  private end(handle: string, entry: Entry, cause: ReleaseCause): void {
     this.entries.delete(handle);
     entry.slot.free();
-    this.released.remember(handle, entry.caller, releaseReason(cause, this.options.counter.caps));
     const tasks = cause.kind !== 'evicted' && this.options.runningTasks(entry.session);
     this.options.logger?.info(`mcp: session ${entry.session.id} ended (${cause.kind})${tasks ? ' with its running background tasks' : ''}`);
     this.options.onReleased?.({ kind: cause.kind, clientSession: handle, session: entry.session.id, caller: entry.caller, withRunningTasks: Boolean(tasks) });
