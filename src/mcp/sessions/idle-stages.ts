@@ -2,7 +2,7 @@ import type { DshHost } from '../../container/dsh-host.js';
 import type { HostSession } from '../../container/host-session.js';
 import type { Clock } from '../../providers/logging/logger.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
-import { reportSessionActivity } from '../../tools/persistent-bash/shell-idle-close.js';
+import { reportSessionActivity } from '../../core/session-activity.js';
 
 /*
  * Clients that never say goodbye (no DELETE) leave sessions behind; clients

@@ -1,4 +1,4 @@
-import { existingScopeOf, ScopeKey, scopeOf } from '../../core/session-scope.js';
+import { sessionIdleFor } from '../../core/session-activity.js';
 import type { SessionContext } from '../../core/tool-contract.js';
 
 /*
@@ -6,30 +6,9 @@ import type { SessionContext } from '../../core/tool-contract.js';
  * embedded or served. The shell's own calls are what the tool sees; a host
  * that knows more about a session (the MCP server: a request in flight, an
  * open event stream, a running background task, an approval question
- * waiting for its answer) says so through `reportSessionActivity`, and the
+ * waiting for its answer) says so through `reportSessionActivity` (core/session-activity.ts), and the
  * shell is only closed once both have been idle for the whole interval.
  */
-
-/** How long the session has been idle by its host's count, in ms; undefined while it is busy. */
-type SessionIdleFor = () => number | undefined;
-
-const ACTIVITY = new ScopeKey<Set<SessionIdleFor>>('what keeps the session busy');
-
-/** Lets `idleFor` keep `session`'s shell open while it reports the session busy (for the session's lifetime). */
-export function reportSessionActivity(session: SessionContext, idleFor: SessionIdleFor): void {
-  scopeOf(session).get(ACTIVITY, () => new Set<SessionIdleFor>()).add(idleFor);
-}
-
-/** How long every reporter has seen `session` idle (the shortest); undefined while any sees it busy; Infinity without reporters. */
-export function sessionIdleFor(session: SessionContext): number | undefined {
-  let shortest = Infinity;
-  for (const idleFor of existingScopeOf(session)?.peek(ACTIVITY) ?? []) {
-    const ms = idleFor();
-    if (ms === undefined) return undefined;
-    shortest = Math.min(shortest, ms);
-  }
-  return shortest;
-}
 
 /** The notice the session's next result carries after its persistent shell was closed for idleness. */
 export function idleClosedNotice(idleMs: number): string {

@@ -5,7 +5,7 @@
 import { createHost, localEnvironment, type DshHost } from '../../../src/index.js';
 import type { HostSession } from '../../../src/container/host-session.js';
 import { IdleStages, SessionActivity } from '../../../src/mcp/sessions/idle-stages.js';
-import { sessionIdleFor } from '../../../src/tools/persistent-bash/shell-idle-close.js';
+import { sessionIdleFor } from '../../../src/core/session-activity.js';
 
 let host: DshHost;
 beforeAll(async () => {

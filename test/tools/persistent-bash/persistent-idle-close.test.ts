@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost, localEnvironment, type DshHost } from '../../../src/index.js';
 import { resolvePersistentBashConfig } from '../../../src/tools/persistent-bash/persistent-bash-config.js';
-import { idleClosedNotice, reportSessionActivity } from '../../../src/tools/persistent-bash/shell-idle-close.js';
+import { idleClosedNotice } from '../../../src/tools/persistent-bash/shell-idle-close.js';
+import { reportSessionActivity } from '../../../src/core/session-activity.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
