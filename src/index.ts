@@ -45,6 +45,7 @@ export type * from './providers/policy/sandbox/sandbox-policy.js';
 export type * from './providers/policy/sandbox/confinement.js';
 export type * from './providers/policy/planner/call-planner.js';
 export type { SandboxMode } from './core/sandbox-mode.js';
+export { ExecutionSite, executionSiteOf } from './core/execution-site.js';
 export type * from './providers/logging/logger.js';
 export type * from './providers/observability/tool-call-observer.js';
 export type * from './providers/observability/audit-sink.js';

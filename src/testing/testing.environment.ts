@@ -12,6 +12,7 @@ import { Confinement } from '../providers/policy/sandbox/confinement.js';
 import { LocalSandboxPolicy } from '../providers/backends/bwrap/local-sandbox-policy.js';
 import { SandboxConfig } from '../providers/backends/bwrap/sandbox-config.js';
 import { SandboxPolicy } from '../providers/policy/sandbox/sandbox-policy.js';
+import { ExecutionSite } from '../core/execution-site.js';
 import type { SandboxMode } from '../core/sandbox-mode.js';
 import { InMemoryTerminal } from './in-memory-terminal.js';
 import { bindTerminalService } from '../providers/exec/terminal/terminal-binding.js';
@@ -78,5 +79,6 @@ function scriptedSandboxModule(mode: SandboxMode): PluginModule {
     bind(SandboxConfig).toConstantValue({ mode });
     bindSeam(bind, SandboxPolicy).to(LocalSandboxPolicy).inSingletonScope();
     bindSeam(bind, Confinement).toConstantValue(new ScriptedConfinement(mode));
+    bind(ExecutionSite).toConstantValue('sandbox');
   });
 }

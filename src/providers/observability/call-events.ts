@@ -1,13 +1,12 @@
 import type { ServiceIdentifier } from 'inversify';
 import { readContributions, type ContributionSource } from '../../core/contribution-collector.js';
 import { ToolClass } from '../../core/contributions.js';
+import { executionSiteOf, ExecutionSite } from '../../core/execution-site.js';
 import { HostConfig } from '../../core/host-config.js';
 import { getToolMeta } from '../../core/tool.decorator.js';
 import type { CallContext, ToolResult } from '../../core/tool-contract.js';
 import { ApprovalService, type ApprovalRecord } from '../policy/approval/approval-service.js';
-import { ContainerEngine } from '../exec/engine/container-engine.js';
 import { Redactor } from '../output-filter/redactor.js';
-import { SandboxPolicy } from '../policy/sandbox/sandbox-policy.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { CallScope } from '../../core/call-scope.js';
 import { clientTraceOf } from './client-trace.js';
@@ -34,9 +33,8 @@ export function callStart(source: ObservationSource, tool: string, rawArgs: unkn
   const args = isRecord(rawArgs) ? rawArgs : {};
   const workdir = typeof args.workdir === 'string' ? args.workdir : (ctx.session?.cwd ?? quietly(() => source.get(HostConfig).workspace));
   const caller = (ctx.session as { readonly caller?: unknown } | undefined)?.caller;
-  // The policy decides once per call, in the planner: the start event only says a sandbox is composed; the mode
-  // the call ran under comes with its end (the result's `sandboxMode`).
-  const sandboxed = source.isBound(SandboxPolicy);
+  // The policy decides once per call, in the planner: the start event only says where the composition runs
+  // commands (as its modules declared it); the mode the call ran under comes with its end (the result's `sandboxMode`).
   const known = String(tool).slice(0, MAX_TOOL_NAME_CHARS);
   const start: ToolCallStart = {
     time: Date.now(),
@@ -48,7 +46,7 @@ export function callStart(source: ObservationSource, tool: string, rawArgs: unkn
     ...clientFields(sessionClientOf(ctx.session)),
     ...traceOf(ctx.callId),
     ...(workdir !== undefined ? { workdir } : {}),
-    mode: source.isBound(ContainerEngine) ? 'container' : sandboxed ? 'sandbox' : 'local',
+    mode: executionSiteOf(source.getAll(ExecutionSite, { optional: true }) ?? []),
   };
   if (typeof args.command !== 'string') return start;
   const given = args.command;

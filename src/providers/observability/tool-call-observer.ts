@@ -1,5 +1,6 @@
 import type { ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inversify';
 import type { ApprovalDecision, ApprovalKind } from '../policy/approval/approval-service.js';
+import type { ExecutionSite } from '../../core/execution-site.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
 import type { ClientTrace } from './client-trace.js';
 
@@ -16,7 +17,7 @@ export type CallOutcome = 'ok' | 'exit_nonzero' | 'error' | 'timeout' | 'cancell
 export const CALL_OUTCOMES: readonly CallOutcome[] = ['ok', 'exit_nonzero', 'error', 'timeout', 'cancelled', 'denied', 'promoted'];
 
 /** Where commands of the call run: on this machine, in the bwrap sandbox, in a session container. */
-export type CallMode = 'local' | 'sandbox' | 'container';
+export type CallMode = ExecutionSite;
 
 /** What a command rule said about the call's command: `ask` went to the approval service. */
 import type { PolicyVerdict } from '../../core/call-scope.js';

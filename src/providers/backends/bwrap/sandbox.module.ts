@@ -1,6 +1,7 @@
 import { bindPromptSection, bindProvider } from '../../../core/contributions.js';
 import { protectedPathsPrompt } from '../../../core/protected-paths.js';
 import { sandboxWherePrompt, WHERE_PROMPT_SECTION } from '../../../core/where-prompt.js';
+import { ExecutionSite } from '../../../core/execution-site.js';
 import { PluginModule } from '../../../core/plugin-module.js';
 import { BwrapSandboxProvider } from './bwrap-sandbox-provider.js';
 import { Confinement } from '../../policy/sandbox/confinement.js';
@@ -31,5 +32,6 @@ export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule
     bindProvider(bind, Confinement, SandboxConfinement);
     // What the executor applies to a request no planner decided (a tool of the embedder's own).
     bind(SessionConfinement).toService(Confinement);
+    bind(ExecutionSite).toConstantValue('sandbox');
   });
 }

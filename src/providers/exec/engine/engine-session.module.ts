@@ -2,6 +2,7 @@ import { bindPromptSection, bindSeam } from '../../../core/contributions.js';
 import { protectedPathsPrompt } from '../../../core/protected-paths.js';
 import { containerWherePrompt, WHERE_PROMPT_SECTION } from '../../../core/where-prompt.js';
 import type { ResolutionContext } from 'inversify';
+import { ExecutionSite } from '../../../core/execution-site.js';
 import { PluginModule } from '../../../core/plugin-module.js';
 import { Redactor } from '../../output-filter/redactor.js';
 import { resolveBashPtyConfig, type BashPtyConfig } from '../terminal/bash-pty-config.js';
@@ -50,6 +51,7 @@ export function engineShellModule(options: EngineSessionModuleOptions): PluginMo
     // Its client is an optional package: a missing one fails createHost here, not the first command.
     engine.assertInstalled?.();
     bind(ContainerEngine).toConstantValue(engine);
+    bind(ExecutionSite).toConstantValue('container');
     bindReadinessCheck(module, (get) => engineReadinessCheck(get(ContainerEngine)));
     bind(SessionContainersToken)
       .toDynamicValue(
