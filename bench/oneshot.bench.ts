@@ -94,9 +94,9 @@ export async function benchExecutorPrestarted(runs: number): Promise<Figure[]> {
   const plain = new LocalShellExecutor({ prestart: false });
   try {
     const [preMs, rawMs, plainMs] = await roundRobin(runs, [
-      () => pre.run(pre.resolve({ command: 'true' })),
+      () => pre.run(pre.checkRequest({ command: 'true' })),
       () => rawSpawn('true'),
-      () => plain.run(plain.resolve({ command: 'true' })),
+      () => plain.run(plain.checkRequest({ command: 'true' })),
     ]);
     return [
       {
