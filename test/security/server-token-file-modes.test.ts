@@ -35,7 +35,7 @@ function tokenFile(content: string, mode: number, uid = 0, gid = 0): string {
 /** What the built token reader says when the server runs as uid/gid 65534. */
 function readAsNobody(file: string): { callers?: string[]; warning?: string; notes?: string[]; error?: string } {
   const script = `
-    import(${JSON.stringify(path.join(ROOT, 'dist/mcp/http-auth.js'))}).then(({ resolveHttpToken }) => {
+    import(${JSON.stringify(path.join(ROOT, 'dist/mcp/access/http-auth.js'))}).then(({ resolveHttpToken }) => {
       try {
         const t = resolveHttpToken({ tokenFile: process.argv[1], env: {} });
         console.log(JSON.stringify({ callers: t.callers, warning: t.warning, notes: t.notes }));
