@@ -81,6 +81,14 @@ describe('approval webhook callbacks (POST /approvals/<id>)', () => {
     expect((await r.post(`/approvals/${id}`, pending, sign(pending))).status).toBe(400);
     const huge = 'x'.repeat(70 * 1024);
     expect((await r.post(`/approvals/${id}`, huge, sign(huge))).status).toBe(413);
+    // The same without a declared length (chunked): read to its end, and refused.
+    const chunked = await fetch(new URL(`/approvals/${id}`, r.server.url), {
+      method: 'POST',
+      body: new Blob([huge]).stream(),
+      headers: { 'x-dsh-signature': sign(huge) },
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
     expect(existsSync(marker)).toBe(false);
 
     const header = sign(good);

@@ -30,6 +30,11 @@ export async function serveApprovalCallback(host: DshHost, req: IncomingMessage,
     res.shouldKeepAlive = false;
     return reply(res, 405, `method not allowed: ${CALLBACK_PREFIX}<id> answers POST`, { allow: 'POST' });
   }
+  // Anyone may reach this path: a declared oversize body is not read at all, and the connection ends with the answer.
+  if (Number(req.headers['content-length']) > CALLBACK_BODY_BYTES) {
+    res.shouldKeepAlive = false;
+    return reply(res, 413, `approval answer refused: body over ${CALLBACK_BODY_BYTES} bytes`);
+  }
   const body = await readBody(req, CALLBACK_BODY_BYTES);
   if (body === undefined) return reply(res, 413, `approval answer refused: body over ${CALLBACK_BODY_BYTES} bytes`);
   const answer = host.get(ApprovalCallbacks).receive(id, req.headers[SIGNATURE_HEADER], body);
