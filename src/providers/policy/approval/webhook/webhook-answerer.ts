@@ -64,15 +64,28 @@ export class WebhookApprovalAnswerer implements ApprovalAnswerer, ApprovalCallba
   async answer(request: ApprovalRequest): Promise<ApprovalDecision> {
     const id = randomUUID();
     const callback = this.callbacks;
-    let settle!: (decision: ApprovalDecision) => void;
-    const decided = new Promise<ApprovalDecision>((resolve) => (settle = resolve));
+    let first: ApprovalDecision | undefined;
+    let resolve!: (decision: ApprovalDecision) => void;
+    const decided = new Promise<ApprovalDecision>((done) => (resolve = done));
+    // The first answer wins, by response or by callback.
+    const settle = (decision: ApprovalDecision) => {
+      if (first !== undefined) return;
+      first = decision;
+      resolve(decision);
+    };
     // Before the POST: a receiver may call back before it answers the request.
     if (callback) this.waiting.set(id, { settle });
     try {
       const body = requestBody(id, request, callback, this.now());
-      const response = await postWebhook(this.config.url, body, { [SIGNATURE_HEADER]: signBody(this.secret, body, this.now()) }, this.config.timeoutMs, request.signal);
-      const verdict = this.verdictOfResponse(response, id, callback);
-      if (verdict !== 'pending') settle(verdict);
+      try {
+        const response = await postWebhook(this.config.url, body, { [SIGNATURE_HEADER]: signBody(this.secret, body, this.now()) }, this.config.timeoutMs, request.signal);
+        const verdict = this.verdictOfResponse(response, id, callback);
+        if (verdict !== 'pending') settle(verdict);
+      } catch (error) {
+        // A signed callback already decided: what the response did afterwards changes nothing.
+        if (first !== undefined) return first;
+        throw error;
+      }
       return await untilWithdrawn(decided, request.signal);
     } finally {
       this.waiting.delete(id);

@@ -127,6 +127,22 @@ describe('WebhookApprovalAnswerer', () => {
     }
   });
 
+  it('a callback that arrives before the response wins, whatever the response does after', async () => {
+    let answerer!: WebhookApprovalAnswerer;
+    const replies: { status: number; text: string }[] = [];
+    const hook = await receiver((got, res) => {
+      expect(got.json.callback).toBe(`/approvals/${got.json.id}`);
+      const body = JSON.stringify({ type: 'approval-answer', id: got.json.id, decision: 'rejected' });
+      replies.push(answerer.receive(got.json.id, sign(body), body));
+      res.writeHead(500).end();
+    });
+    const made = serviceFor(hook.url);
+    answerer = made.answerer;
+    answerer.offerCallbacks();
+    await expect(made.service.requestOutcome(ask)).resolves.toEqual({ decision: 'rejected', answeredBy: 'webhook' });
+    expect(replies).toEqual([{ status: 200, text: `approval ${hook.received[0]!.json.id}: rejected recorded` }]);
+  });
+
   it('a dead-slow body (headers sent, body never ends) is cut at timeoutMs', async () => {
     const server = createServer((_req, res) => res.writeHead(200).write('{'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
