@@ -10,9 +10,14 @@ export const CALLBACK_PREFIX = '/approvals/';
 /** What a receiver may answer: a decision, or `pending` (in the response only: the decision follows by callback). */
 type WebhookVerdict = 'allowed-once' | 'rejected' | 'pending';
 
+const FIELDS = ['kind', 'tool', 'command', 'workdir', 'sandboxMode', 'requestedMode', 'justification', 'rule', 'callId', 'reason'] as const;
+
 /** The JSON body POSTed to the webhook: every field of the request, none of its live objects. */
 export function requestBody(id: string, request: ApprovalRequest, callback: boolean, nowMs: number): string {
-  const { signal: _signal, session, ...fields } = request;
+  const fields: Record<string, unknown> = {};
+  // The typed fields only: whatever else a requester attached stays here.
+  for (const key of FIELDS) if (request[key] !== undefined) fields[key] = request[key];
+  const session = request.session;
   return JSON.stringify({
     type: REQUEST_TYPE,
     id,

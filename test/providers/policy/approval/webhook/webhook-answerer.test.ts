@@ -29,12 +29,15 @@ describe('WebhookApprovalAnswerer', () => {
   it('POSTs the full request signed, and an allowed-once answer runs the command once', async () => {
     const hook = await receiver(answerWith('allowed-once'));
     const { service } = serviceFor(hook.url);
-    await expect(service.requestOutcome(ask)).resolves.toEqual({ decision: 'allowed-once', answeredBy: 'webhook' });
+    // A field a requester attached beyond the typed ones is not sent.
+    await expect(service.requestOutcome({ ...ask, internalToken: 'do-not-send' } as typeof ask)).resolves.toEqual({ decision: 'allowed-once', answeredBy: 'webhook' });
     const [got] = hook.received;
+    expect(got!.body).not.toContain('do-not-send');
     expect(got!.signed).toBe(true);
     expect(got!.json).toMatchObject({ type: 'approval-request', callback: null });
     expect(got!.json.request).toMatchObject({ kind: 'command', tool: 'bash', command: 'rm -rf build', workdir: '/srv/repo', rule: 'rm', callId: 'call-1' });
     expect(got!.json.request.reason).toContain('Command (1 line): "rm -rf build"');
+    expect(Object.keys(got!.json.request).sort()).toEqual(['callId', 'caller', 'command', 'kind', 'reason', 'rule', 'sessionId', 'tool', 'workdir']);
     expect(service.audit()[0]).toMatchObject({ decision: 'allowed-once', answeredBy: 'webhook' });
   });
 
