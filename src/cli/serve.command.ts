@@ -11,6 +11,7 @@ import { callGateFrom } from './call-gate-option.js';
 import { addLogOptions, withLogFlags, type LogFlags } from './log-options.js';
 import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './heartbeat-option.js';
 import { hideServerFile } from '../core/server-files.js';
+import { addApprovalOptions, withApprovalFlags, type ApprovalFlags } from './approval-options.js';
 
 const HELP_AFTER = `
 Transports:
@@ -50,7 +51,9 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   sandbox: { mode, network, fallbackRoot, bwrapPath }   (selects the bwrap sandbox)
   approval: { policy: ask | never, maxAuditRecords, timeoutMs,
               rules: [{ match: <prefix or /regex/>, action: allow | ask | deny }],
-              defaultAction: allow | ask | deny }
+              defaultAction: allow | ask | deny,
+              answerers: [mcp-elicitation, webhook],   (who is asked, in order)
+              webhook: { url, secretFile, timeoutMs } }   (--approval-webhook)
   redact: { values, patterns, builtins, environment }   (secrets kept out of output)
   container: { image, host, mounts, network, egress, memory, cpus, pidsLimit, user,
                readOnlyRootfs, env, capabilities, noNewPrivileges, seccomp }
@@ -87,7 +90,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ObserveFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
+interface ServeOptions extends ServeDeployOptions, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
   readonly idleTimeout: number;
   readonly sessionLifetime?: number;
   readonly maxSessions: number;
@@ -118,7 +121,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
     .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
-  addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve)))
+  addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve))))
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -135,7 +138,7 @@ export function registerServeCommand(program: Command): void {
       let fileLifetimeMs: number | undefined;
       const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), ({ serve: serveConfig, ...env }) => {
         fileLifetimeMs = serveConfig?.sessionLifetimeMs;
-        return withLogFlags(withObserveFlags(env, options), options);
+        return withApprovalFlags(withLogFlags(withObserveFlags(env, options), options), options);
       });
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();
       const approvals = new McpElicitationAnswerer();

@@ -10,6 +10,8 @@ import { authorizationOf, type HttpToken } from './access/http-auth.js';
 import type { SessionEndReason } from './legacy/http-sessions.js';
 import { sessionNotFound, sessionTables } from './session-tables.js';
 import { METRICS_PATH, serveMetrics } from './endpoints/metrics-endpoint.js';
+import { isApprovalCallbackPath, serveApprovalCallback } from './endpoints/approval-callback.js';
+import { ApprovalCallbacks } from '../providers/policy/approval/webhook/webhook-answerer.js';
 import { checkListenAddress, DEFAULT_HTTP_HOST, HostAllowList } from './access/http-access.js';
 import { answerHealth, HEALTH_PATH, READY_PATH } from './endpoints/http-health.js';
 import { carriesRequest, reply, replyJsonRpc, requestIdOf } from './transport/http-replies.js';
@@ -176,6 +178,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
         authorized: () => auth === 'none' || auth.callerOf(authorizationOf(req)) !== undefined,
       });
     }
+    if (isApprovalCallbackPath(url.pathname)) return serveApprovalCallback(host, req, res, url.pathname, access.refusal(req));
     if (url.pathname !== MCP_PATH) {
       const refusal = access.refusal(req);
       if (refusal) return reply(res, 403, refusal);
@@ -243,6 +246,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     });
   });
   const { port } = server.address() as AddressInfo;
+  if (host.isBound(ApprovalCallbacks)) host.get(ApprovalCallbacks).offerCallbacks();
 
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));

@@ -1,5 +1,8 @@
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { checkSecretDirectory, checkSecretFile, readSecret, statSecret } from '../../core/secret-file.js';
+
+const LABEL = '--token-file';
 
 /** One caller's bearer token as read from `--token-file`. */
 export interface NamedSecret {
@@ -33,22 +36,22 @@ const CALLER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function readTokenFile(where: string): TokenFileContents {
   const warnings: string[] = [];
   const notes: string[] = [];
-  const stat = statOrThrow(where);
-  checkDirectory(path.dirname(path.resolve(where)), where);
+  const stat = statSecret(LABEL, where);
+  checkSecretDirectory(LABEL, path.dirname(path.resolve(where)), where);
   if (!stat.isDirectory()) {
-    checkFile(where, stat, warnings, notes);
-    return { secrets: parseTokenText(readOrThrow(where, stat), where), warnings, notes };
+    checkSecretFile(LABEL, where, stat, warnings, notes);
+    return { secrets: parseTokenText(readSecret(LABEL, where, stat), where), warnings, notes };
   }
-  checkDirectory(where, where);
+  checkSecretDirectory(LABEL, where, where);
   const secrets: NamedSecret[] = [];
   for (const name of readdirSync(where).sort()) {
     if (name.startsWith('.')) continue;
     const file = path.join(where, name);
-    const entry = statOrThrow(file);
+    const entry = statSecret(LABEL, file);
     if (!entry.isFile()) continue;
     if (!CALLER_NAME.test(name)) throw new Error(`--token-file ${file}: "${name}" is not a caller name (letters, digits, . _ -; at most 64)`);
-    checkFile(file, entry, warnings, notes);
-    secrets.push({ name, secret: readOrThrow(file, entry).trim() });
+    checkSecretFile(LABEL, file, entry, warnings, notes);
+    secrets.push({ name, secret: readSecret(LABEL, file, entry).trim() });
   }
   if (secrets.length === 0) throw new Error(`--token-file ${where} is a directory without token files`);
   return { secrets, warnings, notes };
@@ -68,52 +71,4 @@ function parseTokenText(text: string, where: string): NamedSecret[] {
     return { name, secret: line.slice(colon + 1).trim() };
   });
   return secrets;
-}
-
-function checkFile(file: string, stat: Stats, warnings: string[], notes: string[]): void {
-  const mode = stat.mode & 0o777;
-  if (mode & 0o002) throw new Error(`--token-file ${file} is writable by every user (mode ${octal(mode)}): anyone could replace the token; chmod o-w it`);
-  const uid = process.getuid?.();
-  if (mode & 0o020) warnings.push(`--token-file ${file} is group-writable (mode ${octal(mode)}): chmod g-w it`);
-  if (stat.uid !== 0 && uid !== undefined && stat.uid !== uid) {
-    warnings.push(`--token-file ${file} is owned by uid ${stat.uid}, neither root nor this server's user: that user can change the token`);
-  }
-  if (mode & 0o004) notes.push(`--token-file ${file} is readable by every local user (mode ${octal(mode)}): fine in a container, chmod 600 it on a shared machine`);
-}
-
-function checkDirectory(dir: string, where: string): void {
-  const stat = statSync(dir, { throwIfNoEntry: false });
-  if (!stat) return;
-  const mode = stat.mode & 0o7777;
-  if (mode & 0o002 && !(mode & 0o1000)) {
-    throw new Error(`--token-file ${where}: the directory ${dir} is writable by every user without the sticky bit (mode ${octal(mode)}): anyone could replace the token`);
-  }
-}
-
-function statOrThrow(file: string): Stats {
-  try {
-    return statSync(file);
-  } catch (error) {
-    throw new Error(`cannot read --token-file ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-}
-
-function readOrThrow(file: string, stat: Stats): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    const uid = process.getuid?.();
-    // The usual container mistake: a root-owned 0600 secret and a non-root server.
-    const hint =
-      code === 'EACCES' && uid !== undefined
-        ? `: it is owned by uid ${stat.uid} gid ${stat.gid} with mode ${octal(stat.mode & 0o777)} and this server runs as uid ${uid}; ` +
-          'make it readable by a group the server is in (Kubernetes: fsGroup with defaultMode 0440) or mount it 0444'
-        : '';
-    throw new Error(`cannot read --token-file ${file} (${code})${hint}`);
-  }
-}
-
-function octal(mode: number): string {
-  return mode.toString(8).padStart(4, '0');
 }

@@ -1,5 +1,6 @@
 import { checkProtectedPaths } from '../../core/protected-paths.js';
 import { resolveResourceLimits } from '../../providers/backends/bwrap/resource-limits.js';
+import { resolveWebhookConfig } from '../../providers/policy/approval/webhook/webhook-config.js';
 
 /** A JSON Schema fragment (draft 2020-12), as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -95,3 +96,20 @@ export const envSection = value(
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+export const webhookSection = value(
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['url', 'secretFile'],
+    properties: { url: { type: 'string', pattern: '^https?://' }, secretFile: { type: 'string', minLength: 1 }, timeoutMs: { type: 'integer', minimum: 1 } },
+  },
+  (v) => {
+    try {
+      resolveWebhookConfig(v);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message.replace(/^invalid approval config: webhook\.?/, '').trim();
+    }
+  },
+);

@@ -37,7 +37,7 @@ export async function loadConfigFile(file: string): Promise<DshConfig> {
 /**
  * Checks parsed composition data (from a file, or from your own config
  * system) and returns it as options. Unknown keys are errors: a typo must not
- * fall back to a default. `workspace` and `audit.file` are resolved against
+ * fall back to a default. `workspace`, `audit.file` and `approval.webhook.secretFile` are resolved against
  * the directory of `source` (a file path; only named in errors otherwise).
  */
 export function validateConfig(data: unknown, source: string): DshConfig {
@@ -70,6 +70,10 @@ export function validateConfig(data: unknown, source: string): DshConfig {
   if (typeof config.workspace === 'string') config.workspace = path.resolve(base, config.workspace);
   const audit = config.audit as { file?: string } | undefined;
   if (audit?.file !== undefined) config.audit = { ...audit, file: path.resolve(base, audit.file) };
+  const approval = config.approval as { webhook?: { secretFile: string } } | undefined;
+  if (approval?.webhook !== undefined) {
+    config.approval = { ...approval, webhook: { ...approval.webhook, secretFile: path.resolve(base, approval.webhook.secretFile) } };
+  }
   return config as DshConfig;
 }
 

@@ -11,6 +11,7 @@ import {
   string,
   stringList,
   type ConfigValue,
+  webhookSection,
 } from './config-checks.js';
 import { containerSection, kubernetesSection } from './config-sections.js';
 
@@ -69,6 +70,8 @@ export const CONFIG_KEYS: Readonly<Record<string, ConfigEntry>> = Object.freeze(
     timeoutMs: positiveInt,
     rules: ruleList,
     defaultAction: oneOf('allow', 'ask', 'deny'),
+    answerers: stringList,
+    webhook: webhookSection,
   }),
   redact: keys({ values: stringList, patterns: stringList, builtins: boolean, environment: boolean }),
   container: containerSection,

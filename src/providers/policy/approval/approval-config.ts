@@ -5,6 +5,7 @@ import type { ApprovalPolicy } from './approval-service.js';
 import type { CommandAction, CommandRule } from './command-policy.js';
 import { COMMAND_ACTIONS, resolveRules } from './command-rules.js';
 import { MAX_TIMER_MS } from '../../../core/timer.js';
+import { resolveAnswererOrder, resolveWebhookConfig, type WebhookOptions } from './webhook/webhook-config.js';
 
 /** Approval settings; every field optional in config. */
 export interface ApprovalConfig {
@@ -18,6 +19,10 @@ export interface ApprovalConfig {
   readonly rules: readonly CommandRule[];
   /** The action for a command no rule matches. Default `allow`. */
   readonly defaultAction: CommandAction;
+  /** Answerer names asked, in this order (only these); default every bound one, the webhook last. */
+  readonly answerers?: readonly string[];
+  /** The approval webhook (docs/security/approvals.md); default none. */
+  readonly webhook?: WebhookOptions;
 }
 
 export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({
@@ -26,6 +31,8 @@ export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = Object.freeze({
   timeoutMs: 300_000,
   rules: Object.freeze([]),
   defaultAction: 'allow',
+  answerers: undefined,
+  webhook: undefined,
 });
 
 export const ApprovalConfig: ServiceIdentifier<Partial<ApprovalConfig>> = Symbol.for('dsh.ApprovalConfig');
@@ -55,5 +62,15 @@ export function resolveApprovalConfig(partial: Partial<ApprovalConfig> | undefin
     throw new Error(`invalid approval config: defaultAction must be allow, ask or deny, got ${describeValue(merged.defaultAction)}`);
   }
   const rules = resolveRules(merged.rules);
-  return Object.freeze({ policy, maxAuditRecords, timeoutMs, rules, defaultAction: merged.defaultAction as CommandAction });
+  const answerers = resolveAnswererOrder(merged.answerers);
+  const webhook = merged.webhook === undefined ? undefined : resolveWebhookConfig(merged.webhook);
+  return Object.freeze({
+    policy,
+    maxAuditRecords,
+    timeoutMs,
+    rules,
+    defaultAction: merged.defaultAction as CommandAction,
+    ...(answerers === undefined ? {} : { answerers }),
+    ...(webhook === undefined ? {} : { webhook }),
+  });
 }

@@ -59,6 +59,8 @@ export type ApprovalAsk = Omit<ApprovalRequest, 'reason'> & { readonly reason?: 
 export interface ApprovalOutcome {
   readonly decision: ApprovalDecision;
   readonly answeredBy?: string;
+  /** Why an answerer failed (its error's message), for the audit record; never shown to the model. */
+  readonly detail?: string;
 }
 
 /** Every kind of approval, for an answerer that decides them all (`kinds: APPROVAL_KINDS`). */
@@ -94,6 +96,8 @@ export interface ApprovalRecord {
   readonly request: Omit<ApprovalRequest, 'signal' | 'session'> & { readonly sessionId?: string };
   readonly decision: ApprovalDecision;
   readonly answeredBy?: string;
+  /** Why the answerer failed (a `failed` decision), e.g. `webhook: answered HTTP 500`. */
+  readonly detail?: string;
   /** When the decision was made. */
   readonly at: number;
   /** When the request arrived (set by `LocalApprovalService`). */

@@ -8,6 +8,9 @@ import { ApprovalAnswerer, ApprovalService } from './approval-service.js';
 import { CommandPolicy } from './command-policy.js';
 import { LocalApprovalService } from './local-approval-service.js';
 import { LocalCommandPolicy } from './local-command-policy.js';
+import { bindWebhookAnswerer } from './webhook/webhook.module.js';
+import { resolveWebhookConfig } from './webhook/webhook-config.js';
+import { bindAnswererPrompt } from './answerer-prompt.js';
 
 /**
  * The approval service (`ApprovalService` → `LocalApprovalService`,
@@ -28,6 +31,8 @@ export function approvalModule(config: Partial<ApprovalConfig> = {}): PluginModu
     bindContributions(options, ApprovalAnswerer);
     bindProvider(bind, ApprovalService, LocalApprovalService);
     bindProvider(bind, CommandPolicy, LocalCommandPolicy);
+    if (resolved.webhook !== undefined) bindWebhookAnswerer(bind, resolveWebhookConfig(resolved.webhook));
+    if (resolved.webhook !== undefined || resolved.answerers !== undefined) bindAnswererPrompt(bind);
   });
 }
 

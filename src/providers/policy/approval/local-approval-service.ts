@@ -7,6 +7,7 @@ import { isApprovalPolicy, resolveApprovalConfig, ApprovalConfig } from './appro
 import { asContributions, contributionsOf, type Contributions } from '../../../core/contribution-collector.js';
 import { checkApprovalAsk } from './approval-request-check.js';
 import { describeApproval } from './approval-text.js';
+import { answererChain } from './answerer-chain.js';
 import {
   ApprovalAnswerer,
   answersKind,
@@ -144,6 +145,8 @@ export class LocalApprovalService implements ApprovalService {
       this.logger?.warn(`approval: cannot list the answerers (${messageOf(error)}); failing closed`);
       return { decision: 'failed' };
     }
+    // The configured chain (approval.answerers), else the binding order with the webhook last.
+    answerers = answererChain(answerers, this.config.answerers);
     if (answerers.length === 0) return { decision: 'unavailable' };
     // An answerer decides only the kinds it declares: an escalation never reaches a command-rule answerer.
     answerers = answerers.filter((answerer) => answersKind(answerer, request.kind));
@@ -156,7 +159,7 @@ export class LocalApprovalService implements ApprovalService {
       } catch (error) {
         if (signal?.aborted) return { decision: 'cancelled' };
         this.logger?.warn(`approval: answerer "${name}" failed (${messageOf(error)}); failing closed`);
-        return { decision: 'failed', answeredBy: name };
+        return { decision: 'failed', answeredBy: name, detail: messageOf(error) };
       }
       if (answer === ABORTED) return { decision: 'cancelled' };
       if (answer === undefined) continue;
@@ -184,6 +187,7 @@ export class LocalApprovalService implements ApprovalService {
       }),
       decision: outcome.decision,
       ...(outcome.answeredBy === undefined ? {} : { answeredBy: outcome.answeredBy }),
+      ...(outcome.detail === undefined ? {} : { detail: outcome.detail }),
       at: this.now(),
       requestedAt,
     });
