@@ -2,7 +2,7 @@
 // bash, the real HTTP listener's `POST /approvals/<id>`, and a signed loopback
 // receiver that answers `pending` and calls back. Attacks: a callback with a
 // bad or stale signature, for another id, replayed, oversize, unknown.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
@@ -29,6 +29,7 @@ async function rig(answer: Parameters<typeof startReceiver>[0], approvalTimeoutM
     ...localEnvironment({
       workspace: dir,
       logLevel: 'error',
+      audit: { file: path.join(dir, 'audit.jsonl') },
       approval: { timeoutMs: approvalTimeoutMs, rules: [{ match: 'touch', action: 'ask' }], webhook: { url: hook.url, secretFile: secret.file, timeoutMs: 5_000 } },
     }),
   );
@@ -132,5 +133,7 @@ describe('approval webhook callbacks (POST /approvals/<id>)', () => {
     const result = await r.host.openSession({ cwd: r.dir }).call('bash', { command: `touch ${path.join(r.dir, 'x')}`, description: 'Touch' });
     expect(textOf(result)).toBe('Error: command not approved: the approver failed');
     expect(r.host.get(ApprovalService).audit().at(-1)).toMatchObject({ decision: 'failed', answeredBy: 'webhook', detail: 'webhook: answered HTTP 502' });
+    const line = JSON.parse(readFileSync(path.join(r.dir, 'audit.jsonl'), 'utf8').trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(line).toMatchObject({ approval: 'failed', answeredBy: 'webhook', approvalDetail: 'webhook: answered HTTP 502', outcome: 'denied' });
   });
 });

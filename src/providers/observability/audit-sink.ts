@@ -26,6 +26,8 @@ export interface AuditRecord {
   /** Null when nobody was asked. */
   readonly approval: ApprovalDecision | null;
   readonly answeredBy: string | null;
+  /** Why the approver failed, when it did (`approval` is then `failed`). */
+  readonly approvalDetail: string | null;
   readonly outcome: CallOutcome;
   readonly exitCode: number | null;
   readonly signal: string | null;
@@ -84,6 +86,7 @@ export function auditRecordOf(end: ToolCallEnd): AuditRecord {
     policy: end.policyVerdict ?? null,
     approval: end.approval?.decision ?? null,
     answeredBy: end.approval?.answeredBy ?? null,
+    approvalDetail: end.approval?.detail ?? null,
     outcome: end.outcome,
     exitCode: end.exitCode,
     signal: end.signal ?? null,

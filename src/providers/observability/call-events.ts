@@ -105,7 +105,7 @@ export function callEnd(source: ObservationSource, start: ToolCallStart, ending:
     outputBytes: outputBytesOf(value),
     leftoversKilled: typeof value.leftoversKilled === 'number' ? value.leftoversKilled : 0,
     ...(verdict !== undefined ? { policyVerdict: verdict } : {}),
-    ...(last !== undefined ? { approval: { decision: last.decision, ...(last.answeredBy ? { answeredBy: last.answeredBy } : {}) } } : {}),
+    ...(last !== undefined ? { approval: { decision: last.decision, ...(last.answeredBy ? { answeredBy: last.answeredBy } : {}), ...(last.detail ? { detail: last.detail } : {}) } } : {}),
     approvals,
     ...(value.shell === 'persistent' ? { persistentShell: value.shellExited === true || value.shellReset === true ? 'closed' : 'open' } : {}),
     ...(background ? { taskId: value.taskId as string } : {}),
@@ -148,6 +148,7 @@ function approvalsOf(source: ObservationSource, callId: string): CallApproval[] 
       kind: record.request.kind,
       decision: record.decision,
       ...(record.answeredBy !== undefined ? { answeredBy: record.answeredBy } : {}),
+      ...(record.detail !== undefined ? { detail: record.detail } : {}),
       requestedAt: record.requestedAt ?? record.at,
       decidedAt: record.at,
     });

@@ -65,6 +65,8 @@ export interface CallApproval {
   readonly decision: ApprovalDecision;
   /** An answerer's name, or `policy:<name>` when a policy decided without asking. */
   readonly answeredBy?: string;
+  /** Why the answerer failed (a webhook's timeout, a bad signature…), when it did. */
+  readonly detail?: string;
   /** Epoch milliseconds (the approval service's clock). */
   readonly requestedAt: number;
   readonly decidedAt: number;
@@ -83,7 +85,7 @@ export interface ToolCallEnd extends ToolCallStart {
   readonly leftoversKilled: number;
   readonly policyVerdict?: PolicyVerdict;
   /** The approval asked during the call (the last one when several were), and who answered. */
-  readonly approval?: { readonly decision: ApprovalDecision; readonly answeredBy?: string };
+  readonly approval?: { readonly decision: ApprovalDecision; readonly answeredBy?: string; readonly detail?: string };
   /** Every approval asked during the call, oldest first. */
   readonly approvals: readonly CallApproval[];
   /** Persistent `bash` only: whether the session's shell still runs after the call. */

@@ -21,6 +21,7 @@ function record(callId: string): AuditRecord {
     policy: null,
     approval: null,
     answeredBy: null,
+    approvalDetail: null,
     outcome: 'ok',
     exitCode: 0,
     signal: null,
