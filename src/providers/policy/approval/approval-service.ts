@@ -117,7 +117,7 @@ export interface ApprovalService {
   requestOutcome?(request: ApprovalAsk): Promise<ApprovalOutcome>;
   /**
    * The approval policy of `session` while it is open (kept in its session
-   * scope, gone with it). A session id is the form before 0.2, deprecated: a
+   * scope, gone with it). A session id (deprecated) sets a
    * standing rule for every session with that id, kept as long as the service.
    */
   setPolicy(session: SessionContext | string, policy: 'ask' | 'never'): void;
