@@ -15,8 +15,8 @@ import { AuditSink, type AuditEvent } from '../../src/providers/observability/au
 import { PluginModule } from '../../src/core/plugin-module.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
-import { handleIn, modernHttp, modernText } from './support/modern-client.js';
+import { connectClient, rawRequest } from '../support/raw-http.js';
+import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
 
 let dir: string;
 const hosts: DshHost[] = [];

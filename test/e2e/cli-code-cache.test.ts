@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS, ROOT } from './support/built-server.js';
+import { ensureBuilt, MAIN_JS, ROOT } from '../support/built-server.js';
 
 const CALL = ['call', 'bash', JSON.stringify({ command: 'echo cached-$((6 * 7))', description: 'code cache e2e' })];
 let copy: string;

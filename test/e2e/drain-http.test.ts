@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, processesWith, serverDirs, startHttpServer, textOf, uniqueMarker, waitUntil, type HttpServer } from './support/mcp-clients.js';
+import { callTool, processesWith, serverDirs, startHttpServer, textOf, uniqueMarker, waitUntil, type HttpServer } from '../support/mcp-clients.js';
 import { survivors } from '../support/process-table.js';
 
 const TOKEN = 'drain-test-token-0123456789abcdef';

@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAIN_JS } from './support/built-server.js';
+import { MAIN_JS } from '../support/built-server.js';
 import {
   callTool,
   processesWith,
@@ -14,7 +14,7 @@ import {
   uniqueMarker,
   waitUntil,
   type HttpServer,
-} from './support/mcp-clients.js';
+} from '../support/mcp-clients.js';
 
 const dirs: Array<() => void> = [];
 const servers: HttpServer[] = [];

@@ -17,8 +17,8 @@ import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
 import { idleClosedNotice } from '../../src/tools/persistent-bash/shell-idle-close.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
-import { handleIn, modernHttp, modernText } from './support/modern-client.js';
+import { connectClient, rawRequest } from '../support/raw-http.js';
+import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
 
 let dir: string;
 const hosts: DshHost[] = [];

@@ -1,11 +1,11 @@
 // Issue 22 item 1: one server speaks the 2026-07-28 era (server/discover,
 // per-request envelope, no session id) beside the 2025 eras, on stdio and
 // HTTP; state that spans calls lives in a session handle the model carries.
-import { rawRequest } from '../mcp/http-test-kit.js';
-import { startRawStdio } from './support/raw-stdio.js';
-import { serverDirs } from './support/mcp-clients.js';
-import { httpServerForSuite } from './support/suite-http-server.js';
-import { handleIn, MODERN, modernHttp, modernStdio, modernText } from './support/modern-client.js';
+import { rawRequest } from '../support/raw-http.js';
+import { startRawStdio } from '../support/raw-stdio.js';
+import { serverDirs } from '../support/mcp-clients.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
+import { handleIn, MODERN, modernHttp, modernStdio, modernText } from '../support/modern-client.js';
 
 const TOKEN = 'modern-era-token-0123456789abc';
 const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };

@@ -3,8 +3,8 @@
 // 404 says so; a bad value is refused at start.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuilt } from './support/built-server.js';
-import { serverDirs, startHttpServer, waitUntil } from './support/mcp-clients.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { serverDirs, startHttpServer, waitUntil } from '../support/mcp-clients.js';
 import { validateConfig } from '../../src/plugins/config/config-file.js';
 
 const cleanups: Array<() => void> = [];

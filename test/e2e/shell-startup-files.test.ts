@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapUsable } from '../support/bwrap.js';
-import { isAlive, processesWith, serverDirs, uniqueMarker, waitUntil } from './support/mcp-clients.js';
-import { bashCall, INITIALIZE, INITIALIZED, resultText, startRawStdio } from './support/raw-stdio.js';
+import { isAlive, processesWith, serverDirs, uniqueMarker, waitUntil } from '../support/mcp-clients.js';
+import { bashCall, INITIALIZE, INITIALIZED, resultText, startRawStdio } from '../support/raw-stdio.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((cleanup) => cleanup()));

@@ -1,8 +1,8 @@
 // Issue 22 item 9: SSE events carry ids, and a client that lost its event
 // stream gets what it missed by reconnecting with Last-Event-ID.
 import { request, type ClientRequest } from 'node:http';
-import { rawRequest } from '../mcp/http-test-kit.js';
-import { httpServerForSuite } from './support/suite-http-server.js';
+import { rawRequest } from '../support/raw-http.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
 
 const TOKEN = 'sse-replay-token-0123456789abcd';
 

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS, ROOT } from './support/built-server.js';
+import { ensureBuilt, MAIN_JS, ROOT } from '../support/built-server.js';
 
 const TRACE = path.join(ROOT, 'test/e2e/support/trace-loads.mjs');
 const VALIDATION = [/\/class-validator\//, /class-validator-jsonschema\/build\/index\.js$/, /\/class-transformer\//];

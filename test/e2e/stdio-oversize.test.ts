@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { ensureBuilt, MAIN_JS } from './support/built-server.js';
-import { processesWith, serverDirs, uniqueMarker, waitUntil } from './support/mcp-clients.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { processesWith, serverDirs, uniqueMarker, waitUntil } from '../support/mcp-clients.js';
 
 let dirs: ReturnType<typeof serverDirs>;
 

@@ -4,7 +4,7 @@
 import { createHost, type DshHost } from '../../src/index.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
 import { ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
-import { resultText } from '../security/support/approval-kit.js';
+import { resultText } from '../support/approval-kit.js';
 import { connectInProcess } from '../support/in-process-client.js';
 
 let host: DshHost;

@@ -10,7 +10,7 @@ import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, rawRequest } from './http-test-kit.js';
+import { connectClient, rawRequest } from '../support/raw-http.js';
 
 const TOKEN = 'drain-kit-token-0123456789abcdef';
 let dir: string;

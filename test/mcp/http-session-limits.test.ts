@@ -11,7 +11,7 @@ import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js'
 import type { SessionEndReason } from '../../src/mcp/legacy/http-sessions.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, initializeBody, rawRequest } from './http-test-kit.js';
+import { connectClient, initializeBody, rawRequest } from '../support/raw-http.js';
 
 let dir: string;
 let host: DshHost;

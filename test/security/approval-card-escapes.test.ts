@@ -10,9 +10,9 @@ import { createHost } from '../../src/container/create-host.js';
 import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { StderrLogger } from '../../src/providers/logging/stderr-logger.js';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
 import { connectInProcess } from '../support/in-process-client.js';
-import { markerWorkspace, RAW_CONTROL } from './support/approval-kit.js';
+import { markerWorkspace, RAW_CONTROL } from '../support/approval-kit.js';
 
 /** Terminal attacks: a clipboard write, hidden text, a cursor move up, a `\r` overwrite, a C1 CSI, a bidi override. */
 const OSC52 = '\x1b]52;c;cm0gLXJmIH4=\x07';

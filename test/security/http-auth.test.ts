@@ -8,7 +8,7 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { connectClient, initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { connectClient, initializeBody, rawRequest } from '../support/raw-http.js';
 
 let dir: string;
 let host: DshHost;

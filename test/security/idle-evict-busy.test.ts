@@ -13,7 +13,7 @@ import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { connectClient, initializeBody, rawRequest } from '../support/raw-http.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const MALLORY = 'mallory-token-0123456789abcd';

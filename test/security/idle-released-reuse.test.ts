@@ -12,9 +12,9 @@ import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { unknownHandleMessage } from '../../src/mcp/sessions/session-handles.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { handleIn, modernHttp, modernText } from '../e2e/support/modern-client.js';
+import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
 import { waitUntil } from '../support/process-table.js';
-import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
+import { connectClient, rawRequest } from '../support/raw-http.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef00';

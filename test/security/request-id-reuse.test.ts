@@ -12,8 +12,8 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { envelope } from '../e2e/support/modern-raw.js';
-import { INITIALIZE, INITIALIZED, resultText, startRawStdio, type RawStdioServer } from '../e2e/support/raw-stdio.js';
-import { initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { INITIALIZE, INITIALIZED, resultText, startRawStdio, type RawStdioServer } from '../support/raw-stdio.js';
+import { initializeBody, rawRequest } from '../support/raw-http.js';
 
 const DUPLICATE = /^Invalid Request: id 5 is already used by a request still in flight; send each request with an id of its own$/;
 

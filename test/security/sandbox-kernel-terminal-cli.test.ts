@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadPty } from '../../src/providers/backends/pty/pty-loader.js';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
 import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 

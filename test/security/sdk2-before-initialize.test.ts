@@ -2,8 +2,8 @@
 // `initialize`; a 2026-07-28 request describes itself and is answered.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { bashCall, INITIALIZE, startRawStdio } from '../e2e/support/raw-stdio.js';
-import { serverDirs } from '../e2e/support/mcp-clients.js';
+import { bashCall, INITIALIZE, startRawStdio } from '../support/raw-stdio.js';
+import { serverDirs } from '../support/mcp-clients.js';
 
 let dirs: ReturnType<typeof serverDirs>;
 beforeEach(() => (dirs = serverDirs()));

@@ -11,7 +11,7 @@ import type { HostSession } from '../../src/container/host-session.js';
 import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { connectClient, initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { connectClient, initializeBody, rawRequest } from '../support/raw-http.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef00';

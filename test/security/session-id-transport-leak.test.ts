@@ -11,9 +11,9 @@ import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import type { Logger } from '../../src/providers/logging/logger.js';
-import { callTool, serverDirs, startHttpServer, textOf } from '../e2e/support/mcp-clients.js';
-import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
-import { markerWorkspace, resultText } from './support/approval-kit.js';
+import { callTool, serverDirs, startHttpServer, textOf } from '../support/mcp-clients.js';
+import { connectClient, rawRequest } from '../support/raw-http.js';
+import { markerWorkspace, resultText } from '../support/approval-kit.js';
 
 /** Every log line the server wrote, at every level. */
 class RecordingLogger implements Logger {

@@ -2,8 +2,8 @@
 // `elicitation/create` handler is what the SDK's input_required driver calls.
 import { Client, StreamableHTTPClientTransport, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { MAIN_JS, ensureBuilt } from './built-server.js';
-import { MODERN } from './modern-client.js';
+import { MAIN_JS, ensureBuilt } from '../../support/built-server.js';
+import { MODERN } from '../../support/modern-client.js';
 
 export interface ApprovingClient {
   readonly client: Client;

@@ -1,8 +1,8 @@
 // A raw JSON-RPC driver for 2026-07-28 requests, over stdio (a RawStdioServer)
 // or HTTP (rawRequest with the era's headers): each request carries its own
 // envelope, with or without the tasks extension (io.modelcontextprotocol/tasks).
-import { rawRequest } from '../../mcp/http-test-kit.js';
-import type { RawStdioServer } from './raw-stdio.js';
+import { rawRequest } from '../../support/raw-http.js';
+import type { RawStdioServer } from '../../support/raw-stdio.js';
 
 export const MODERN = '2026-07-28';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -11,7 +11,7 @@ import { resolveHttpToken } from '../../../src/mcp/access/http-auth.js';
 import { serveHttp, type HttpServeOptions, type RunningHttpServer } from '../../../src/mcp/http-server.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../../src/mcp/approvals/elicitation-answerer.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
-import { rawRequest } from '../../mcp/http-test-kit.js';
+import { rawRequest } from '../../support/raw-http.js';
 
 export const ALICE = 'alice-token-0123456789abcdef';
 export const MALLORY = 'mallory-token-0123456789abcd';

@@ -12,7 +12,7 @@ import { resolveHttpToken } from '../../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../../src/mcp/http-server.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../../src/mcp/approvals/elicitation-answerer.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
-import { rawRequest } from '../../mcp/http-test-kit.js';
+import { rawRequest } from '../../support/raw-http.js';
 
 export const ALICE = 'alice-token-0123456789abcdef';
 export const BOB = 'bob-token-0123456789abcdef00';

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { DshHost } from '../../../src/container/dsh-host.js';
-import type { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
-import { connectInProcess } from '../../support/in-process-client.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import { connectInProcess } from './in-process-client.js';
 
 /** One MCP session on `host` behind a real 1.x SDK client (in-memory transport), with the notices it was sent. */
 export interface ResultsSession {

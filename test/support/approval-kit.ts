@@ -6,10 +6,10 @@ import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotoco
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DshHost } from '../../../src/container/dsh-host.js';
-import type { McpElicitationAnswerer } from '../../../src/mcp/approvals/elicitation-answerer.js';
-import type { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
-import { connectInProcess } from '../../support/in-process-client.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import type { McpElicitationAnswerer } from '../../src/mcp/approvals/elicitation-answerer.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import { connectInProcess } from './in-process-client.js';
 
 /** Characters a terminal acts on or reorders: C0 but `\n`, DEL, C1, bidi marks, embeddings and isolates, U+2028/2029. */
 export const RAW_CONTROL = /(?!\n)[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\u061c]/u;

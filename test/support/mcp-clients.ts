@@ -183,4 +183,4 @@ export function textOf(result: CallToolResult): string {
   return block.text;
 }
 
-export { isAlivePid as isAlive, processesWith, waitUntil } from '../../support/process-table.js';
+export { isAlivePid as isAlive, processesWith, waitUntil } from './process-table.js';

@@ -11,9 +11,9 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
-import type { DshHost } from '../../../src/container/dsh-host.js';
-import type { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
-import { linkInProcess } from '../../support/in-process-client.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import { linkInProcess } from './in-process-client.js';
 
 /** The client capability that asks for MCP tasks (2025-11-25). */
 export const TASKS_CAPABILITY = { tasks: { list: {}, cancel: {} } };
