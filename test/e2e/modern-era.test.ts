@@ -5,10 +5,12 @@ import { rawRequest } from '../support/raw-http.js';
 import { startRawStdio } from '../support/raw-stdio.js';
 import { serverDirs } from '../support/mcp-clients.js';
 import { httpServerForSuite } from '../support/suite-http-server.js';
+import { envelope as modernEnvelope } from '../support/raw-modern.js';
 import { handleIn, MODERN, modernHttp, modernStdio, modernText } from '../support/modern-client.js';
 
 const TOKEN = 'modern-era-token-0123456789abc';
-const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+// The status and headers are the point here, so the requests stay raw; the envelope is the era driver's.
+const envelope = modernEnvelope({ declare: false, clientName: 'raw' });
 
 describe('stdio, 2026-07-28', () => {
   let dirs: ReturnType<typeof serverDirs>;

@@ -17,7 +17,7 @@ import {
   TASK_ID_SHAPE,
   TASKS_EXTENSION,
   type ModernRaw,
-} from './support/modern-raw.js';
+} from '../support/raw-modern.js';
 import { uniqueSleep, waitUntilRunning } from '../support/process-table.js';
 
 const TOKEN = 'modern-tasks-e2e-token-0123456789';

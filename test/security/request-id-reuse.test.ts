@@ -11,7 +11,7 @@ import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { envelope } from '../e2e/support/modern-raw.js';
+import { envelope } from '../support/raw-modern.js';
 import { INITIALIZE, INITIALIZED, resultText, startRawStdio, type RawStdioServer } from '../support/raw-stdio.js';
 import { initializeBody, rawRequest } from '../support/raw-http.js';
 
