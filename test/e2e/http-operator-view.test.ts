@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { initializeBody, rawRequest } from '../support/raw-http.js';
+import { initializeBody } from '../support/raw-legacy.js';
+import { rawRequest } from '../support/raw-http.js';
 import { callTool, serverDirs, startHttpServer, waitUntil } from '../support/mcp-clients.js';
 
 const ALICE = 'alice-token-0123456789abcdef';

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { processesWith, serverDirs, tempDir } from '../support/mcp-clients.js';
-import { startRawStdio, type RawStdioServer } from '../support/raw-stdio.js';
+import { type RawStdioServer, startRawStdio } from '../support/raw-stdio.js';
 import { httpServerForSuite } from '../support/suite-http-server.js';
 import { handleIn } from '../support/modern-client.js';
 import {

@@ -3,7 +3,8 @@ import { createHost, localEnvironment, type DshHost } from '../../src/index.js';
 import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { startMetricsListener } from '../../src/mcp/endpoints/metrics-endpoint.js';
-import { initializeBody, rawRequest } from '../support/raw-http.js';
+import { initializeBody } from '../support/raw-legacy.js';
+import { rawRequest } from '../support/raw-http.js';
 import { tempDir } from '../providers/observability/observability-kit.js';
 
 const TOKEN = 'observe-token-0123456789abcdef';

@@ -9,6 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, MAIN_JS } from './built-server.js';
 
+/** A real MCP client over Streamable HTTP, sending `token` as a bearer token (none when undefined). */
+export async function connectClient(url: URL, token?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const client = new Client({ name: 'dsh-http-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
 /** A fresh temp directory; `cleanup()` removes it. */
 export function tempDir(prefix = 'dsh-e2e-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
