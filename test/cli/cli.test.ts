@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
 import { bwrapUsable, NEEDS_BWRAP } from '../support/bwrap.js';
 import { engineUsable, NEEDS_ENGINE, TEST_IMAGE } from '../support/container-engine.js';
 

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { realpathSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
 
 function dsh(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

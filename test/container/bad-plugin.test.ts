@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { inject } from 'inversify';
 import type { ServiceIdentifier } from 'inversify';
 import { PluginModule, Tool, bindTool, createHost, replace, textResult, type ToolsChanged } from '../../src/index.js';
-import { Greeter, Greeters, NoArgs, baseGreeter, greetTool } from './support/greeter-kit.js';
+import { Greeter, Greeters, NoArgs, baseGreeter, greetTool } from './greeter-kit.js';
 
 const Missing: ServiceIdentifier<unknown> = Symbol.for('test.NotBoundAnywhere');
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { containerEnvironment, createHost, decorate, ShellExecutor, type ExecSpec } from '../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
-import { sessionContainers } from '../providers/backends/docker/container-kit.js';
+import { sessionContainers } from '../support/container-kit.js';
 
 describeWithEngine(`decorate() in the container composition${NEEDS_ENGINE}`, () => {
   it('a wrapper without dispose() neither makes host.dispose() reject nor leaves the container behind', async () => {

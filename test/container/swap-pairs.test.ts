@@ -5,7 +5,7 @@
 // host.dispose() resolves although the decorator's wrapper has no dispose().
 import 'reflect-metadata';
 import { createHost, replace, type DshHost, type PluginModule } from '../../src/index.js';
-import { Greeter, Greeters, baseGreeter, greetAgainTool, greetTool, undisposableWrapper } from './support/greeter-kit.js';
+import { Greeter, Greeters, baseGreeter, greetAgainTool, greetTool, undisposableWrapper } from './greeter-kit.js';
 
 type Op = 'replace' | 'rebind' | 'decorate' | 'unload' | 'load';
 const OPS: Op[] = ['replace', 'rebind', 'decorate', 'unload', 'load'];

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { argsSchemaOf, prepareArgsSchemas } from '../../src/core/args-schemas.js';
 import { argsSchema } from '../../src/core/tool-schema.js';
-import { ensureBuilt, ROOT } from '../e2e/support/built-server.js';
+import { ensureBuilt, ROOT } from '../support/built-server.js';
 import { EchoArgs } from '../support/echo-tool.js';
 
 /** Every class exported by an argument module under src/tools, by name. */

@@ -15,8 +15,10 @@ import { AuditSink, type AuditEvent } from '../../src/providers/observability/au
 import { PluginModule } from '../../src/core/plugin-module.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
-import { handleIn, modernHttp, modernText } from './support/modern-client.js';
+import { connectClient } from '../support/mcp-clients.js';
+import { rawRequest } from '../support/raw-http.js';
+import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
+import { initialize, request } from '../support/raw-legacy.js';
 
 let dir: string;
 const hosts: DshHost[] = [];
@@ -39,7 +41,7 @@ async function serve(options: Partial<HttpServeOptions>) {
 }
 
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'bash', arguments: { command, description: 'Run a test command', ...extra } });
-const listBody = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+const listBody = JSON.stringify(request(2, 'tools/list'));
 const released = async (host: DshHost, reason: string) =>
   new RegExp(`^dsh_sessions_released_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec((await host.get(HostMetrics).exposition()).text)?.[1];
 
@@ -109,7 +111,7 @@ test('at --max-sessions with no idle session to release, the refusal says when t
     expect(seconds).toBeGreaterThan(0);
     expect(seconds).toBeLessThanOrEqual(600);
     const legacy = await rawRequest(url, {
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify(initialize(1, '2025-06-18', 'x')),
     });
     expect(legacy.status).toBe(503);
     expect(JSON.parse(legacy.body).error.message).toMatch(

@@ -4,9 +4,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithBwrap } from '../support/bwrap.js';
-import { serverDirs, startHttpServer, type HttpServer } from './support/mcp-clients.js';
-import { approvingClient, overHttp, overStdio, type ApprovingClient } from './support/approving-client.js';
-import { modernText } from './support/modern-client.js';
+import { serverDirs, startHttpServer, type HttpServer } from '../support/mcp-clients.js';
+import { approvingClient, modernText, overHttp, overStdio, type ApprovingClient } from '../support/modern-client.js';
 
 const RULE = ['approval:', '  rules:', '    - { match: echo approve-me, action: ask, name: modern approval }', ''].join('\n');
 const ASKED = ['Mode: no sandbox mode', 'Command (1 line): "echo approve-me"', `Directory: `, 'Rule: "modern approval"', 'Tool: bash', 'Allow it to run?'];

@@ -5,7 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS, ROOT } from './support/built-server.js';
+import { ensureBuilt, MAIN_JS, ROOT } from '../support/built-server.js';
+import { initialize } from '../support/raw-legacy.js';
 
 const CALL = ['call', 'bash', JSON.stringify({ command: 'echo cached-$((6 * 7))', description: 'code cache e2e' })];
 let copy: string;
@@ -109,7 +110,7 @@ describe('the bundled CLI and its code cache', () => {
       });
     });
     child.stdin.write(
-      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '0' } } })}\n`,
+      `${JSON.stringify(initialize(1, '2025-06-18', 'e2e'))}\n`,
     );
     const answer = JSON.parse(await firstLine) as { id: number; result: { serverInfo: { name: string } } };
     child.stdin.end();

@@ -5,7 +5,7 @@ import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
 import { ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
-import { connectInProcess } from './support/in-process-client.js';
+import { connectInProcess } from '../support/in-process-client.js';
 
 let host: DshHost;
 const ran: string[] = [];

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { LABELS } from '../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
-import { engine } from '../providers/backends/docker/container-kit.js';
-import { ensureBuilt } from './support/built-server.js';
-import { isAlive, serverDirs, startStdioServer, textOf, waitUntil } from './support/mcp-clients.js';
+import { engine } from '../support/container-kit.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { isAlive, serverDirs, startStdioServer, textOf, waitUntil } from '../support/mcp-clients.js';
 
 /** Containers created by the server process `pid`. */
 const containersOf = async (pid: number) => engine.list([`${LABELS.managed}=1`, `${LABELS.pid}=${pid}`]);

@@ -6,8 +6,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, processesWith, serverDirs, startHttpServer, textOf, uniqueMarker, waitUntil, type HttpServer } from './support/mcp-clients.js';
+import { callTool, processesWith, serverDirs, startHttpServer, textOf, uniqueMarker, waitUntil, type HttpServer } from '../support/mcp-clients.js';
 import { survivors } from '../support/process-table.js';
+import { initialize, INITIALIZED, request } from '../support/raw-legacy.js';
 
 const TOKEN = 'drain-test-token-0123456789abcdef';
 const cleanups: Array<() => void> = [];
@@ -38,12 +39,7 @@ function curl(url: string, args: string[]): string {
 }
 
 const jsonPost = ['-X', 'POST', '-H', 'content-type: application/json', '-H', 'accept: application/json, text/event-stream'];
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
-});
+const initializeCurl = JSON.stringify(initialize(1, LATEST_PROTOCOL_VERSION, 'curl'));
 
 test('SIGTERM: the SDK client and curl get their answers; new sessions and calls get 503 + Retry-After; exit 0', async () => {
   const { server, workspace } = await start();
@@ -52,12 +48,12 @@ test('SIGTERM: the SDK client and curl get their answers; new sessions and calls
   const sdkMarker = `sdk${uniqueMarker()}`;
   const sdkCall = callTool(client, 'bash', bash(waitForGo(sdkMarker)));
 
-  const opened = curl(mcp, [...jsonPost, '-d', initialize]);
+  const opened = curl(mcp, [...jsonPost, '-d', initializeCurl]);
   const sessionId = /^mcp-session-id: (\S+)/im.exec(opened)?.[1];
   expect(sessionId).toBeDefined();
-  curl(mcp, [...jsonPost, '-H', `mcp-session-id: ${sessionId}`, '-d', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })]);
+  curl(mcp, [...jsonPost, '-H', `mcp-session-id: ${sessionId}`, '-d', JSON.stringify(INITIALIZED)]);
   const curlMarker = `curl${uniqueMarker()}`;
-  const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: bash(waitForGo(curlMarker)) } });
+  const call = JSON.stringify(request(2, 'tools/call', { name: 'bash', arguments: bash(waitForGo(curlMarker)) }));
   const curlCall = spawn('curl', ['-sS', '-N', '-H', `authorization: Bearer ${TOKEN}`, '-H', `mcp-session-id: ${sessionId}`, ...jsonPost, '-d', call, mcp]);
   let curlOut = '';
   curlCall.stdout.on('data', (chunk: Buffer) => (curlOut += chunk.toString('utf8')));
@@ -66,7 +62,7 @@ test('SIGTERM: the SDK client and curl get their answers; new sessions and calls
 
   server.process.kill('SIGTERM');
   await waitUntil(() => server.stderr().includes('shutting down (SIGTERM)'), 'the drain starts');
-  const refused = curl(mcp, [...jsonPost, '-d', initialize]);
+  const refused = curl(mcp, [...jsonPost, '-d', initializeCurl]);
   expect(refused).toMatch(/^HTTP\/1\.1 503/);
   expect(refused).toMatch(/^retry-after: 5\r?$/im);
   expect(refused).toContain('the server is shutting down: it accepts no new sessions or calls; reconnect later');

@@ -4,9 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS } from './support/built-server.js';
-import { processesWith, serverDirs, uniqueMarker, waitUntil } from './support/mcp-clients.js';
-import { bashCall, INITIALIZE, INITIALIZED, resultText, startRawStdio } from './support/raw-stdio.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { processesWith, serverDirs, uniqueMarker, waitUntil } from '../support/mcp-clients.js';
+import { bashCall, INITIALIZE, INITIALIZED, resultText } from '../support/raw-legacy.js';
+import { startRawStdio } from '../support/raw-stdio.js';
 
 const cleanups: Array<() => void> = [];
 beforeAll(() => ensureBuilt(), 180_000);

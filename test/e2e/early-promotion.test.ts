@@ -3,8 +3,8 @@
 // call timeout), and the rest is read through task_output.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuilt } from './support/built-server.js';
-import { serverDirs, startStdioServer, textOf } from './support/mcp-clients.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { serverDirs, startStdioServer, textOf } from '../support/mcp-clients.js';
 
 const cleanups: Array<() => void> = [];
 beforeAll(() => ensureBuilt(), 180_000);

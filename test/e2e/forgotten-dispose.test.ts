@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureBuilt, ROOT } from './support/built-server.js';
+import { ensureBuilt, ROOT } from '../support/built-server.js';
 
 /** Opens a host and a session, runs one persistent call, prints its text, and never disposes anything. */
 const PROGRAM = (idleCloseMs: number) => `

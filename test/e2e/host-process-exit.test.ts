@@ -4,7 +4,7 @@
 // (the reaper watchdog's stop must not leave that await unsettled).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ensureBuilt, ROOT } from './support/built-server.js';
+import { ensureBuilt, ROOT } from '../support/built-server.js';
 
 beforeAll(() => ensureBuilt(), 180_000);
 

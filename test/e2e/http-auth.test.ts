@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAIN_JS } from './support/built-server.js';
+import { MAIN_JS } from '../support/built-server.js';
 import {
   callTool,
   processesWith,
@@ -14,7 +14,8 @@ import {
   uniqueMarker,
   waitUntil,
   type HttpServer,
-} from './support/mcp-clients.js';
+} from '../support/mcp-clients.js';
+import { request } from '../support/raw-legacy.js';
 
 const dirs: Array<() => void> = [];
 const servers: HttpServer[] = [];
@@ -150,7 +151,7 @@ test('--idle-timeout 2: a client gone without DELETE loses its session with its 
   await waitUntil(() => / session \S+ ended \(idle\)/.test(server.stderr()), 'the server reports the idle expiry');
   expect(server.stderr()).not.toContain(id);
   expect(processesWith(marker)).toEqual([]);
-  const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  const list = JSON.stringify(request(2, 'tools/list'));
   const reply = await fetch(server.url, {
     method: 'POST',
     body: list,

@@ -1,8 +1,8 @@
 // Issue 22 item 12: an OAuth-capable client that meets the 401 must learn
 // that a bearer token is needed, not start a flow that cannot succeed.
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import { rawRequest } from '../mcp/http-test-kit.js';
-import { httpServerForSuite } from './support/suite-http-server.js';
+import { rawRequest } from '../support/raw-http.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
 
 const TOKEN = 'oauth-probe-token-0123456789ab';
 const NO_OAUTH = /dsh-tools offers no OAuth: it needs a static bearer token/;

@@ -1,11 +1,10 @@
 // What an operator sees of the built `serve --http`: audit records joinable with the client's and proxy's logs
 // (Mcp-Session-Id, client address through a trusted proxy), refusals counted and logged as JSON lines.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { initializeBody, rawRequest } from '../mcp/http-test-kit.js';
-import { callTool, serverDirs, startHttpServer, waitUntil } from './support/mcp-clients.js';
+import { initializeBody } from '../support/raw-legacy.js';
+import { rawRequest } from '../support/raw-http.js';
+import { callTool, connectClient, serverDirs, startHttpServer, waitUntil } from '../support/mcp-clients.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 
@@ -33,11 +32,7 @@ test('audit records carry the Mcp-Session-Id and the X-Forwarded-For client of a
   });
   try {
     // As a proxy on this machine would send it: the client's address appended to what the client claimed.
-    const transport = new StreamableHTTPClientTransport(server.url, {
-      requestInit: { headers: { authorization: `Bearer ${ALICE}`, 'x-forwarded-for': '198.51.100.66, 203.0.113.9' } },
-    });
-    const client = new Client({ name: 'operator-view', version: '1.0.0' });
-    await client.connect(transport);
+    const { client, transport } = await connectClient(server.url, ALICE, { headers: { 'x-forwarded-for': '198.51.100.66, 203.0.113.9' }, name: 'operator-view' });
     await callTool(client, 'bash', { command: 'echo joined', description: 'Run a test command' });
     const [record] = jsonLines(readFileSync(audit, 'utf8'));
     expect(record).toMatchObject({ caller: 'alice', clientSession: transport.sessionId, peer: '203.0.113.9', command: 'echo joined' });

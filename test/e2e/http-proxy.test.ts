@@ -3,7 +3,7 @@
 // header (and adds X-Forwarded-*), reached by a real MCP client.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callTool, serverDirs, startHttpServer, textOf, type HttpServer } from './support/mcp-clients.js';
+import { callTool, serverDirs, startHttpServer, textOf, type HttpServer } from '../support/mcp-clients.js';
 import { fetchWithHost, startHostKeepingProxy, type RunningProxy } from './support/host-keeping-proxy.js';
 
 const TOKEN = 'proxy-test-token-0123456789abcdef';

@@ -8,7 +8,7 @@ import {
   uniqueMarker,
   waitUntil,
   type HttpServer,
-} from './support/mcp-clients.js';
+} from '../support/mcp-clients.js';
 
 let server: HttpServer;
 let cleanup: () => void;

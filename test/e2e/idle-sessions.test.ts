@@ -17,8 +17,10 @@ import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
 import { idleClosedNotice } from '../../src/tools/persistent-bash/shell-idle-close.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
-import { handleIn, modernHttp, modernText } from './support/modern-client.js';
+import { connectClient } from '../support/mcp-clients.js';
+import { rawRequest } from '../support/raw-http.js';
+import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
+import { request } from '../support/raw-legacy.js';
 
 let dir: string;
 const hosts: DshHost[] = [];
@@ -38,7 +40,7 @@ async function serve(options: Partial<HttpServeOptions>, env: Parameters<typeof 
 
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'bash', arguments: { command, description: 'Run a test command', ...extra } });
 const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content.map((block) => block.text).join('');
-const listBody = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+const listBody = JSON.stringify(request(2, 'tools/list'));
 
 /** A 1.x client that comes back to session `id` (no new initialize: the SDK reconnects when the transport has an id). */
 async function reconnect(url: URL, id: string): Promise<Client> {

@@ -1,9 +1,10 @@
 // Issue 22 items 6 and 7: every malformed message gets its JSON-RPC error, on
 // stdio and over HTTP alike; never a silent drop (the client would hang).
-import { INITIALIZED, startRawStdio, type RawStdioServer } from './support/raw-stdio.js';
-import { serverDirs } from './support/mcp-clients.js';
-import { httpServerForSuite } from './support/suite-http-server.js';
-import { rawRequest } from '../mcp/http-test-kit.js';
+import { INITIALIZED } from '../support/raw-legacy.js';
+import { type RawStdioServer, startRawStdio } from '../support/raw-stdio.js';
+import { serverDirs } from '../support/mcp-clients.js';
+import { rawRequest } from '../support/raw-http.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
 
 const TOKEN = 'jsonrpc-exact-token-0123456789';
 

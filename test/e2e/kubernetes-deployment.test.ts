@@ -14,8 +14,8 @@ import { parseAllDocuments } from 'yaml';
 import { LABELS } from '../../src/index.js';
 import { DEFAULT_KUBELET_SECCOMP_ROOT } from '../../src/providers/backends/kubernetes/pod-seccomp.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
-import { core, kube, scratchNamespace, text, workspace } from '../providers/backends/kubernetes/kube-kit.js';
-import { ensureBuilt, ROOT } from './support/built-server.js';
+import { core, kube, scratchNamespace, text, workspace } from '../support/kube-kit.js';
+import { ensureBuilt, ROOT } from '../support/built-server.js';
 
 /** The docs' manifests, with `/srv/dsh` moved under `base`. */
 function docManifests(base: string): k8s.KubernetesObject[] {

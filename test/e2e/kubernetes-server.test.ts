@@ -4,9 +4,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHost, kubernetesEnvironment, LABELS } from '../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
-import { coordination, core } from '../providers/backends/kubernetes/kube-kit.js';
-import { ensureBuilt } from './support/built-server.js';
-import { isAlive, serverDirs, startStdioServer, textOf, waitUntil } from './support/mcp-clients.js';
+import { coordination, core } from '../support/kube-kit.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { isAlive, serverDirs, startStdioServer, textOf, waitUntil } from '../support/mcp-clients.js';
 
 const LEASE_SECONDS = 3;
 

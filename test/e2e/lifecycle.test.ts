@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuilt } from './support/built-server.js';
-import { isAlive, processesWith, startStdioServer, tempDir, textOf, uniqueMarker, waitUntil } from './support/mcp-clients.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { isAlive, processesWith, startStdioServer, tempDir, textOf, uniqueMarker, waitUntil } from '../support/mcp-clients.js';
 
 let root: string;
 let cleanup: () => void;

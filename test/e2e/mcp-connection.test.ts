@@ -5,8 +5,8 @@ import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approva
 import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { toCallToolResult, toStructuredContent } from '../../src/mcp/calls/call-result.js';
 import { ApprovalAnswerer } from '../../src/providers/policy/approval/approval-service.js';
-import { waitUntil } from './support/mcp-clients.js';
-import { connectInProcess, type InProcessClient } from './support/in-process-client.js';
+import { waitUntil } from '../support/mcp-clients.js';
+import { connectInProcess, type InProcessClient } from '../support/in-process-client.js';
 
 // In-process: the connection over a linked in-memory transport pair (no spawn).
 let host: DshHost;

@@ -4,11 +4,11 @@
 // it, task_list agrees; tasks/cancel stops the process.
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ensureBuilt, MAIN_JS } from './support/built-server.js';
-import { processesWith, serverDirs, waitUntil } from './support/mcp-clients.js';
-import { httpServerForSuite } from './support/suite-http-server.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { processesWith, serverDirs, waitUntil } from '../support/mcp-clients.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
 import { uniqueSleep } from '../support/process-table.js';
-import { TasksClient, textOf } from '../mcp/support/tasks-kit.js';
+import { TasksClient, textOf } from '../support/tasks-kit.js';
 
 const TOKEN = 'mcp-tasks-e2e-token-0123456789';
 

@@ -1,14 +1,17 @@
 // Issue 22 item 1: one server speaks the 2026-07-28 era (server/discover,
 // per-request envelope, no session id) beside the 2025 eras, on stdio and
 // HTTP; state that spans calls lives in a session handle the model carries.
-import { rawRequest } from '../mcp/http-test-kit.js';
-import { startRawStdio } from './support/raw-stdio.js';
-import { serverDirs } from './support/mcp-clients.js';
-import { httpServerForSuite } from './support/suite-http-server.js';
-import { handleIn, MODERN, modernHttp, modernStdio, modernText } from './support/modern-client.js';
+import { rawRequest } from '../support/raw-http.js';
+import { startRawStdio } from '../support/raw-stdio.js';
+import { serverDirs } from '../support/mcp-clients.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
+import { envelope as modernEnvelope } from '../support/raw-modern.js';
+import { handleIn, MODERN, modernHttp, modernStdio, modernText } from '../support/modern-client.js';
+import { request } from '../support/raw-legacy.js';
 
 const TOKEN = 'modern-era-token-0123456789abc';
-const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+// The status and headers are the point here, so these requests go by rawRequest; the envelope is the era driver's.
+const envelope = modernEnvelope({ declare: false, clientName: 'raw' });
 
 describe('stdio, 2026-07-28', () => {
   let dirs: ReturnType<typeof serverDirs>;
@@ -50,7 +53,7 @@ test('a server/discover probe without the envelope (a 2025 client guessing) gets
   const dirs = serverDirs();
   const server = startRawStdio(dirs.workspace, dirs.dshHome);
   try {
-    server.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} });
+    server.send(request(1, 'server/discover', {}));
     expect(await server.answer(1)).toMatchObject({ id: 1, error: { code: -32601 } });
   } finally {
     server.child.stdin!.end();
@@ -64,17 +67,17 @@ describe('HTTP, 2026-07-28', () => {
 
   test('server/discover and a request with MCP-Protocol-Version: 2026-07-28 are answered without a session id (no 400)', async () => {
     const headers = { authorization: `Bearer ${TOKEN}`, 'mcp-protocol-version': MODERN };
-    const discover = await rawRequest(suite.server.url, { headers: { ...headers, 'mcp-method': 'server/discover' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }) });
+    const discover = await rawRequest(suite.server.url, { headers: { ...headers, 'mcp-method': 'server/discover' }, body: JSON.stringify(request(1, 'server/discover', { _meta: envelope })) });
     expect(discover.status).toBe(200);
     expect(discover.headers['mcp-session-id']).toBeUndefined();
     expect(discover.body).toContain(MODERN);
-    const list = await rawRequest(suite.server.url, { headers: { ...headers, 'mcp-method': 'tools/list' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope } }) });
+    const list = await rawRequest(suite.server.url, { headers: { ...headers, 'mcp-method': 'tools/list' }, body: JSON.stringify(request(2, 'tools/list', { _meta: envelope })) });
     expect(list.status).toBe(200);
     expect(list.body).toContain('"bash"');
   });
 
   test('the same probe over HTTP gets 400 with -32000 (no session), never -32022', async () => {
-    const probe = await rawRequest(suite.server.url, { headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }) });
+    const probe = await rawRequest(suite.server.url, { headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(request(1, 'server/discover', {})) });
     expect(probe.status).toBe(400);
     expect(JSON.parse(probe.body)).toMatchObject({ id: 1, error: { code: -32000 } });
   });

@@ -3,10 +3,10 @@
 // JSON-RPC requests that declare the extension in their own envelope (or not).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { processesWith, serverDirs, tempDir } from './support/mcp-clients.js';
-import { startRawStdio, type RawStdioServer } from './support/raw-stdio.js';
-import { httpServerForSuite } from './support/suite-http-server.js';
-import { handleIn } from './support/modern-client.js';
+import { processesWith, serverDirs, tempDir } from '../support/mcp-clients.js';
+import { type RawStdioServer, startRawStdio } from '../support/raw-stdio.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
+import { handleIn } from '../support/modern-client.js';
 import {
   bashParams,
   callText,
@@ -17,7 +17,7 @@ import {
   TASK_ID_SHAPE,
   TASKS_EXTENSION,
   type ModernRaw,
-} from './support/modern-raw.js';
+} from '../support/raw-modern.js';
 import { uniqueSleep, waitUntilRunning } from '../support/process-table.js';
 
 const TOKEN = 'modern-tasks-e2e-token-0123456789';

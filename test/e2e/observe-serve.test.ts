@@ -1,8 +1,8 @@
 // `dsh-tools serve` with --audit-log, /metrics over HTTP and --metrics-port on stdio: the built CLI, real clients.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { rawRequest } from '../mcp/http-test-kit.js';
-import { callTool, serverDirs, startHttpServer, startStdioServer, waitUntil } from './support/mcp-clients.js';
+import { rawRequest } from '../support/raw-http.js';
+import { callTool, serverDirs, startHttpServer, startStdioServer, waitUntil } from '../support/mcp-clients.js';
 
 const bashArgs = (command: string) => ({ command, description: 'Run a test command' });
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS, ROOT } from './support/built-server.js';
+import { ensureBuilt, MAIN_JS, ROOT } from '../support/built-server.js';
 
 const TRACE = path.join(ROOT, 'test/e2e/support/trace-loads.mjs');
 const OBSERVABILITY = [/\/prom-client\//, /\/@opentelemetry\//];

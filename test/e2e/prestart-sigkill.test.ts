@@ -3,8 +3,8 @@
 // anyway (their pipe from the server closes; the reaper watchdog's tag covers them).
 import { readdirSync, readFileSync } from 'node:fs';
 import { bwrapUsable } from '../support/bwrap.js';
-import { ensureBuilt } from './support/built-server.js';
-import { isAlive, serverDirs, startStdioServer, textOf, waitUntil } from './support/mcp-clients.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { isAlive, serverDirs, startStdioServer, textOf, waitUntil } from '../support/mcp-clients.js';
 
 function parentOf(pid: number): number | undefined {
   try {

@@ -5,7 +5,7 @@
 // 3 s (twelve intervals: room for a loaded machine), the command quiet for 6 s.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { serverDirs, startStdioServer, textOf, type StdioServer } from './support/mcp-clients.js';
+import { serverDirs, startStdioServer, textOf, type StdioServer } from '../support/mcp-clients.js';
 
 let server: StdioServer;
 let cleanup: () => void;

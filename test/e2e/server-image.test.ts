@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ensureBuilt, ROOT } from './support/built-server.js';
+import { ensureBuilt, ROOT } from '../support/built-server.js';
 import { appFromCheckout } from './support/app-from-checkout.js';
-import { callTool, textOf } from './support/mcp-clients.js';
+import { callTool, textOf } from '../support/mcp-clients.js';
 import { pollUntil } from '../support/process-table.js';
 import { describeWithEngine, NEEDS_ENGINE } from '../support/container-engine.js';
 

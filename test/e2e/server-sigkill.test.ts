@@ -4,8 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapUsable } from '../support/bwrap.js';
-import { ensureBuilt } from './support/built-server.js';
-import { isAlive, processesWith, startStdioServer, tempDir, textOf, uniqueMarker, waitUntil } from './support/mcp-clients.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { isAlive, processesWith, startStdioServer, tempDir, textOf, uniqueMarker, waitUntil } from '../support/mcp-clients.js';
 
 let root: string;
 let cleanup: () => void;

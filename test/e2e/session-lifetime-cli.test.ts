@@ -3,9 +3,10 @@
 // 404 says so; a bad value is refused at start.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuilt } from './support/built-server.js';
-import { serverDirs, startHttpServer, waitUntil } from './support/mcp-clients.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { serverDirs, startHttpServer, waitUntil } from '../support/mcp-clients.js';
 import { validateConfig } from '../../src/plugins/config/config-file.js';
+import { request } from '../support/raw-legacy.js';
 
 const cleanups: Array<() => void> = [];
 beforeAll(() => ensureBuilt(), 180_000);
@@ -24,7 +25,7 @@ async function lifetimeOf(args: string[], config: string): Promise<string> {
     const res = await fetch(server.url, {
       method: 'POST',
       headers: { authorization: `Bearer ${server.token}`, 'mcp-session-id': id, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      body: JSON.stringify(request(9, 'tools/list')),
     });
     expect(res.status).toBe(404);
     const answer = ((await res.json()) as { error: { message: string } }).error.message;

@@ -6,8 +6,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapUsable } from '../support/bwrap.js';
-import { isAlive, processesWith, serverDirs, uniqueMarker, waitUntil } from './support/mcp-clients.js';
-import { bashCall, INITIALIZE, INITIALIZED, resultText, startRawStdio } from './support/raw-stdio.js';
+import { isAlive, processesWith, serverDirs, uniqueMarker, waitUntil } from '../support/mcp-clients.js';
+import { bashCall, INITIALIZE, INITIALIZED, resultText } from '../support/raw-legacy.js';
+import { startRawStdio } from '../support/raw-stdio.js';
 
 const cleanups: Array<() => void> = [];
 afterAll(() => cleanups.forEach((cleanup) => cleanup()));
@@ -44,9 +45,7 @@ test.each(compositions)('%s: no shell of the server reads ~/.bashrc or a profile
   const daemon = args.includes('persistent')
     ? `nohup sleep ${marker} >/dev/null 2>&1 & echo ok`
     : `sleep ${marker} >/dev/null 2>&1`;
-  const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'bash', arguments: { command: daemon, description: 'Daemon' } } };
-  if (!args.includes('persistent')) (call.params.arguments as Record<string, unknown>).run_in_background = true;
-  server.send(call);
+  server.send(bashCall(3, daemon, args.includes('persistent') ? {} : { run_in_background: true }, 'Daemon'));
   expect(resultText(await server.answer(3))).toMatch(/^(ok|started background task \S+)$/m);
   await waitUntil(() => processesWith(marker).length > 0, 'the daemon runs');
   process.kill(server.child.pid!, 'SIGKILL');

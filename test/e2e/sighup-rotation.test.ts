@@ -2,7 +2,7 @@
 // a removed audit file is noticed and written anew. stdio and HTTP, real clients.
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { callTool, serverDirs, startHttpServer, startStdioServer, textOf, waitUntil } from './support/mcp-clients.js';
+import { callTool, serverDirs, startHttpServer, startStdioServer, textOf, waitUntil } from '../support/mcp-clients.js';
 
 const bashArgs = (command: string) => ({ command, description: 'Run a test command' });
 

@@ -1,8 +1,9 @@
 // Issue 22 item 9: SSE events carry ids, and a client that lost its event
 // stream gets what it missed by reconnecting with Last-Event-ID.
 import { request, type ClientRequest } from 'node:http';
-import { rawRequest } from '../mcp/http-test-kit.js';
-import { httpServerForSuite } from './support/suite-http-server.js';
+import { rawRequest } from '../support/raw-http.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
+import { bashCall, initialize, INITIALIZED } from '../support/raw-legacy.js';
 
 const TOKEN = 'sse-replay-token-0123456789abcd';
 
@@ -47,14 +48,14 @@ test('a notice sent while the event stream was gone is replayed after Last-Event
   const auth = { authorization: `Bearer ${TOKEN}` };
   const init = await rawRequest(suite.server.url, {
     headers: auth,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    body: JSON.stringify(initialize(1, '2025-11-25')),
   });
   const headers = { ...auth, 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
-  await rawRequest(suite.server.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await rawRequest(suite.server.url, { headers, body: JSON.stringify(INITIALIZED) });
   const background = async (id: number, word: string): Promise<string> => {
     const reply = await rawRequest(suite.server.url, {
       headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bash', arguments: { command: `echo ${word}`, description: `Echo ${word}`, run_in_background: true } } }),
+      body: JSON.stringify(bashCall(id, `echo ${word}`, { run_in_background: true }, `Echo ${word}`)),
     });
     return /started background task ([A-Za-z0-9_.-]+)/.exec(reply.body)![1]!;
   };
@@ -69,7 +70,7 @@ test('a notice sent while the event stream was gone is replayed after Last-Event
   // The notice is appended to the next result too: once a result carries it, it was also sent to the (absent) stream.
   let appended = '';
   for (let id = 10; !appended.includes(`background task ${secondTask} `) && id < 60; id++) {
-    const tick = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bash', arguments: { command: 'sleep 0.1', description: 'Wait a little' } } };
+    const tick = bashCall(id, 'sleep 0.1', {}, 'Wait a little');
     appended = (await rawRequest(suite.server.url, { headers, body: JSON.stringify(tick) })).body;
   }
   expect(appended).toContain(`background task ${secondTask} `);

@@ -6,7 +6,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS, ROOT } from './support/built-server.js';
+import { ensureBuilt, MAIN_JS, ROOT } from '../support/built-server.js';
+import { bashCall, initialize, INITIALIZED } from '../support/raw-legacy.js';
 
 const TRACE = path.join(ROOT, 'test/e2e/support/trace-loads.mjs');
 const VALIDATION = [/\/class-validator\//, /class-validator-jsonschema\/build\/index\.js$/, /\/class-transformer\//];
@@ -91,14 +92,14 @@ describe('start-up loads only what the first response needs', () => {
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     try {
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+      send(initialize(1, '2025-06-18', 't'));
       lines.push(await nextLine());
       expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'dsh-tools' } } });
       const beforeCall = traced.loaded();
       expect(matching(beforeCall, [...VALIDATION, DOCKER, KUBERNETES, /@hono\//, /streamableHttp/])).toEqual([]);
 
-      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: { command: 'true', description: 'x', timeoutMs: '5' } } });
+      send(INITIALIZED);
+      send(bashCall(2, 'true', { timeoutMs: '5' }, 'x'));
       const reply = JSON.parse(await nextLine()) as { id: number; result: { isError: boolean; content: Array<{ text: string }> } };
       expect(reply).toMatchObject({ id: 2, result: { isError: true } });
       expect(reply.result.content[0]!.text).toBe('Error: invalid timeoutMs: expected a positive number, got "5"');

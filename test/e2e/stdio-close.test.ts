@@ -11,9 +11,10 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuilt, MAIN_JS } from './support/built-server.js';
-import { processesWith, serverDirs, uniqueMarker, waitUntil } from './support/mcp-clients.js';
-import { bashCall, INITIALIZE, INITIALIZED, resultText, startRawStdio } from './support/raw-stdio.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { processesWith, serverDirs, uniqueMarker, waitUntil } from '../support/mcp-clients.js';
+import { bashCall, INITIALIZE, INITIALIZED, resultText } from '../support/raw-legacy.js';
+import { startRawStdio } from '../support/raw-stdio.js';
 
 const cleanups: Array<() => void> = [];
 beforeAll(() => ensureBuilt(), 180_000);
@@ -87,8 +88,7 @@ test('a raw client that closes stdin and keeps reading: a call that ends during 
   server.send(INITIALIZE);
   await server.answer(1);
   server.send(INITIALIZED);
-  const background = { command: `sleep 2000.${marker}`, description: 'Background', run_in_background: true };
-  server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'bash', arguments: background } });
+  server.send(bashCall(2, `sleep 2000.${marker}`, { run_in_background: true }, 'Background'));
   expect(resultText(await server.answer(2))).toMatch(/^started background task /);
   server.send(bashCall(3, `while [ ! -e go ]; do sleep 0.05; done; : 3000.${marker}; echo late`));
   server.send(bashCall(4, `head -c 4000000 /dev/zero | tr '\\0' x; sleep 1000.${marker}`));

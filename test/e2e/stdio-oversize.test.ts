@@ -3,9 +3,9 @@
 // after disposing its session (a background task of that session dies too).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { ensureBuilt, MAIN_JS } from './support/built-server.js';
-import { processesWith, serverDirs, uniqueMarker, waitUntil } from './support/mcp-clients.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { processesWith, serverDirs, uniqueMarker, waitUntil } from '../support/mcp-clients.js';
+import { bashCall, INITIALIZE, INITIALIZED } from '../support/raw-legacy.js';
 
 let dirs: ReturnType<typeof serverDirs>;
 
@@ -31,21 +31,11 @@ test('a message over the stdio limit: the reason on stderr, a non-zero exit, no 
   const marker = `1000.${uniqueMarker()}`;
 
   child.stdin.write(
-    line({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
+    line(INITIALIZE),
   );
-  child.stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  child.stdin.write(line(INITIALIZED));
   child.stdin.write(
-    line({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'bash', arguments: { command: `sleep ${marker}`, description: 'Sleep', run_in_background: true } },
-    }),
+    line(bashCall(2, `sleep ${marker}`, { run_in_background: true }, 'Sleep')),
   );
   await waitUntil(() => processesWith(marker).length > 0, `sleep ${marker} runs`);
 

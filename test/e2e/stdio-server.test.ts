@@ -10,7 +10,7 @@ import {
   uniqueMarker,
   waitUntil,
   type StdioServer,
-} from './support/mcp-clients.js';
+} from '../support/mcp-clients.js';
 
 // One server for the whole file: each spawn is a node process on a shared 2-core machine.
 let server: StdioServer;

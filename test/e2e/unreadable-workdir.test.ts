@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, ROOT } from './support/built-server.js';
+import { ensureBuilt, ROOT } from '../support/built-server.js';
 
 // Root enters any directory, so the fault needs a process without that
 // power: the built executor runs under setpriv as uid/gid 65534 (nobody).

@@ -3,22 +3,22 @@
 // is busy: --idle-timeout, the shell's idle close and --max-sessions
 // eviction leave it alone until the question is answered or withdrawn.
 import { waitUntil } from '../support/process-table.js';
-import { ALICE, handleOf, startWaitsServer, type WaitsServer } from './support/waiting-questions.js';
+import { ALICE, handleOf, startAskingServer, type AskingServer } from '../support/asking-http-server.js';
 
-let server: WaitsServer | undefined;
+let server: AskingServer | undefined;
 afterEach(async () => {
   await server?.stop();
   server = undefined;
 });
 
 /** The persistent shell's pid, and the handle of the session it runs in. */
-async function shellIn(server: WaitsServer, session?: string): Promise<{ pid: number; handle: string | undefined }> {
+async function shellIn(server: AskingServer, session?: string): Promise<{ pid: number; handle: string | undefined }> {
   const reply = await server.bash(ALICE, 'echo $$', { tool: 'bash_persistent', ...(session ? { session } : {}) });
   return { pid: Number(reply.text!.split('\n')[0]), handle: session ?? handleOf(reply) };
 }
 
 test('--idle-timeout and the shell\'s idle close pass a handle whose question waits; answered, it runs on in the same shell', async () => {
-  server = await startWaitsServer({ idleTimeoutMs: 600, idleCloseMs: 300 });
+  server = await startAskingServer({ shell: 'both', idleTimeoutMs: 600, idleCloseMs: 300 });
   const { pid, handle } = await shellIn(server);
   const asked = await server.bash(ALICE, 'touch approved', { session: handle! });
   expect(asked.question).toBeDefined();
@@ -32,7 +32,7 @@ test('--idle-timeout and the shell\'s idle close pass a handle whose question wa
 }, 30_000);
 
 test('--max-sessions eviction passes a handle whose question waits; answered (idle again), it is the one that makes room', async () => {
-  server = await startWaitsServer({ maxSessions: 1, evictAfterMs: 100, idleTimeoutMs: 3_600_000 });
+  server = await startAskingServer({ shell: 'both', maxSessions: 1, evictAfterMs: 100, idleTimeoutMs: 3_600_000 });
   const { pid, handle } = await shellIn(server);
   const asked = await server.bash(ALICE, 'touch approved', { session: handle! });
   expect(asked.question).toBeDefined();

@@ -5,9 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import { serverDirs, startHttpServer } from './support/mcp-clients.js';
-import { approvingClient, overHttp, overStdio, type ApprovingClient } from './support/approving-client.js';
-import { modernText } from './support/modern-client.js';
+import { serverDirs, startHttpServer } from '../support/mcp-clients.js';
+import { approvingClient, modernText, overHttp, overStdio, type ApprovingClient } from '../support/modern-client.js';
 
 const RULE = ['approval:', '  rules:', '    - { match: echo slow-answer, action: ask, name: slow answer }', ''].join('\n');
 

@@ -7,9 +7,9 @@
 import { execFile } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { MAIN_JS, ensureBuilt } from '../e2e/support/built-server.js';
-import { serverDirs } from '../e2e/support/mcp-clients.js';
-import { httpServerForSuite } from '../e2e/support/suite-http-server.js';
+import { MAIN_JS, ensureBuilt } from '../support/built-server.js';
+import { serverDirs } from '../support/mcp-clients.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
 import { CLIENTS_DIR, nodeFor } from './support/fixture.js';
 
 const TOKEN = 'inspector-tasks-token-0123456789';

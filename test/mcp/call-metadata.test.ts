@@ -6,13 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IsString } from 'class-validator';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
+import { connectInProcess } from '../support/in-process-client.js';
 import { PluginModule, Tool, bindTool, currentToolCall, textResult, type ToolInstance } from '../../src/index.js';
 
 class NoArgs {
@@ -39,11 +39,7 @@ let client: Client;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-call-meta-'));
   host = await createHost(...localEnvironment({ workspace: dir }), new PluginModule('who', ({ bind }) => bindTool(bind, WhoCallsTool)));
-  connection = new McpConnection(host, { cwd: dir });
-  client = new Client({ name: 'meta', version: '1' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
-  await client.connect(clientSide);
+  ({ connection, client } = await connectInProcess(host, { cwd: dir, name: 'meta' }));
 });
 
 afterAll(async () => {

@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
+import { connectClient } from '../support/mcp-clients.js';
 
 const exporter = new InMemorySpanExporter();
 const HEADER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -30,8 +30,7 @@ beforeAll(async () => {
   host = await createHost(...localEnvironment({ workspace: dir }));
   server = await serveHttp(host, { workspace: dir, port: 0, auth: 'none' });
   const headers = { traceparent: `00-${HEADER_TRACE}-${HEADER_PARENT}-01` };
-  client = new Client({ name: 'traced-http', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+  ({ client } = await connectClient(new URL(server.url), undefined, { headers, name: 'traced-http' }));
 });
 
 afterAll(async () => {

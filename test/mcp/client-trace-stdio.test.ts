@@ -5,14 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { parseTraceParent } from '../../src/providers/observability/client-trace.js';
+import { connectInProcess } from '../support/in-process-client.js';
 
 const exporter = new InMemorySpanExporter();
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -27,11 +27,7 @@ beforeAll(async () => {
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
   dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-client-trace-'));
   host = await createHost(...localEnvironment({ workspace: dir }));
-  connection = new McpConnection(host, { cwd: dir });
-  client = new Client({ name: 'traced', version: '1' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
-  await client.connect(clientSide);
+  ({ connection, client } = await connectInProcess(host, { cwd: dir, name: 'traced' }));
 });
 
 afterAll(async () => {

@@ -18,7 +18,7 @@ import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { serverInstructions } from '../../src/mcp/sessions/server-info.js';
 import { serveStdio, type RunningServer } from '../../src/mcp/stdio-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { waitUntil } from '../e2e/support/mcp-clients.js';
+import { waitUntil } from '../support/mcp-clients.js';
 
 let host: DshHost;
 const answerer = new McpElicitationAnswerer();

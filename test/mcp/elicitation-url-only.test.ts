@@ -1,14 +1,11 @@
 // 2025 eras: a client that declared URL-mode elicitation only cannot show an
 // approval's facts in a form: the call is refused with "approval needs form
 // input" (not "no approval answerer is configured"), and it is never asked.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type DshHost } from '../../src/index.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
-import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { ScriptedExecutor, testingEnvironment } from '../../src/testing.js';
-import { resultText } from '../security/support/approval-kit.js';
+import { resultText } from '../support/approval-kit.js';
+import { connectInProcess } from '../support/in-process-client.js';
 
 let host: DshHost;
 let executor: ScriptedExecutor;
@@ -24,15 +21,15 @@ beforeEach(async () => {
 afterEach(() => host.dispose());
 
 async function callWith(capabilities: Record<string, unknown>, args: Record<string, unknown>): Promise<{ text: string; asked: number }> {
-  const connection = new McpConnection(host, { cwd: '/repo', approvals: answerer });
-  const client = new Client({ name: 'url-only', version: '1' }, { capabilities });
-  let asked = 0;
-  if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, () => (asked++, { action: 'accept', content: {} }));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
-  await client.connect(clientSide);
+  const { connection, client, asked } = await connectInProcess(host, {
+    cwd: '/repo',
+    approvals: answerer,
+    name: 'url-only',
+    capabilities,
+    ...(capabilities.elicitation ? { answer: { action: 'accept' as const, content: {} } } : {}),
+  });
   try {
-    return { text: resultText(await client.callTool({ name: 'bash', arguments: args })), asked };
+    return { text: resultText(await client.callTool({ name: 'bash', arguments: args })), asked: asked.length };
   } finally {
     await connection.close();
   }

@@ -10,7 +10,9 @@ import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, rawRequest } from './http-test-kit.js';
+import { connectClient } from '../support/mcp-clients.js';
+import { rawRequest } from '../support/raw-http.js';
+import { request } from '../support/raw-legacy.js';
 
 const TOKEN = 'drain-kit-token-0123456789abcdef';
 let dir: string;
@@ -41,7 +43,7 @@ test('a client cancel during the drain still reaches its call, which ends the dr
 
   const started = Date.now();
   const drained = server.drain(120_000);
-  const list = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' });
+  const list = JSON.stringify(request(9, 'tools/list'));
   const refused = await rawRequest(url, { headers: { authorization: `Bearer ${TOKEN}`, 'mcp-session-id': transport.sessionId! }, body: list });
   expect([refused.status, refused.headers['retry-after']]).toEqual([503, '5']);
   expect(JSON.parse(refused.body)).toMatchObject({ id: 9, error: { code: -32000 } });

@@ -11,7 +11,9 @@ import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js'
 import type { SessionEndReason } from '../../src/mcp/legacy/http-sessions.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, initializeBody, rawRequest } from './http-test-kit.js';
+import { connectClient } from '../support/mcp-clients.js';
+import { initializeBody, request } from '../support/raw-legacy.js';
+import { rawRequest } from '../support/raw-http.js';
 
 let dir: string;
 let host: DshHost;
@@ -58,7 +60,7 @@ test('a running background task does not keep an abandoned session: it ends at t
     await client.close();
     expect(await ended).toEqual([id, 'idle']);
     await waitUntil(() => processesWith(sleep).length === 0, `sleep ${sleep} ended with its session`, 30_000);
-    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const list = JSON.stringify(request(2, 'tools/list'));
     const reply = await rawRequest(url, { headers: { 'mcp-session-id': id }, body: list });
     expect(reply.status).toBe(404);
     expect(JSON.parse(reply.body).error.message).toBe(

@@ -2,16 +2,15 @@
 // (Inspector --strict). Every listed schema of every composition uses one
 // type per node, no null type, and only required keys it declares; the
 // values sent satisfy that because null fields are left out.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { structuredSchema, toStructuredContent } from '../../src/mcp/calls/call-result.js';
-import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
+import { connectInProcess } from '../support/in-process-client.js';
 
 let dir: string;
 
@@ -48,15 +47,13 @@ function portabilityProblems(schema: unknown, at = ''): string[] {
 
 async function listedTools(shell: 'oneshot' | 'persistent' | 'both'): Promise<Tool[]> {
   const host = await createHost(...localEnvironment({ workspace: dir, shell }));
-  const connection = new McpConnection(host, { cwd: dir });
-  const client = new Client({ name: 'schema-portability', version: '1' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  let connection: McpConnection | undefined;
   try {
-    await connection.connect(serverSide);
-    await client.connect(clientSide);
-    return (await client.listTools()).tools;
+    const linked = await connectInProcess(host, { cwd: dir, name: 'schema-portability' });
+    connection = linked.connection;
+    return (await linked.client.listTools()).tools;
   } finally {
-    await connection.close();
+    await connection?.close();
     await host.dispose();
   }
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { openSession, textBlocks, type ResultsSession } from './support/results-kit.js';
+import { openSession, textBlocks, type ResultsSession } from '../support/results-kit.js';
 
 let dir: string;
 let host: DshHost;

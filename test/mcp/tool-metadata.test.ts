@@ -1,16 +1,15 @@
 // What MCP clients show and check: titles, annotations, and output schemas
 // that real results satisfy. The SDK client validates every structuredContent
 // against the listed outputSchema, so a result that does not match fails the call.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
+import { connectInProcess } from '../support/in-process-client.js';
 
 let dir: string;
 const hosts: DshHost[] = [];
@@ -27,11 +26,7 @@ afterAll(async () => {
 async function connect(shell: 'oneshot' | 'persistent'): Promise<{ client: Client; tools: Map<string, Tool>; close: () => Promise<void> }> {
   const host = await createHost(...localEnvironment({ workspace: dir, shell, executor: { maxOutputBytes: 1000 } }));
   hosts.push(host);
-  const connection = new McpConnection(host, { cwd: dir });
-  const client = new Client({ name: 'metadata', version: '1' });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
-  await client.connect(clientSide);
+  const { connection, client } = await connectInProcess(host, { cwd: dir, name: 'metadata' });
   // Listing caches the output-schema validators the client applies to every later call.
   const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool]));
   return { client, tools, close: () => connection.close() };

@@ -5,7 +5,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { createHost, containerEnvironment, kubernetesEnvironment, localEnvironment, sandboxedEnvironment, type DshHost } from '../../src/index.js';
 import { containerWherePrompt, sandboxWherePrompt, WHERE_TEXTS } from '../../src/core/where-prompt.js';
-import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace } from '../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { describeWithEngine, NEEDS_ENGINE, TEST_IMAGE } from '../support/container-engine.js';
 

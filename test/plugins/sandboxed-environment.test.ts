@@ -19,8 +19,8 @@ import {
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
 import { ScriptedApprovalAnswerer } from '../../src/testing.js';
 import { ESCALATION_HINT } from '../../src/tools/bash/bash-render.js';
-import { tempWorkspace, UnavailableProvider, uniqueName } from '../providers/backends/bwrap/sandbox-test-kit.js';
-import { survivors } from '../providers/backends/local/shell-test-kit.js';
+import { tempWorkspace, UnavailableProvider, uniqueName } from '../support/sandbox-test-kit.js';
+import { survivors } from '../support/shell-test-kit.js';
 import { uniqueSleep, waitUntilGone, waitUntilRunning } from '../support/process-table.js';
 import { bwrapUsable, describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 

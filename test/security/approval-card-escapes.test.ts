@@ -3,17 +3,16 @@
 // cursor moves and `\r` overwrites all reached it. Every human-facing
 // rendering escapes them: cards (the built CLI), log lines (the real
 // StderrLogger under a real MCP connection), `prompt` output.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
-import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { StderrLogger } from '../../src/providers/logging/stderr-logger.js';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
-import { markerWorkspace, RAW_CONTROL } from './support/approval-kit.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { connectInProcess } from '../support/in-process-client.js';
+import { markerWorkspace, RAW_CONTROL } from '../support/approval-kit.js';
 
 /** Terminal attacks: a clipboard write, hidden text, a cursor move up, a `\r` overwrite, a C1 CSI, a bidi override. */
 const OSC52 = '\x1b]52;c;cm0gLXJmIH4=\x07';
@@ -57,15 +56,13 @@ test('log lines: a tool name with an OSC 52 write and a forged second log line i
   const written: string[] = [];
   const write = process.stderr.write;
   process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
-  const connection = new McpConnection(host, { cwd: ws.dir, logger: new StderrLogger('debug') });
-  const client = new Client({ name: 'log-attack', version: '1' });
+  let connection: McpConnection | undefined;
   try {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await connection.connect(serverSide);
-    await client.connect(clientSide);
-    await client.callTool({ name: `bash${ATTACK}\ndsh-tools error: forged line`, arguments: {} });
+    const linked = await connectInProcess(host, { cwd: ws.dir, logger: new StderrLogger('debug'), name: 'log-attack' });
+    connection = linked.connection;
+    await linked.client.callTool({ name: `bash${ATTACK}\ndsh-tools error: forged line`, arguments: {} });
   } finally {
-    await connection.close();
+    await connection?.close();
     process.stderr.write = write;
     await host.dispose();
   }

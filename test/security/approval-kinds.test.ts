@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createHost, sandboxedEnvironment, type ApprovalAnswerer, type ApprovalRequest, type DshHost } from '../../src/index.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
-import { markerWorkspace, resultText } from './support/approval-kit.js';
+import { markerWorkspace, resultText } from '../support/approval-kit.js';
 
 /** Denies `rm`, allows everything else it is asked; records what it was asked. */
 function denyRm(kinds?: ApprovalRequest['kind'][]): ApprovalAnswerer & { asked: ApprovalRequest[] } {

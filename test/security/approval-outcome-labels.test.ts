@@ -10,7 +10,7 @@ import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
 import { ScriptedApprovalAnswerer, type ScriptedApproval } from '../../src/testing/scripted-approval-answerer.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
-import { markerWorkspace, resultText } from './support/approval-kit.js';
+import { markerWorkspace, resultText } from '../support/approval-kit.js';
 
 /** What each approver did → the escalation text, the `ask` rule text, the audited decision. */
 const OUTCOMES: ReadonlyArray<readonly [string, ScriptedApproval | 'none', string, string, string]> = [

@@ -9,7 +9,7 @@ import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approva
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
-import { fieldValue, markerWorkspace, promptClient, RAW_CONTROL, resultText } from './support/approval-kit.js';
+import { fieldValue, markerWorkspace, promptClient, RAW_CONTROL, resultText } from '../support/approval-kit.js';
 
 describeWithBwrap(`escalation prompt spoofing${NEEDS_BWRAP}`, () => {
   let ws: ReturnType<typeof markerWorkspace>;

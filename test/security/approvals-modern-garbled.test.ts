@@ -4,10 +4,10 @@
 // closed, and a state of the wrong type is refused. Each case is a fresh
 // question, and none of them makes its file.
 import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approvals/approval-round-trips.js';
-import { ALICE, questionOf, startModernApprovals, type ModernApprovals } from './support/modern-approval-kit.js';
+import { ALICE, questionOf, startAskingServer, type AskingServer } from '../support/asking-http-server.js';
 
-let server: ModernApprovals;
-beforeAll(async () => (server = await startModernApprovals()));
+let server: AskingServer;
+beforeAll(async () => (server = await startAskingServer()));
 afterAll(() => server.stop());
 
 const FAILED = 'Error: command not approved: the approver failed';

@@ -3,10 +3,10 @@
 // with the text any unknown state gets, A's command does not run on B's
 // word, and A can still answer its own question.
 import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approvals/approval-round-trips.js';
-import { ACCEPT, ALICE, BOB, questionOf, startModernApprovals, type ModernApprovals } from './support/modern-approval-kit.js';
+import { ACCEPT, ALICE, BOB, questionOf, startAskingServer, type AskingServer } from '../support/asking-http-server.js';
 
-let server: ModernApprovals;
-beforeAll(async () => (server = await startModernApprovals()));
+let server: AskingServer;
+beforeAll(async () => (server = await startAskingServer()));
 afterAll(() => server.stop());
 
 test("another caller's accept of the same call is refused; the owner's answer still decides", async () => {

@@ -3,10 +3,10 @@
 // bound to the call it was asked for: refused, nothing runs, and the
 // question is not spent, so the real call can still be answered.
 import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approvals/approval-round-trips.js';
-import { ACCEPT, ALICE, questionOf, startModernApprovals, type ModernApprovals } from './support/modern-approval-kit.js';
+import { ACCEPT, ALICE, questionOf, startAskingServer, type AskingServer } from '../support/asking-http-server.js';
 
-let server: ModernApprovals;
-beforeAll(async () => (server = await startModernApprovals()));
+let server: AskingServer;
+beforeAll(async () => (server = await startAskingServer()));
 afterAll(() => server.stop());
 
 test('an accept sent with another command is refused and runs neither command', async () => {

@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { STALE_APPROVAL_ANSWER } from '../../src/mcp/approvals/approval-round-trips.js';
 import { waitUntil } from '../support/process-table.js';
-import { ACCEPT, ALICE, questionOf, startModernApprovals, type ModernApprovals } from './support/modern-approval-kit.js';
+import { ACCEPT, ALICE, questionOf, startAskingServer, type AskingServer } from '../support/asking-http-server.js';
 
 const COUNTED = 'touch counted && echo ran >> runs';
 
 describe('with the default approval limit', () => {
-  let server: ModernApprovals;
-  beforeAll(async () => (server = await startModernApprovals()));
+  let server: AskingServer;
+  beforeAll(async () => (server = await startAskingServer()));
   afterAll(() => server.stop());
   const runs = () => readFileSync(path.join(server.dir, 'runs'), 'utf8').split('\n').filter(Boolean).length;
 
@@ -47,8 +47,8 @@ describe('with the default approval limit', () => {
 });
 
 describe('with approval.timeoutMs 300', () => {
-  let server: ModernApprovals;
-  beforeAll(async () => (server = await startModernApprovals({ timeoutMs: 300 })));
+  let server: AskingServer;
+  beforeAll(async () => (server = await startAskingServer({ approvalTimeoutMs: 300 })));
   afterAll(() => server.stop());
 
   test('a question the limit withdrew cannot be answered late', async () => {

@@ -13,9 +13,10 @@ import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { envelope } from '../e2e/support/modern-raw.js';
-import { INITIALIZE, INITIALIZED, resultText, startRawStdio, type RawStdioServer } from '../e2e/support/raw-stdio.js';
-import { initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { envelope } from '../support/raw-modern.js';
+import { INITIALIZE, initializeBody, INITIALIZED, resultText } from '../support/raw-legacy.js';
+import { type RawStdioServer, startRawStdio } from '../support/raw-stdio.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const VALID = 'valid arguments: command, description, timeoutMs, workdir, run_in_background';
 const unknown = (key: string) => `Error: unknown argument "${key}" for bash; ${VALID}`;

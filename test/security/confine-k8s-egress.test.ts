@@ -7,7 +7,7 @@ import { createHost, kubernetesEnvironment } from '../../src/index.js';
 import { egressPolicy, within } from '../../src/providers/backends/kubernetes/egress-policy.js';
 import { resolveKubernetesConfig } from '../../src/providers/backends/kubernetes/kubernetes-config.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, clusterProblem } from '../support/kubernetes-cluster.js';
-import { text, workspace } from '../providers/backends/kubernetes/kube-kit.js';
+import { text, workspace } from '../support/kube-kit.js';
 
 const API_SERVER = ['10.96.0.1', '198.51.100.10', '2001:db8::10'];
 

@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { createHost, localEnvironment, type DshHost } from '../../src/index.js';
 import { startMetricsListener, type MetricsListener } from '../../src/mcp/endpoints/metrics-endpoint.js';
-import { tempDir } from '../providers/observability/observability-kit.js';
+import { tempDir } from '../support/observability-kit.js';
 
 interface RawReply {
   readonly status: number;

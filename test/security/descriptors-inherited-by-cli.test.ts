@@ -2,7 +2,7 @@
 // starting it) was open inside every command, confined or not, and writing
 // to it changed a file outside. The CLI is our own process: it closes them.
 import { writeFileSync } from 'node:fs';
-import { ensureBuilt } from '../e2e/support/built-server.js';
+import { ensureBuilt } from '../support/built-server.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { cliCallWithInheritedFds, INHERITED_FDS, leakRig, listedFds, WRITE_THROUGH_INHERITED, type LeakRig } from './support/descriptors-kit.js';
 

@@ -1,7 +1,7 @@
 // Issue 18 row 3 for a library embedding: the host process is someone
 // else's, so its inherited descriptors stay open in it, but no command —
 // one-shot, pre-started, background, persistent, confined or not — gets one.
-import { ensureBuilt } from '../e2e/support/built-server.js';
+import { ensureBuilt } from '../support/built-server.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { INHERITED_FDS, leakRig, listedFds, type LeakRig } from './support/descriptors-kit.js';
 import { runEmbeddedHost } from './support/descriptors-embedded-host.js';

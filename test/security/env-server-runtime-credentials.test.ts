@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
-import { callTool, serverDirs, textOf } from '../e2e/support/mcp-clients.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { callTool, serverDirs, textOf } from '../support/mcp-clients.js';
 import { bwrapUsable, NEEDS_BWRAP } from '../support/bwrap.js';
 
 const COLLECTOR_SECRET = 'Bearer otel-collector-secret-0123456789';

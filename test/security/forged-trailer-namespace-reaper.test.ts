@@ -3,8 +3,8 @@
 // argv, so a command could report any count it liked. The count now travels
 // on the reaper's own pipe, and the reaper is out of the sandbox's reach.
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
-import { pollUntil } from '../providers/backends/local/shell-test-kit.js';
-import { confinedRig, type ConfinedRig } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { pollUntil } from '../support/shell-test-kit.js';
+import { confinedRig, type ConfinedRig } from '../support/sandbox-test-kit.js';
 import { FORGED, PRINT_TRAILER_THEN_KILL_REAPER, PRINT_TRAILER_WITH_TOKEN, WRITE_INTO_REAPER_DESCRIPTORS } from './support/forged-trailer-kit.js';
 
 describeWithBwrap(`forging the sandbox's leftover count (issue 18 row 8)${NEEDS_BWRAP}`, () => {

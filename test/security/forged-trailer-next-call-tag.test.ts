@@ -6,7 +6,7 @@
 import { INSTANCE_ID } from '../../src/providers/exec/process/process-tag.js';
 import { killTaggedWithPrefix } from '../../src/providers/exec/process/leftover-reaper.js';
 import { LocalShellExecutor } from '../../src/providers/backends/local/local-shell-executor.js';
-import { pollUntil } from '../providers/backends/local/shell-test-kit.js';
+import { pollUntil } from '../support/shell-test-kit.js';
 import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

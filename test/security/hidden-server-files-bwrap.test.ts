@@ -8,9 +8,9 @@ import path from 'node:path';
 import { createHost, type DshHost } from '../../src/index.js';
 import { forgetServerFile, hideServerFile } from '../../src/core/server-files.js';
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
-import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace } from '../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 const SECRET = 'dsh-secret-4f1c9a';

@@ -2,7 +2,7 @@
 // /run/secrets-like directory and an audit log; a confined command tries to read both. Neither is readable.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { callTool, serverDirs, startHttpServer, type HttpServer } from '../e2e/support/mcp-clients.js';
+import { callTool, serverDirs, startHttpServer, type HttpServer } from '../support/mcp-clients.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 
 const TOKEN = 'served-token-9e4b1d7c2a6f80';

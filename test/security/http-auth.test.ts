@@ -8,7 +8,9 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { connectClient, initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { connectClient } from '../support/mcp-clients.js';
+import { initializeBody, request } from '../support/raw-legacy.js';
+import { rawRequest } from '../support/raw-http.js';
 
 let dir: string;
 let host: DshHost;
@@ -96,7 +98,7 @@ test('an open session cannot be used or deleted without the token (401 before th
   const { client, transport } = await connectClient(url, secret);
   try {
     const id = transport.sessionId!;
-    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const list = JSON.stringify(request(2, 'tools/list'));
     const attempts: Array<Record<string, string>> = [
       { 'mcp-session-id': id },
       { 'mcp-session-id': 'forged', authorization: 'Bearer nope-nope-nope-nope' },
@@ -126,7 +128,7 @@ test('Host and Origin checks still refuse with 403, even with the token', async 
 
 test('with the token: 400 without a session id, 404 for a forged one, 413 past the 4 MiB body cap', async () => {
   const auth = { authorization: `Bearer ${secret}` };
-  const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  const list = JSON.stringify(request(2, 'tools/list'));
   expect((await rawRequest(url, { headers: auth, body: list })).status).toBe(400);
   expect((await rawRequest(url, { method: 'GET', headers: auth })).status).toBe(400);
   expect((await rawRequest(url, { headers: { ...auth, 'mcp-session-id': 'forged' }, body: list })).status).toBe(404);
@@ -136,7 +138,7 @@ test('with the token: 400 without a session id, 404 for a forged one, 413 past t
 
   const { client, transport } = await connectClient(url, secret);
   try {
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { pad: 'x'.repeat(4 * 1024 * 1024) } });
+    const huge = JSON.stringify(request(3, 'tools/list', { pad: 'x'.repeat(4 * 1024 * 1024) }));
     const reply = await rawRequest(url, { headers: { ...auth, 'mcp-session-id': transport.sessionId! }, body: huge });
     expect(reply.status).toBe(413);
   } finally {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { callTool, serverDirs, startHttpServer, textOf, type HttpServer } from '../e2e/support/mcp-clients.js';
+import { callTool, serverDirs, startHttpServer, textOf, type HttpServer } from '../support/mcp-clients.js';
 
 const TOKEN = 'flood-test-token-0123456789abcdef';
 const DESCRIPTORS = 256;

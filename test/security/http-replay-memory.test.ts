@@ -15,7 +15,7 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { PAGE_META_KEY, SPILL_PAGE_BYTES } from '../../src/mcp/calls/spill-pages.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { connectClient } from '../mcp/http-test-kit.js';
+import { connectClient } from '../support/mcp-clients.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -13,7 +13,7 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { connectClient } from '../mcp/http-test-kit.js';
+import { connectClient } from '../support/mcp-clients.js';
 
 const SECRET = 'slow-clients-token-0123456789';
 const LIMITS = { headersTimeoutMs: 800, bodyTimeoutMs: 800, idleTimeoutMs: 800, maxUnauthenticated: 16 };

@@ -13,7 +13,9 @@ import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
-import { connectClient, initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { connectClient } from '../support/mcp-clients.js';
+import { initializeBody, request } from '../support/raw-legacy.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const MALLORY = 'mallory-token-0123456789abcd';
@@ -48,7 +50,7 @@ async function serve(limits: { maxSessions: number; maxSessionsPerCaller?: numbe
 }
 
 const as = (token: string, id?: string) => ({ authorization: `Bearer ${token}`, ...(id ? { 'mcp-session-id': id } : {}) });
-const listBody = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+const listBody = JSON.stringify(request(3, 'tools/list'));
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'bash', arguments: { command, description: 'Run a test command', ...extra } });
 
 test('a full server whose sessions are busy (an open stream; a running task of a client gone) refuses mallory and releases neither', async () => {

@@ -12,9 +12,11 @@ import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { unknownHandleMessage } from '../../src/mcp/sessions/session-handles.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { handleIn, modernHttp, modernText } from '../e2e/support/modern-client.js';
+import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
 import { waitUntil } from '../support/process-table.js';
-import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
+import { connectClient } from '../support/mcp-clients.js';
+import { rawRequest } from '../support/raw-http.js';
+import { bashCall } from '../support/raw-legacy.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef00';
@@ -56,7 +58,7 @@ test('a released 2025 session id: bob gets the 404 of an unknown id, alice the r
   await alice.client.close();
   expect(await released).toEqual([id, 'idle']);
   const marker = path.join(dir, 'ran-2025');
-  const call = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'bash', arguments: { command: `touch ${marker}`, description: 'Reuse' } } });
+  const call = JSON.stringify(bashCall(5, `touch ${marker}`, {}, 'Reuse'));
   const asBob = await rawRequest(url, { headers: as(BOB, id), body: call });
   const asAlice = await rawRequest(url, { headers: as(ALICE, id), body: call });
   expect([asBob.status, JSON.parse(asBob.body).error.message]).toEqual([404, 'session not found (expired or closed): initialize again']);

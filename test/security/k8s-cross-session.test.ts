@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { createHost, kubernetesEnvironment, ISOLATION_POLICY, LABELS, type DshHost } from '../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
-import { networking, sessionPods, text, workspace } from '../providers/backends/kubernetes/kube-kit.js';
+import { networking, sessionPods, text, workspace } from '../support/kube-kit.js';
 
 describeWithCluster(`kubernetes: one session cannot reach into another's pod${NEEDS_CLUSTER}`, () => {
   let host: DshHost;

@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { createHost, kubernetesEnvironment } from '../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
-import { text, workspace } from '../providers/backends/kubernetes/kube-kit.js';
+import { text, workspace } from '../support/kube-kit.js';
 
 describeWithCluster(`kubernetes: a session pod holds no cluster credentials${NEEDS_CLUSTER}`, () => {
   it('finds no account token, no kubeconfig and no token variable', async () => {

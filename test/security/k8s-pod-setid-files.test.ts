@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createHost, kubernetesEnvironment, type DshHost } from '../../src/index.js';
 import { sessionProfileName } from '../../src/providers/backends/kubernetes/pod-seccomp.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
-import { sessionPods, text, workspace } from '../providers/backends/kubernetes/kube-kit.js';
+import { sessionPods, text, workspace } from '../support/kube-kit.js';
 
 /** What the host sees at `file`: absent, or its type and set-id bits. */
 function leftOnHost(file: string): string {

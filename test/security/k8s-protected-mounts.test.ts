@@ -6,7 +6,7 @@ import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, wr
 import path from 'node:path';
 import { createHost, kubernetesEnvironment, type DshHost } from '../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
-import { text, workspace } from '../providers/backends/kubernetes/kube-kit.js';
+import { text, workspace } from '../support/kube-kit.js';
 
 const CONFIG = '[core]\n\trepositoryformatversion = 0\n';
 

@@ -6,7 +6,7 @@ import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { NEEDS_ENGINE, describeWithEngine } from '../support/container-engine.js';
 import { containerExecHost, type ContainerExecHost } from './support/container-exec-host.js';
 import { isAlivePid } from '../support/process-table.js';
-import { confinedRig, type ConfinedRig } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { confinedRig, type ConfinedRig } from '../support/sandbox-test-kit.js';
 
 describeWithBwrap(`leftovers that drop their process tag in the sandbox (issue 18 row 15)${NEEDS_BWRAP}`, () => {
   let rig: ConfinedRig;

@@ -1,7 +1,7 @@
 // Another session cancels a running task by its real id, through
 // tasks/cancel and through task_kill: both are refused as for an unknown id
 // and the process keeps running; only its owner stops it.
-import { rpcError, textOf } from '../mcp/support/tasks-kit.js';
+import { rpcError, textOf } from '../support/tasks-kit.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { notFound, tasksPair, type TasksPair } from './support/mcp-tasks-pair.js';
 

@@ -1,7 +1,7 @@
 // Another session names an existing task's real id: tasks/get, tasks/result
 // and task_output answer as for an unknown id, list nothing, and read
 // nothing (the owner still gets its whole output afterwards).
-import { rpcError, textOf } from '../mcp/support/tasks-kit.js';
+import { rpcError, textOf } from '../support/tasks-kit.js';
 import { notFound, tasksPair, type TasksPair } from './support/mcp-tasks-pair.js';
 
 let pair: TasksPair;

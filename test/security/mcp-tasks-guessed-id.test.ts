@@ -2,7 +2,7 @@
 // …, and refused calls are `refused-N`): every guess at another session's
 // task answers -32602 like an id that never existed, and the owner's
 // running task is untouched.
-import { rpcError } from '../mcp/support/tasks-kit.js';
+import { rpcError } from '../support/tasks-kit.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { notFound, tasksPair, type TasksPair } from './support/mcp-tasks-pair.js';
 

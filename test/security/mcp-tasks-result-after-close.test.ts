@@ -1,7 +1,7 @@
 // The owner's session closes while its task runs and a tasks/result waits:
 // the process is gone (no orphan), and afterwards no other session can get,
 // read or cancel the task by its id.
-import { rpcError } from '../mcp/support/tasks-kit.js';
+import { rpcError } from '../support/tasks-kit.js';
 import { processesWith, uniqueSleep, waitUntil, waitUntilGone } from '../support/process-table.js';
 import { notFound, tasksPair, type TasksPair } from './support/mcp-tasks-pair.js';
 

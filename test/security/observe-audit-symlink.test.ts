@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'no
 import path from 'node:path';
 import { createHost, localEnvironment } from '../../src/index.js';
 import { HostMetrics } from '../../src/providers/observability/host-metrics.js';
-import { auditLines, sample, tempDir } from '../providers/observability/observability-kit.js';
+import { auditLines, sample, tempDir } from '../support/observability-kit.js';
 
 describe('the audit file and a symlink planted in its place', () => {
   it('refuses to follow the link: the target stays untouched and the lost record is counted', async () => {

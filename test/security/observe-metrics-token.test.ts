@@ -3,8 +3,9 @@ import { createHost, localEnvironment, type DshHost } from '../../src/index.js';
 import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { startMetricsListener } from '../../src/mcp/endpoints/metrics-endpoint.js';
-import { initializeBody, rawRequest } from '../mcp/http-test-kit.js';
-import { tempDir } from '../providers/observability/observability-kit.js';
+import { initializeBody } from '../support/raw-legacy.js';
+import { rawRequest } from '../support/raw-http.js';
+import { tempDir } from '../support/observability-kit.js';
 
 const TOKEN = 'observe-token-0123456789abcdef';
 

@@ -6,7 +6,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { createHost, type DshHost } from '../../src/index.js';
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
-import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace } from '../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');

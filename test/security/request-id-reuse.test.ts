@@ -11,9 +11,10 @@ import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { envelope } from '../e2e/support/modern-raw.js';
-import { INITIALIZE, INITIALIZED, resultText, startRawStdio, type RawStdioServer } from '../e2e/support/raw-stdio.js';
-import { initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { envelope } from '../support/raw-modern.js';
+import { INITIALIZE, initializeBody, INITIALIZED, request, resultText } from '../support/raw-legacy.js';
+import { type RawStdioServer, startRawStdio } from '../support/raw-stdio.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const DUPLICATE = /^Invalid Request: id 5 is already used by a request still in flight; send each request with an id of its own$/;
 
@@ -28,7 +29,7 @@ function gated(gate: string, word: string): string {
 
 function call(id: number, command: string, modern = false): object {
   const params = { name: 'bash', arguments: { command, description: 'Run a test command' }, ...(modern ? { _meta: envelope({ declare: false }) } : {}) };
-  return { jsonrpc: '2.0', id, method: 'tools/call', params };
+  return request(id, 'tools/call', params);
 }
 
 async function answersTo(server: RawStdioServer, id: number, count: number): Promise<Array<Record<string, unknown>>> {

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { openSession, textBlocks, type ResultsSession } from '../mcp/support/results-kit.js';
+import { openSession, textBlocks, type ResultsSession } from '../support/results-kit.js';
 
 let dir: string;
 let host: DshHost;

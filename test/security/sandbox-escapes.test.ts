@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost, type DshHost, type HostSession } from '../../src/index.js';
 import { sandboxedEnvironment, type SandboxedEnvironmentOptions } from '../../src/plugins/sandboxed.environment.js';
-import { tempWorkspace, uniqueName } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace, uniqueName } from '../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost, type DshHost } from '../../src/index.js';
 import { sandboxedEnvironment } from '../../src/plugins/sandboxed.environment.js';
-import { tempWorkspace, uniqueName } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace, uniqueName } from '../support/sandbox-test-kit.js';
 import { uniqueSleep, waitUntilGone } from '../support/process-table.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 

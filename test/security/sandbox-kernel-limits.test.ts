@@ -6,8 +6,8 @@ import { detectCgroupLayout } from '../../src/providers/backends/bwrap/cgroup-la
 import { LocalSandboxPolicy } from '../../src/providers/backends/bwrap/local-sandbox-policy.js';
 import { SandboxConfinement } from '../../src/providers/backends/bwrap/sandbox-confinement.js';
 import { LocalShellExecutor } from '../../src/providers/backends/local/local-shell-executor.js';
-import { pollUntil } from '../providers/backends/local/shell-test-kit.js';
-import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { pollUntil } from '../support/shell-test-kit.js';
+import { tempWorkspace } from '../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { bash, KernelHosts, SHELLS } from './support/sandbox-kernel-hosts.js';
 

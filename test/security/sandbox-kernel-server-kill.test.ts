@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { detectCgroupLayout } from '../../src/providers/backends/bwrap/cgroup-layout.js';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
-import { pollUntil } from '../providers/backends/local/shell-test-kit.js';
-import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { pollUntil } from '../support/shell-test-kit.js';
+import { tempWorkspace } from '../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 
 const layout = detectCgroupLayout();

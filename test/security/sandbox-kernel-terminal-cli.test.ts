@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadPty } from '../../src/providers/backends/pty/pty-loader.js';
-import { ensureBuilt, MAIN_JS } from '../e2e/support/built-server.js';
-import { tempWorkspace } from '../providers/backends/bwrap/sandbox-test-kit.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { tempWorkspace } from '../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 
 /** Tries TIOCSTI on stdin/stdout/stderr and on /dev/tty, printing each errno. */

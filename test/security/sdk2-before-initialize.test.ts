@@ -2,8 +2,10 @@
 // `initialize`; a 2026-07-28 request describes itself and is answered.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { bashCall, INITIALIZE, startRawStdio } from '../e2e/support/raw-stdio.js';
-import { serverDirs } from '../e2e/support/mcp-clients.js';
+import { bashCall, INITIALIZE, request } from '../support/raw-legacy.js';
+import { envelope } from '../support/raw-modern.js';
+import { startRawStdio } from '../support/raw-stdio.js';
+import { serverDirs } from '../support/mcp-clients.js';
 
 let dirs: ReturnType<typeof serverDirs>;
 beforeEach(() => (dirs = serverDirs()));
@@ -16,10 +18,10 @@ test('tools/call and tools/list before initialize are refused with -32600 and ru
   try {
     const marker = path.join(dirs.workspace, 'ran-before-initialize');
     server.send(bashCall(10, `touch ${marker}`));
-    server.send({ jsonrpc: '2.0', id: 11, method: 'tools/list' });
+    server.send(request(11, 'tools/list'));
     expect(await server.answer(10)).toEqual({ jsonrpc: '2.0', id: 10, error: { code: -32600, message: REFUSED } });
     expect(await server.answer(11)).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32600, message: REFUSED } });
-    server.send({ jsonrpc: '2.0', id: 12, method: 'ping' });
+    server.send(request(12, 'ping'));
     expect(await server.answer(12)).toEqual({ jsonrpc: '2.0', id: 12, result: {} });
     server.send(INITIALIZE);
     expect(await server.answer(1)).toMatchObject({ result: { serverInfo: { name: 'dsh-tools' } } });
@@ -33,8 +35,7 @@ test('tools/call and tools/list before initialize are refused with -32600 and ru
 test('a 2026-07-28 request needs no initialize', async () => {
   const server = startRawStdio(dirs.workspace, dirs.dshHome);
   try {
-    const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-    server.send({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta } });
+    server.send(request(5, 'tools/list', { _meta: envelope({ declare: false, clientName: 'raw' }) }));
     const answer = await server.answer(5);
     expect(answer).toMatchObject({ id: 5, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'bash' })]) } });
   } finally {

@@ -3,8 +3,8 @@
 // nothing, and leaves the session working for its owner.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { httpServerForSuite } from '../e2e/support/suite-http-server.js';
-import { handleIn, modernHttp, modernText } from '../e2e/support/modern-client.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
+import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdefgh';

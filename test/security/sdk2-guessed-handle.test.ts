@@ -2,8 +2,8 @@
 // clear Error and runs nothing; an expired session's shell is gone.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { httpServerForSuite } from '../e2e/support/suite-http-server.js';
-import { handleIn, modernHttp, modernText } from '../e2e/support/modern-client.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
+import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
 
 const TOKEN = 'guessed-handle-token-0123456789';
 const MALFORMED = 'Error: "session" must be a session handle (dsh-s-…) from an earlier result';

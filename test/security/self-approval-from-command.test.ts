@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callTool, serverDirs, startHttpServer, startStdioServer, textOf, type HttpServer } from '../e2e/support/mcp-clients.js';
+import { callTool, serverDirs, startHttpServer, startStdioServer, textOf, type HttpServer } from '../support/mcp-clients.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 
 const APPROVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support/self-approver.mjs');

@@ -11,7 +11,9 @@ import type { HostSession } from '../../src/container/host-session.js';
 import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { connectClient, initializeBody, rawRequest } from '../mcp/http-test-kit.js';
+import { connectClient } from '../support/mcp-clients.js';
+import { bashCall, initializeBody, request } from '../support/raw-legacy.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef00';
@@ -44,13 +46,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const listBody = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
-const callBody = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 8,
-  method: 'tools/call',
-  params: { name: 'bash', arguments: { command: 'touch stolen', description: 'Use a stolen session' } },
-});
+const listBody = JSON.stringify(request(7, 'tools/list'));
+const callBody = JSON.stringify(bashCall(8, 'touch stolen', {}, 'Use a stolen session'));
 
 test('the token file names the callers; each session records who opened it', async () => {
   expect(token.callers).toEqual(['alice', 'bob']);

@@ -6,7 +6,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
-import { ensureBuilt, ROOT } from '../e2e/support/built-server.js';
+import { ensureBuilt, ROOT } from '../support/built-server.js';
 
 const canSwitchUser = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
 const itAsNobody = canSwitchUser ? it : it.skip;

@@ -11,9 +11,10 @@ import { resolveHttpToken, type HttpToken } from '../../src/mcp/access/http-auth
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import type { Logger } from '../../src/providers/logging/logger.js';
-import { callTool, serverDirs, startHttpServer, textOf } from '../e2e/support/mcp-clients.js';
-import { connectClient, rawRequest } from '../mcp/http-test-kit.js';
-import { markerWorkspace, resultText } from './support/approval-kit.js';
+import { callTool, connectClient, serverDirs, startHttpServer, textOf } from '../support/mcp-clients.js';
+import { rawRequest } from '../support/raw-http.js';
+import { markerWorkspace, resultText } from '../support/approval-kit.js';
+import { bashCall } from '../support/raw-legacy.js';
 
 /** Every log line the server wrote, at every level. */
 class RecordingLogger implements Logger {
@@ -79,12 +80,7 @@ describe.each(['oneshot', 'persistent'] as const)('the %s shell over HTTP', (she
       expect(await call(`a='${head}'; b='${tail}'; printf '%s' "$a$b"`)).toBe(transportId);
 
       const auth = { authorization: `Bearer ${secret}` };
-      const run = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: { name: 'bash', arguments: { command: `touch ${ws.marker}`, description: 'Hijack' } },
-      });
+      const run = JSON.stringify(bashCall(7, `touch ${ws.marker}`, {}, 'Hijack'));
       const hijack = await rawRequest(url, { headers: { ...auth, 'mcp-session-id': seen }, body: run });
       expect(hijack.status).toBe(404);
       expect((await rawRequest(url, { method: 'DELETE', headers: { ...auth, 'mcp-session-id': seen } })).status).toBe(404);
@@ -114,7 +110,7 @@ test('the spawned `serve --http` at logLevel debug: DSH_SESSION_ID is refused as
     const seen = textOf(await callTool(client, 'bash', { command: 'printf %s "$DSH_SESSION_ID"', description: 'Print the session id' }));
     expect(seen).not.toBe(transportId);
     const marker = path.join(workspace, 'hijacked');
-    const run = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'bash', arguments: { command: `touch ${marker}`, description: 'Hijack' } } });
+    const run = JSON.stringify(bashCall(9, `touch ${marker}`, {}, 'Hijack'));
     const reply = await rawRequest(server.url, { headers: { authorization: `Bearer ${server.token}`, 'mcp-session-id': seen }, body: run });
     expect(reply.status).toBe(404);
     expect(existsSync(marker)).toBe(false);

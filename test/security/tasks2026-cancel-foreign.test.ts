@@ -1,8 +1,8 @@
 // Another caller cancels a running 2026-07-28 task by its real id
 // (io.modelcontextprotocol/tasks): the not-found error, the process keeps
 // running, the owner still sees it working and can cancel it itself.
-import { processesWith } from '../e2e/support/mcp-clients.js';
-import { bashParams, resultOf, taskNotFound } from '../e2e/support/modern-raw.js';
+import { processesWith } from '../support/mcp-clients.js';
+import { bashParams, resultOf, taskNotFound } from '../support/raw-modern.js';
 import { uniqueSleep, waitUntilRunning } from '../support/process-table.js';
 import { twoCallers } from './support/tasks2026-callers.js';
 

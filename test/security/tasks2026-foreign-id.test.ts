@@ -1,7 +1,7 @@
 // Another caller names a real 2026-07-28 task id (io.modelcontextprotocol/tasks):
 // tasks/get and tasks/update answer exactly as for an id that never existed,
 // nothing of the output leaks, and the owner still reads all of it afterwards.
-import { bashParams, callText, pollUntilDone, resultOf, taskNotFound } from '../e2e/support/modern-raw.js';
+import { bashParams, callText, pollUntilDone, resultOf, taskNotFound } from '../support/raw-modern.js';
 import { twoCallers } from './support/tasks2026-callers.js';
 
 const callers = twoCallers();

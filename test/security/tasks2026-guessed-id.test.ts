@@ -3,7 +3,7 @@
 // `bash-N`, a 2025-style id, well-formed random ids, ids of a neighbour's
 // shape — all read as not found, on every task method, for the caller
 // that owns real tasks too.
-import { bashParams, resultOf, TASK_ID_SHAPE, taskNotFound } from '../e2e/support/modern-raw.js';
+import { bashParams, resultOf, TASK_ID_SHAPE, taskNotFound } from '../support/raw-modern.js';
 import { twoCallers } from './support/tasks2026-callers.js';
 
 const callers = twoCallers();

@@ -8,7 +8,7 @@ import { createHost } from '../../src/container/create-host.js';
 import { serveHttp } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { waitUntil } from '../support/process-table.js';
-import { bashParams, httpDriver, pollUntilDone, resultOf, taskNotFound } from '../e2e/support/modern-raw.js';
+import { bashParams, httpDriver, pollUntilDone, resultOf, taskNotFound } from '../support/raw-modern.js';
 
 test('a task of a released handle is not found, and its final result is no longer served', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-tasks2026-released-'));

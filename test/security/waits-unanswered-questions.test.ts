@@ -5,9 +5,9 @@
 // same --max-sessions / --max-sessions-per-caller count, and only until
 // approval.timeoutMs withdraws it; then the session idles like any other.
 import { waitUntil } from '../support/process-table.js';
-import { ALICE, MALLORY, handleOf, startWaitsServer, type WaitsServer, type Reply } from '../e2e/support/waiting-questions.js';
+import { ALICE, MALLORY, handleOf, startAskingServer, type AskingServer, type Reply } from '../support/asking-http-server.js';
 
-let server: WaitsServer | undefined;
+let server: AskingServer | undefined;
 afterEach(async () => {
   await server?.stop();
   server = undefined;
@@ -17,7 +17,7 @@ afterEach(async () => {
 const TOO_MANY = /^Error: too many sessions: this server holds at most 2 \(--max-sessions\); pass the "session" of one you hold, or wait for idle ones to expire \(the next one ends in \d+ s\)$/;
 
 /** Retries a fresh call until it is not refused for the cap ("idle for evictAfterMs" is a duration, not an event). */
-async function freshCallOnceRoomIsMade(server: WaitsServer, token: string): Promise<Reply> {
+async function freshCallOnceRoomIsMade(server: AskingServer, token: string): Promise<Reply> {
   let reply = await server.bash(token, 'echo $$', { tool: 'bash_persistent' });
   for (let tries = 0; reply.text!.startsWith('Error: too many') && tries < 200; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -27,7 +27,7 @@ async function freshCallOnceRoomIsMade(server: WaitsServer, token: string): Prom
 }
 
 test('unanswered questions pin at most the cap, and only until approval.timeoutMs; then their sessions make room', async () => {
-  server = await startWaitsServer({ maxSessions: 2, evictAfterMs: 100, idleTimeoutMs: 3_600_000, approvalTimeoutMs: 1500 });
+  server = await startAskingServer({ shell: 'both', maxSessions: 2, evictAfterMs: 100, idleTimeoutMs: 3_600_000, approvalTimeoutMs: 1500 });
   const handles = [handleOf(await server.bash(MALLORY, 'echo $$', { tool: 'bash_persistent' })), handleOf(await server.bash(MALLORY, 'echo $$', { tool: 'bash_persistent' }))];
   for (const session of handles) expect((await server.bash(MALLORY, 'touch pinned', { session })).question).toBeDefined();
   // A third question needs a third session: refused at the cap like any fresh call, nothing asked.
@@ -42,7 +42,7 @@ test('unanswered questions pin at most the cap, and only until approval.timeoutM
 }, 60_000);
 
 test('with --max-sessions-per-caller, mallory\'s unanswered questions cannot take the places of other callers', async () => {
-  server = await startWaitsServer({ maxSessions: 3, maxSessionsPerCaller: 1, evictAfterMs: 100, idleTimeoutMs: 3_600_000 });
+  server = await startAskingServer({ shell: 'both', maxSessions: 3, maxSessionsPerCaller: 1, evictAfterMs: 100, idleTimeoutMs: 3_600_000 });
   expect((await server.bash(MALLORY, 'touch first')).question).toBeDefined();
   expect((await server.bash(MALLORY, 'touch second')).text).toBe(
     'Error: too many sessions for caller "mallory": at most 1 each (--max-sessions-per-caller); pass the "session" of one you hold, or wait for idle ones to expire',

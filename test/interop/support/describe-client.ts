@@ -3,7 +3,7 @@
 // the 2026-07-28 era where the client can pin it. The client runs in its own
 // process (its driver); this side only starts servers and asserts. The runs
 // of a file go at once (most of their time is waiting on commands and expiry).
-import { ensureBuilt } from '../../e2e/support/built-server.js';
+import { ensureBuilt } from '../../support/built-server.js';
 import { uniqueSleep } from '../../support/process-table.js';
 import { waitUntil } from '../../support/process-table.js';
 import { approvalTest, badTokenTest, callTests, connectAndListTests, succeeded } from './case-tests.js';

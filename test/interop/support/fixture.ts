@@ -4,7 +4,7 @@
 // whose engines need it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../../e2e/support/built-server.js';
+import { ROOT } from '../../support/built-server.js';
 
 export const CLIENTS_DIR = path.join(ROOT, 'test/interop/clients');
 export const DRIVERS_DIR = path.join(CLIENTS_DIR, 'drivers');

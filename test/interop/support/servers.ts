@@ -3,8 +3,8 @@
 // client spawns itself. All use the same approval rule and a short heartbeat.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAIN_JS } from '../../e2e/support/built-server.js';
-import { serverDirs, startHttpServer, type HttpServer } from '../../e2e/support/mcp-clients.js';
+import { MAIN_JS } from '../../support/built-server.js';
+import { serverDirs, startHttpServer, type HttpServer } from '../../support/mcp-clients.js';
 
 /** `echo approve-me` asks the client (elicitation) before it runs. */
 const CONFIG_YAML = [

@@ -4,7 +4,7 @@
 import { createHost, type DshHost } from '../../../src/index.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../../src/mcp/approvals/elicitation-answerer.js';
 import { ScriptedConfinement, ScriptedExecutor, testingEnvironment } from '../../../src/testing.js';
-import { fieldValue, promptClient, resultText, type Elicited } from '../../security/support/approval-kit.js';
+import { fieldValue, promptClient, resultText, type Elicited } from '../../support/approval-kit.js';
 
 let host: DshHost;
 let executor: ScriptedExecutor;

@@ -12,7 +12,7 @@ import { resolveHttpToken } from '../../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../../src/mcp/http-server.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
 import { waitUntil } from '../../support/process-table.js';
-import { connectClient } from '../http-test-kit.js';
+import { connectClient } from '../../support/mcp-clients.js';
 
 const TOKEN = 'gate-test-token-0123456789abcdef';
 let dir: string;

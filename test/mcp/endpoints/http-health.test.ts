@@ -13,7 +13,7 @@ import { containerEnvironment } from '../../../src/plugins/container.environment
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
 import { bindReadinessCheck } from '../../../src/providers/health/readiness-check.js';
 import { describeWithEngine, NEEDS_ENGINE, TEST_IMAGE } from '../../support/container-engine.js';
-import { rawRequest } from '../http-test-kit.js';
+import { rawRequest } from '../../support/raw-http.js';
 
 let dir: string;
 const running: Array<{ host: DshHost; server: RunningHttpServer }> = [];

@@ -8,7 +8,7 @@ import type { DshHost } from '../../../src/container/dsh-host.js';
 import { MAX_TASK_TTL_MS } from '../../../src/mcp/tasks/mcp-tasks-wire.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../../support/process-table.js';
-import { connectTasks, rpcError, textOf } from '../support/tasks-kit.js';
+import { connectTasks, rpcError, textOf } from '../../support/tasks-kit.js';
 
 let dir: string;
 let host: DshHost;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync, symlinkSync, write
 import path from 'node:path';
 import type { AuditRecord } from '../../../src/providers/observability/audit-sink.js';
 import { JsonLinesAuditSink } from '../../../src/providers/observability/json-lines-audit-sink.js';
-import { auditLines, tempDir } from './observability-kit.js';
+import { auditLines, tempDir } from '../../support/observability-kit.js';
 
 function record(callId: string): AuditRecord {
   return {

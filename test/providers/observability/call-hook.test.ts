@@ -6,7 +6,7 @@ import { Logger } from '../../../src/providers/logging/logger.js';
 import { AuditSink, type AuditRecord } from '../../../src/providers/observability/audit-sink.js';
 import type { ToolCallObserver } from '../../../src/providers/observability/tool-call-observer.js';
 import { BoomTool, echoToolModule, recorderModule } from '../../support/echo-tool.js';
-import { metricsText, observerModule, RecordingObserver, sample } from './observability-kit.js';
+import { metricsText, observerModule, RecordingObserver, sample } from '../../support/observability-kit.js';
 
 class MemoryLogger implements Logger {
   readonly lines: string[] = [];

@@ -7,7 +7,7 @@ import { containerEnvironment, createHost, localEnvironment, sandboxedEnvironmen
 import type { PluginModule } from '../../../src/core/plugin-module.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { describeWithEngine, NEEDS_ENGINE, TEST_IMAGE } from '../../support/container-engine.js';
-import { auditLines, metricsText, sample, tempDir } from './observability-kit.js';
+import { auditLines, metricsText, sample, tempDir } from '../../support/observability-kit.js';
 
 const exporter = new InMemorySpanExporter();
 beforeAll(() => trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })));

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { createHost, decorate, localEnvironment, Redactor, type DshHost } from '../../../src/index.js';
 import type { ToolCallEnd, ToolCallObserver, ToolCallStart } from '../../../src/providers/observability/tool-call-observer.js';
-import { auditLines, observerModule, RecordingObserver, tempDir } from './observability-kit.js';
+import { auditLines, observerModule, RecordingObserver, tempDir } from '../../support/observability-kit.js';
 
 const SECRET = 's3cr3t-lazy-value-77';
 const COMMAND = `echo lazy-probe; echo ${SECRET} >/dev/null`;

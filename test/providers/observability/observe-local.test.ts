@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createHost, localEnvironment, type DshHost } from '../../../src/index.js';
-import { auditLines, metricsText, observerModule, RecordingObserver, sample, tempDir } from './observability-kit.js';
+import { auditLines, metricsText, observerModule, RecordingObserver, sample, tempDir } from '../../support/observability-kit.js';
 
 describe.each(['oneshot', 'persistent'] as const)('a local host with an audit file (%s shell)', (shell) => {
   let host: DshHost;

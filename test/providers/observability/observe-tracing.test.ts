@@ -5,7 +5,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { createHost, localEnvironment, type DshHost } from '../../../src/index.js';
 import { approvalAnswerersModule } from '../../../src/providers/policy/approval/approval.module.js';
 import { ScriptedApprovalAnswerer } from '../../../src/testing/scripted-approval-answerer.js';
-import { auditLines, metricsText, sample, tempDir } from './observability-kit.js';
+import { auditLines, metricsText, sample, tempDir } from '../../support/observability-kit.js';
 
 const exporter = new InMemorySpanExporter();
 const SECRET = 'tok-9f8e7d6c5b4a';

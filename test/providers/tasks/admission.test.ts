@@ -1,6 +1,6 @@
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { deferredProducer, doneEvent, FakeTaskProcess, startFake } from './fake-task-process.js';
+import { deferredProducer, doneEvent, FakeTaskProcess, startFake } from '../../support/fake-task-process.js';
 
 const LIMIT_MESSAGE =
   'too many background tasks: this session already has 10 running (limit 10); ' +

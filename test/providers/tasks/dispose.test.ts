@@ -1,7 +1,7 @@
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import type { TaskDoneEvent } from '../../../src/providers/tasks/task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { deferredProducer, FakeTaskProcess, startFake } from './fake-task-process.js';
+import { deferredProducer, FakeTaskProcess, startFake } from '../../support/fake-task-process.js';
 
 describe('LocalTaskRuntime disposal', () => {
   it("disposing a session kills its live tasks, awaits them, and leaves other sessions' tasks alone", async () => {

@@ -1,6 +1,6 @@
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { startFake } from './fake-task-process.js';
+import { startFake } from '../../support/fake-task-process.js';
 
 describe('LocalTaskRuntime owner isolation', () => {
   it("session B cannot see, read, wait on or kill session A's task", async () => {

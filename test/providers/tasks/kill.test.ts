@@ -1,6 +1,6 @@
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { deferredProducer, doneEvent, FakeTaskProcess, startFake } from './fake-task-process.js';
+import { deferredProducer, doneEvent, FakeTaskProcess, startFake } from '../../support/fake-task-process.js';
 
 describe('LocalTaskRuntime kill', () => {
   it('moves to stopping at once, then to killed with the signal', async () => {

@@ -2,7 +2,7 @@ import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtim
 import type { Logger } from '../../../src/providers/logging/logger.js';
 import type { TaskDoneEvent } from '../../../src/providers/tasks/task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { doneEvent, startFake } from './fake-task-process.js';
+import { doneEvent, startFake } from '../../support/fake-task-process.js';
 
 function recordingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = [];

@@ -5,8 +5,8 @@ import { LocalShellExecutor } from '../../../src/providers/backends/local/local-
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import type { TaskCaller } from '../../../src/providers/tasks/task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { callContext, failure, taskTools, textOf } from '../../tools/tasks/tool-harness.js';
-import { doneEvent } from './fake-task-process.js';
+import { callContext, failure, taskTools, textOf } from '../../support/tool-harness.js';
+import { doneEvent } from '../../support/fake-task-process.js';
 import { processesWith, waitUntil } from '../../support/process-table.js';
 
 // Real bash under the real executor: the process table is the witness.

@@ -1,6 +1,6 @@
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { doneEvent, startFake } from './fake-task-process.js';
+import { doneEvent, startFake } from '../../support/fake-task-process.js';
 
 describe('LocalTaskRuntime retention of finished tasks', () => {
   it('forgets the oldest fully read tasks past maxFinishedTasksPerOwner, never unread ones', async () => {

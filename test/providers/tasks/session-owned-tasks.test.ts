@@ -5,7 +5,7 @@ import { ScopeKey, scopeOf } from '../../../src/core/session-scope.js';
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
 import { scopedSession } from '../../support/scoped-session.js';
-import { deferredProducer, FakeTaskProcess, startFake } from './fake-task-process.js';
+import { deferredProducer, FakeTaskProcess, startFake } from '../../support/fake-task-process.js';
 
 describe('LocalTaskRuntime keeps each session’s tasks in its scope', () => {
   it('another session with the same id finds none of them: reads like an unknown id', async () => {

@@ -1,6 +1,6 @@
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { doneEvent, FakeTaskProcess, startFake } from './fake-task-process.js';
+import { doneEvent, FakeTaskProcess, startFake } from '../../support/fake-task-process.js';
 
 describe('LocalTaskRuntime start and read', () => {
   it('numbers ids per kind, per runtime instance', async () => {

@@ -1,6 +1,6 @@
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { startFake } from './fake-task-process.js';
+import { startFake } from '../../support/fake-task-process.js';
 
 describe('LocalTaskRuntime wait', () => {
   it('resolves with the terminal snapshot when the task settles', async () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { createHost, containerEnvironment, type ContainerConfig, type DshHost } from '../../../src/index.js';
 import { TEST_IMAGE } from '../../support/container-engine.js';
-import { sessionContainers } from '../../providers/backends/docker/container-kit.js';
+import { sessionContainers } from '../../support/container-kit.js';
 
 export const docker = new Docker();
 

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { ROOT } from '../../e2e/support/built-server.js';
+import { ROOT } from '../../support/built-server.js';
 import { INHERITED_FDS, nodeWithInheritedFds, WRITE_THROUGH_INHERITED, type LeakRig } from './descriptors-kit.js';
 
 /** What the embedded host reports back: each call's text, and whether its own inherited descriptors are still open. */

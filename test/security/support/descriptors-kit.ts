@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MAIN_JS, ROOT } from '../../e2e/support/built-server.js';
+import { MAIN_JS, ROOT } from '../../support/built-server.js';
 
 /** The descriptors a parent opens before starting the server: a low one and a high one. */
 export const INHERITED_FDS = [300, 1000] as const;

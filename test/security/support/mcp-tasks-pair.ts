@@ -5,7 +5,7 @@ import { createHost } from '../../../src/container/create-host.js';
 import type { DshHost } from '../../../src/container/dsh-host.js';
 import type { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
-import { connectTasks, type TasksClient } from '../../mcp/support/tasks-kit.js';
+import { connectTasks, type TasksClient } from '../../support/tasks-kit.js';
 
 /** Two sessions of one server (as two HTTP sessions are), each with a client that declared tasks. */
 export interface TasksPair {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHost, type DshHost, type HostSession } from '../../../src/index.js';
 import { sandboxedEnvironment, type SandboxedEnvironmentOptions } from '../../../src/plugins/sandboxed.environment.js';
-import { tempWorkspace } from '../../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace } from '../../support/sandbox-test-kit.js';
 
 export const SHELLS = ['oneshot', 'persistent'] as const;
 export const MODES = ['read-only', 'workspace-write'] as const;

@@ -2,8 +2,8 @@
 // with a raw 2026-07-28 driver that declares the tasks extension.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { httpServerForSuite, type SuiteServer } from '../../e2e/support/suite-http-server.js';
-import { httpDriver, type ModernRaw } from '../../e2e/support/modern-raw.js';
+import { httpServerForSuite, type SuiteServer } from '../../support/suite-http-server.js';
+import { httpDriver, type ModernRaw } from '../../support/raw-modern.js';
 
 const ALICE = 'alice-tasks2026-token-0123456789';
 const BOB = 'bob-tasks2026-token-0123456789ab';

@@ -5,7 +5,7 @@ import { createHost, type DshHost, type HostSession } from '../../../src/index.j
 import { localEnvironment, type EnvironmentOptions } from '../../../src/plugins/local.environment.js';
 import { DEFAULT_PROMOTE_AFTER_MS, resolveBashToolConfig } from '../../../src/tools/bash/bash-config.js';
 import { validateConfig } from '../../../src/plugins/config/config-file.js';
-import { tempWorkspace } from '../../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace } from '../../support/sandbox-test-kit.js';
 import { processesWith, uniqueSleep, waitUntil } from '../../support/process-table.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { BwrapSandboxProvider, createHost, type DshHost } from '../../../src/index.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
 import { sandboxedEnvironment } from '../../../src/plugins/sandboxed.environment.js';
-import { tempWorkspace } from '../../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace } from '../../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { processesWith, survivors, uniqueSleep, waitUntil } from '../../support/process-table.js';
 

@@ -7,7 +7,7 @@ import { sandboxedEnvironment } from '../../../src/plugins/sandboxed.environment
 import { describeWithBwrap, NEEDS_BWRAP } from '../../support/bwrap.js';
 import { resolveBashToolConfig } from '../../../src/tools/bash/bash-config.js';
 import { validateConfig } from '../../../src/plugins/config/config-file.js';
-import { tempWorkspace } from '../../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace } from '../../support/sandbox-test-kit.js';
 import { processesWith, survivors, uniqueSleep, waitUntil } from '../../support/process-table.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');

@@ -6,7 +6,7 @@ import { BashTool } from '../../../src/tools/bash/bash.tool.js';
 import type { BashArgs } from '../../../src/tools/bash/bash-args.js';
 import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
 import { TaskRuntime } from '../../../src/providers/tasks/task-runtime.js';
-import { startFake } from '../../providers/tasks/fake-task-process.js';
+import { startFake } from '../../support/fake-task-process.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 

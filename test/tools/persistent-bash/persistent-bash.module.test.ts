@@ -10,7 +10,7 @@ import { persistentBashModule } from '../../../src/tools/persistent-bash/persist
 import { PersistentBashTool } from '../../../src/tools/persistent-bash/persistent-bash.tool.js';
 import { plannerModule } from '../../../src/providers/policy/planner/planner.module.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { processesWith, uniqueSleepArg, eventually } from '../../providers/backends/pty/proc-helpers.js';
+import { processesWith, uniqueSleepArg, eventually } from '../../support/proc-helpers.js';
 import { RecordingEnvRegistry } from './persistent-bash-fixture.js';
 
 const envModule = () =>

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LocalSandboxPolicy } from '../../../src/providers/backends/bwrap/local-sandbox-policy.js';
 import { SandboxConfinement } from '../../../src/providers/backends/bwrap/sandbox-confinement.js';
 import { BashPtyBackend } from '../../../src/providers/backends/pty/bash-pty-backend.js';
-import { UnavailableProvider } from '../../providers/backends/bwrap/sandbox-test-kit.js';
+import { UnavailableProvider } from '../../support/sandbox-test-kit.js';
 import {
   CANCELLED_NOTICE,
   FRESH_SHELL_NOTICE,
@@ -11,7 +11,7 @@ import {
   WAITING_NOTICE,
   type PersistentBashValue,
 } from '../../../src/tools/persistent-bash/persistent-bash-render.js';
-import { eventually, isAlivePid, processesWith, uniqueSleepArg } from '../../providers/backends/pty/proc-helpers.js';
+import { eventually, isAlivePid, processesWith, uniqueSleepArg } from '../../support/proc-helpers.js';
 import { harness, RecordingTerminalService, type Harness } from './persistent-bash-fixture.js';
 
 let h: Harness;

@@ -2,7 +2,7 @@
 // that leave the shell's process tree die when the shell is reset or closed.
 import { createHost, type DshHost } from '../../../src/index.js';
 import { localEnvironment } from '../../../src/plugins/local.environment.js';
-import { tempWorkspace } from '../../providers/backends/bwrap/sandbox-test-kit.js';
+import { tempWorkspace } from '../../support/sandbox-test-kit.js';
 import { processesWith, survivors, uniqueSleep, waitUntil } from '../../support/process-table.js';
 
 const daemons = (s: string) =>

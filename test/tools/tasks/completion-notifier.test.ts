@@ -2,8 +2,8 @@ import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtim
 import type { Logger } from '../../../src/providers/logging/logger.js';
 import { TaskCompletionNotifier } from '../../../src/tools/tasks/task-completion-notifier.js';
 import { fakeSession } from '../../support/fake-session.js';
-import { doneEvent, startFake } from '../../providers/tasks/fake-task-process.js';
-import { taskTools } from './tool-harness.js';
+import { doneEvent, startFake } from '../../support/fake-task-process.js';
+import { taskTools } from '../../support/tool-harness.js';
 
 describe('completion notices', () => {
   it('three tool instances sharing one notifier send exactly one notice', async () => {

@@ -1,6 +1,6 @@
 import { textResult, errorResult } from '../../../src/core/tool-contract.js';
 import type { DshHost } from '../../../src/container/dsh-host.js';
-import { taskTools, type HostedTool } from './tool-harness.js';
+import { taskTools, type HostedTool } from '../../support/tool-harness.js';
 
 describe('task tool presenters', () => {
   let output: HostedTool;

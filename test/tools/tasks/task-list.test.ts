@@ -1,6 +1,6 @@
 import { fakeSession } from '../../support/fake-session.js';
-import { startFake } from '../../providers/tasks/fake-task-process.js';
-import { callContext, taskTools, textOf } from './tool-harness.js';
+import { startFake } from '../../support/fake-task-process.js';
+import { callContext, taskTools, textOf } from '../../support/tool-harness.js';
 
 describe('task_list', () => {
   it('says so when there are no tasks', async () => {

@@ -1,6 +1,6 @@
 import { fakeSession } from '../../support/fake-session.js';
-import { doneEvent, startFake } from '../../providers/tasks/fake-task-process.js';
-import { callContext, failure, taskTools, textOf } from './tool-harness.js';
+import { doneEvent, startFake } from '../../support/fake-task-process.js';
+import { callContext, failure, taskTools, textOf } from '../../support/tool-harness.js';
 
 describe('task_output', () => {
   it('start → deltas never re-delivered → completion notice → final read with the exit status', async () => {

@@ -7,7 +7,7 @@ import { TaskRuntime } from '../../../src/providers/tasks/task-runtime.js';
 import { taskRuntimeModule } from '../../../src/providers/tasks/tasks.module.js';
 import { TaskCompletionNotifier } from '../../../src/tools/tasks/task-completion-notifier.js';
 import { taskToolsModule } from '../../../src/tools/tasks/task-tools.module.js';
-import { FakeTaskProcess, doneEvent } from '../../providers/tasks/fake-task-process.js';
+import { FakeTaskProcess, doneEvent } from '../../support/fake-task-process.js';
 import { fakeSession } from '../../support/fake-session.js';
 
 async function compose(config?: Parameters<typeof taskRuntimeModule>[0]) {

@@ -2,7 +2,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BwrapSandboxProvider } from '../../../../src/providers/backends/bwrap/bwrap-sandbox-provider.js';
 import { resolveSandboxConfig } from '../../../../src/providers/backends/bwrap/sandbox-config.js';
-import { tempWorkspace } from './sandbox-test-kit.js';
+import { tempWorkspace } from '../../../support/sandbox-test-kit.js';
 import { bwrapUsable, NEEDS_BWRAP } from '../../../support/bwrap.js';
 
 const ARGV = ['bash', '-c', 'echo hi'];

@@ -9,8 +9,8 @@ import { SandboxConfinement } from '../../../../src/providers/backends/bwrap/san
 import { SANDBOX_UNAVAILABLE, type SandboxProvider } from '../../../../src/providers/policy/sandbox/sandbox-policy.js';
 import { LocalShellExecutor } from '../../../../src/providers/backends/local/local-shell-executor.js';
 import type { ExecutorConfig } from '../../../../src/providers/exec/shell/shell-executor.js';
-import { pollUntil, processesWith, survivors, uniqueSleep } from '../local/shell-test-kit.js';
-import { planConfined, runConfined, tempWorkspace, UnavailableProvider, uniqueName, type ModeRequest } from './sandbox-test-kit.js';
+import { pollUntil, processesWith, survivors, uniqueSleep } from '../../../support/shell-test-kit.js';
+import { planConfined, runConfined, tempWorkspace, UnavailableProvider, uniqueName, type ModeRequest } from '../../../support/sandbox-test-kit.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../../support/bwrap.js';
 
 describeWithBwrap(`LocalShellExecutor with a SandboxConfinement on bwrap${NEEDS_BWRAP}`, () => {

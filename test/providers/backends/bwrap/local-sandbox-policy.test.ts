@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { LocalSandboxPolicy } from '../../../../src/providers/backends/bwrap/local-sandbox-policy.js';
 import { fakeSession } from '../../../support/fake-session.js';
-import { tempWorkspace } from './sandbox-test-kit.js';
+import { tempWorkspace } from '../../../support/sandbox-test-kit.js';
 
 describe('LocalSandboxPolicy', () => {
   let ws: ReturnType<typeof tempWorkspace>;

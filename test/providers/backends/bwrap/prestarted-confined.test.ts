@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isAlivePid } from '../../../support/process-table.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../../support/bwrap.js';
-import { pollUntil } from '../local/shell-test-kit.js';
-import { confinedRig, type ConfinedRig, type ModeRequest } from './sandbox-test-kit.js';
+import { pollUntil } from '../../../support/shell-test-kit.js';
+import { confinedRig, type ConfinedRig, type ModeRequest } from '../../../support/sandbox-test-kit.js';
 
 describeWithBwrap(`pre-started shells under bwrap${NEEDS_BWRAP}`, () => {
   let rig: ConfinedRig;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost, containerEnvironment, type DshHost } from '../../../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../../support/container-engine.js';
-import { engine, sessionContainers } from './container-kit.js';
+import { engine, sessionContainers } from '../../../support/container-kit.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 const RESTARTED = /^\[container restarted: the previous one stopped \((.+)\)\]$/;

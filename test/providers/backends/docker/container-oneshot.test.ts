@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost, containerEnvironment, type DshHost } from '../../../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../../support/container-engine.js';
-import { containerProcesses } from './container-kit.js';
+import { containerProcesses } from '../../../support/container-kit.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 

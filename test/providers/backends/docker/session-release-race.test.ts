@@ -7,7 +7,7 @@ import { resolveContainerConfig } from '../../../../src/providers/exec/engine/co
 import { SessionContainers, SHARED_DIR_PREFIX } from '../../../../src/providers/exec/engine/session-containers.js';
 import { describeWithEngine, NEEDS_ENGINE, TEST_IMAGE } from '../../../support/container-engine.js';
 import { fakeSession } from '../../../support/fake-session.js';
-import { engine, sessionContainers } from './container-kit.js';
+import { engine, sessionContainers } from '../../../support/container-kit.js';
 
 /** This server's shared session directories now in the temp dir. */
 function sharedDirs(): string[] {

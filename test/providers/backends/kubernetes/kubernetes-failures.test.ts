@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHost, kubernetesEnvironment, type PluginModule } from '../../../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../../../support/kubernetes-cluster.js';
-import { core, kube, rbac, scratchNamespace, sessionPods, text, workspace } from './kube-kit.js';
+import { core, kube, rbac, scratchNamespace, sessionPods, text, workspace } from '../../../support/kube-kit.js';
 
 /** The first call's text on a fresh host of `modules`. */
 async function firstCall(modules: PluginModule[]): Promise<string> {

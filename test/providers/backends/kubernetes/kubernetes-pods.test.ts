@@ -4,7 +4,7 @@ import { createHost, kubernetesEnvironment, ISOLATION_POLICY, LABELS, type DshHo
 import { EGRESS_LABEL } from '../../../../src/providers/backends/kubernetes/egress-policy.js';
 import { sessionProfileName } from '../../../../src/providers/backends/kubernetes/pod-seccomp.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../../../support/kubernetes-cluster.js';
-import { core, networking, podExec, sessionPods, text, workspace } from './kube-kit.js';
+import { core, networking, podExec, sessionPods, text, workspace } from '../../../support/kube-kit.js';
 
 describeWithCluster(`session pods on the cluster${NEEDS_CLUSTER}`, () => {
   let host: DshHost;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CapturedBackgroundProcess } from '../../../../src/providers/exec/shell/captured-background-process.js';
 import type { BackgroundProcess } from '../../../../src/providers/exec/shell/shell-executor.js';
-import { ExecutorPool, pollUntil, processesWith, survivors, uniqueSleep } from './shell-test-kit.js';
+import { ExecutorPool, pollUntil, processesWith, survivors, uniqueSleep } from '../../../support/shell-test-kit.js';
 
 /** Reads until `predicate` holds for the accumulated text (bounded). */
 async function readUntil(handle: BackgroundProcess, predicate: (all: string) => boolean): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { buildChildEnv } from '../../../../src/providers/exec/process/child-env.js';
-import { ExecutorPool, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, runCommand } from '../../../support/shell-test-kit.js';
 
 describe('buildChildEnv: credential-shaped names', () => {
   it('scrubs AUTH, PASS, COOKIE, PRIVATE, *_PWD and URL-with-password values, not PWD/OLDPWD, AUTHOR or SSH_AUTH_SOCK', () => {

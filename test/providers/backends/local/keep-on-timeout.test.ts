@@ -1,4 +1,4 @@
-import { ExecutorPool, pollUntil, processesWith, runCommand, survivors, uniqueSleep } from './shell-test-kit.js';
+import { ExecutorPool, pollUntil, processesWith, runCommand, survivors, uniqueSleep } from '../../../support/shell-test-kit.js';
 
 describe('LocalShellExecutor.run: keepOnTimeout hands the running command over', () => {
   const pool = new ExecutorPool();

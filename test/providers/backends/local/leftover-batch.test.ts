@@ -2,7 +2,7 @@
 // still killed, and counted for its own call only.
 import { spawn } from 'node:child_process';
 import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from '../../../../src/providers/exec/process/leftover-reaper.js';
-import { ExecutorPool, pollUntil, processesWith, runCommand, survivors, uniqueSleep } from './shell-test-kit.js';
+import { ExecutorPool, pollUntil, processesWith, runCommand, survivors, uniqueSleep } from '../../../support/shell-test-kit.js';
 import { sleepsRunning } from '../../../support/process-table.js';
 
 /** Starts `sleep <duration>` in a session of its own (as `setsid` would) with `tag` in its environment. */

@@ -1,4 +1,4 @@
-import { ExecutorPool, pollUntil, runCommand, survivors, uniqueSleep } from './shell-test-kit.js';
+import { ExecutorPool, pollUntil, runCommand, survivors, uniqueSleep } from '../../../support/shell-test-kit.js';
 import { sleepsRunning } from '../../../support/process-table.js';
 
 /** Each way a process can leave its command's process group, detached from the output pipes. */

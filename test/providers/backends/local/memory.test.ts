@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ExecutorPool, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, runCommand } from '../../../support/shell-test-kit.js';
 
 describe('LocalShellExecutor: memory stays flat', () => {
   const pool = new ExecutorPool();

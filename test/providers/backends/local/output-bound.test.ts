@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ExecutorPool, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, runCommand } from '../../../support/shell-test-kit.js';
 
 /** What `seq 1 n` prints. */
 function seqText(n: number): string {

@@ -3,7 +3,7 @@
 // plain spawn's result; and the calls it leaves to a plain spawn.
 import type { LocalShellExecutor } from '../../../../src/providers/backends/local/local-shell-executor.js';
 import type { ExecRequest, RunResult } from '../../../../src/providers/exec/shell/shell-executor.js';
-import { ExecutorPool, pollUntil, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, pollUntil, runCommand } from '../../../support/shell-test-kit.js';
 
 const pool = new ExecutorPool();
 afterEach(() => pool.disposeAll());

@@ -10,7 +10,7 @@ import type { SessionContext } from '../../../../src/core/tool-contract.js';
 import type { LocalShellExecutor } from '../../../../src/providers/backends/local/local-shell-executor.js';
 import type { ExecRequest, RunResult } from '../../../../src/providers/exec/shell/shell-executor.js';
 import { isAlivePid } from '../../../support/process-table.js';
-import { ExecutorPool, pollUntil, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, pollUntil, runCommand } from '../../../support/shell-test-kit.js';
 
 const pool = new ExecutorPool();
 afterEach(() => pool.disposeAll());

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ProgressReporter } from '../../../../src/providers/exec/shell/progress-reporter.js';
 import type { ExecProgress } from '../../../../src/providers/exec/shell/shell-executor.js';
-import { ExecutorPool, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, runCommand } from '../../../support/shell-test-kit.js';
 
 function nextReport(reports: ExecProgress[], count: number): Promise<void> {
   return new Promise((resolve) => {

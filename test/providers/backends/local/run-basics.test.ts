@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ExecutorPool, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, runCommand } from '../../../support/shell-test-kit.js';
 
 describe('LocalShellExecutor.run: basics', () => {
   const pool = new ExecutorPool();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { handMade } from '../../../support/hand-made-spec.js';
 import os from 'node:os';
 import path from 'node:path';
-import { ExecutorPool, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, runCommand } from '../../../support/shell-test-kit.js';
 
 describe('LocalShellExecutor.run: infrastructure failures reject', () => {
   const pool = new ExecutorPool();

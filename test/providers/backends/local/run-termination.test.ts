@@ -1,4 +1,4 @@
-import { ExecutorPool, processesWith, runCommand, survivors, uniqueSleep, pollUntil } from './shell-test-kit.js';
+import { ExecutorPool, processesWith, runCommand, survivors, uniqueSleep, pollUntil } from '../../../support/shell-test-kit.js';
 
 describe('LocalShellExecutor.run: timeout, abort and leftovers', () => {
   const pool = new ExecutorPool();

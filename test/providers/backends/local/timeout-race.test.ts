@@ -1,4 +1,4 @@
-import { ExecutorPool, runCommand } from './shell-test-kit.js';
+import { ExecutorPool, runCommand } from '../../../support/shell-test-kit.js';
 
 describe('LocalShellExecutor.run: a command finishing at its timeout', () => {
   const pool = new ExecutorPool();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BashPtyBackend } from '../../../../src/providers/backends/pty/bash-pty-backend.js';
 import type { PtySession, SendResult } from '../../../../src/providers/exec/terminal/terminal-service.js';
-import { eventually, processesWith, uniqueSleepArg } from './proc-helpers.js';
+import { eventually, processesWith, uniqueSleepArg } from '../../../support/proc-helpers.js';
 
 const backend = new BashPtyBackend();
 const opened: PtySession[] = [];

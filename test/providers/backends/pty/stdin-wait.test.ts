@@ -1,7 +1,7 @@
 import { BashPtyBackend } from '../../../../src/providers/backends/pty/bash-pty-backend.js';
 import type { MarkerShell } from '../../../../src/providers/exec/terminal/marker-shell.js';
 import type { SendResult } from '../../../../src/providers/exec/terminal/terminal-service.js';
-import { eventually } from './proc-helpers.js';
+import { eventually } from '../../../support/proc-helpers.js';
 
 const backend = new BashPtyBackend();
 let shell: MarkerShell;

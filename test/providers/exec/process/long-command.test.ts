@@ -2,8 +2,8 @@ import { MAX_ARG_BYTES } from '../../../../src/providers/exec/process/long-comma
 import { createHost } from '../../../../src/index.js';
 import { sandboxedEnvironment } from '../../../../src/plugins/sandboxed.environment.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../../support/bwrap.js';
-import { tempWorkspace } from '../../backends/bwrap/sandbox-test-kit.js';
-import { ExecutorPool, runCommand } from '../../backends/local/shell-test-kit.js';
+import { tempWorkspace } from '../../../support/sandbox-test-kit.js';
+import { ExecutorPool, runCommand } from '../../../support/shell-test-kit.js';
 
 /** A command of exactly `bytes` UTF-8 bytes that prints `marker` and its own length check. */
 function commandOfBytes(bytes: number, tail = 'echo "$0 $#"; exit 7'): string {

@@ -3,13 +3,13 @@
 // reported as the unconfined shell reports them, on both spawn paths.
 import type { ExecRequest } from '../../../../src/providers/exec/shell/shell-executor.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../../support/bwrap.js';
-import { pollUntil } from '../../backends/local/shell-test-kit.js';
+import { pollUntil } from '../../../support/shell-test-kit.js';
 import { spawn } from 'node:child_process';
 import { LocalSandboxPolicy } from '../../../../src/providers/backends/bwrap/local-sandbox-policy.js';
 import { SandboxConfinement } from '../../../../src/providers/backends/bwrap/sandbox-confinement.js';
 import { LocalShellExecutor } from '../../../../src/providers/backends/local/local-shell-executor.js';
 import { isAlivePid, uniqueSleep } from '../../../support/process-table.js';
-import { confinedRig, PassThroughProvider, tempWorkspace, type ConfinedRig } from '../../backends/bwrap/sandbox-test-kit.js';
+import { confinedRig, PassThroughProvider, tempWorkspace, type ConfinedRig } from '../../../support/sandbox-test-kit.js';
 
 describeWithBwrap(`leftovers in the sandbox's PID namespace${NEEDS_BWRAP}`, () => {
   let rig: ConfinedRig;

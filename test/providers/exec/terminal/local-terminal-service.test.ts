@@ -8,7 +8,7 @@ import type {
   TerminalOpenOptions,
 } from '../../../../src/providers/exec/terminal/terminal-service.js';
 import { fakeSession } from '../../../support/fake-session.js';
-import { eventually, isAlivePid, processesWith, uniqueSleepArg } from '../../backends/pty/proc-helpers.js';
+import { eventually, isAlivePid, processesWith, uniqueSleepArg } from '../../../support/proc-helpers.js';
 
 /** A PTY that records what it was sent. */
 class ScriptedPty implements PtySession {

@@ -4,8 +4,8 @@ import type {
   TaskOutcome,
   TaskProcess,
   TaskRuntime,
-} from '../../../src/providers/tasks/task-runtime.js';
-import type { SessionContext } from '../../../src/core/tool-contract.js';
+} from '../../src/providers/tasks/task-runtime.js';
+import type { SessionContext } from '../../src/core/tool-contract.js';
 
 /**
  * A controllable TaskProcess: tests push output, drop bytes, and decide when

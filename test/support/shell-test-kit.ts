@@ -1,7 +1,7 @@
-import { LocalShellExecutor } from '../../../../src/providers/backends/local/local-shell-executor.js';
-import type { ExecRequest, ExecutorConfig, RunOptions, RunResult } from '../../../../src/providers/exec/shell/shell-executor.js';
+import { LocalShellExecutor } from '../../src/providers/backends/local/local-shell-executor.js';
+import type { ExecRequest, ExecutorConfig, RunOptions, RunResult } from '../../src/providers/exec/shell/shell-executor.js';
 
-export { pollUntil, processesWith, survivors, uniqueSleep } from '../../../support/process-table.js';
+export { pollUntil, processesWith, survivors, uniqueSleep } from './process-table.js';
 
 /** Executors made by a test file, disposed after each test. */
 export class ExecutorPool {

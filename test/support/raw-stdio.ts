@@ -1,8 +1,8 @@
 // The built server on stdio driven by hand, line by line, as `printf … |`
 // would: for what an SDK client cannot do (keep writing after a signal, read
-// answers after stdin closed).
+// answers after stdin closed). The messages themselves come from the era's
+// driver (raw-legacy.ts, raw-modern.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { ensureBuilt, MAIN_JS } from './built-server.js';
 
 export interface RawStdioServer {
@@ -16,18 +16,6 @@ export interface RawStdioServer {
   answer(id: number, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** Resolves with the `count` messages written after the first `from`, as soon as they are there. */
   messagesAfter(from: number, count: number, timeoutMs?: number): Promise<Array<Record<string, unknown>>>;
-}
-
-export const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-};
-export const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
-
-export function bashCall(id: number, command: string): object {
-  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bash', arguments: { command, description: 'Run a test command' } } };
 }
 
 export function startRawStdio(workspace: string, dshHome: string, args: string[] = [], env: Record<string, string> = {}): RawStdioServer {
@@ -81,10 +69,4 @@ export function startRawStdio(workspace: string, dshHome: string, args: string[]
     messagesAfter: (from, count, timeoutMs = 20_000) =>
       waitFor(() => (messages.length >= from + count ? messages.slice(from, from + count) : undefined), `expected ${count} messages after ${from}`, timeoutMs),
   };
-}
-
-/** The text of a tools/call answer's single text block. */
-export function resultText(message: Record<string, unknown>): string {
-  const result = message.result as { content?: Array<{ text?: string }> } | undefined;
-  return result?.content?.[0]?.text ?? JSON.stringify(message);
 }

@@ -1,4 +1,4 @@
-export { isAlivePid, processesWith, uniqueSleep as uniqueSleepArg } from '../../../support/process-table.js';
+export { isAlivePid, processesWith, uniqueSleep as uniqueSleepArg } from './process-table.js';
 
 /** Waits (bounded) until `check` holds; returns its last value. Polls the process table, which has no events. */
 export async function eventually<T>(probe: () => T, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {

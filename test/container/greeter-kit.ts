@@ -3,7 +3,7 @@
 // were disposed.
 import { inject } from 'inversify';
 import type { ServiceIdentifier } from 'inversify';
-import { PluginModule, Tool, bindSeam, bindTool, decorate, textResult, type ToolInstance } from '../../../src/index.js';
+import { PluginModule, Tool, bindSeam, bindTool, decorate, textResult, type ToolInstance } from '../../src/index.js';
 
 export interface Greeter {
   readonly name: string;

@@ -1,7 +1,7 @@
 // A raw JSON-RPC driver for 2026-07-28 requests, over stdio (a RawStdioServer)
 // or HTTP (rawRequest with the era's headers): each request carries its own
 // envelope, with or without the tasks extension (io.modelcontextprotocol/tasks).
-import { rawRequest } from '../../mcp/http-test-kit.js';
+import { rawRequest } from './raw-http.js';
 import type { RawStdioServer } from './raw-stdio.js';
 
 export const MODERN = '2026-07-28';
@@ -20,13 +20,15 @@ export interface RequestOptions {
   readonly declare?: boolean;
   /** Further client capabilities of the request (form elicitation for an approval). */
   readonly capabilities?: Record<string, unknown>;
+  /** The client's name in the envelope (default `raw-modern`). */
+  readonly clientName?: string;
 }
 
 /** The per-request `_meta` envelope; `declare` puts the tasks extension in its capabilities. */
 export function envelope(options: RequestOptions = {}): Record<string, unknown> {
   return {
     'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
+    'io.modelcontextprotocol/clientInfo': { name: options.clientName ?? 'raw-modern', version: '1' },
     'io.modelcontextprotocol/clientCapabilities': { ...options.capabilities, ...((options.declare ?? true) ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
   };
 }
@@ -70,7 +72,7 @@ function answerIn(body: string, id: number): Message {
     : body.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5));
   for (const candidate of candidates) {
     const message = JSON.parse(candidate) as Message;
-    if (message.id === id || (message.error !== undefined && message.id === undefined)) return message;
+    if (message.id === id || (message.error !== undefined && (message.id ?? null) === null)) return message;
   }
   throw new Error(`no answer to request ${id} in ${body}`);
 }

@@ -1,8 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { DshHost } from '../../../src/container/dsh-host.js';
-import { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import { connectInProcess } from './in-process-client.js';
 
 /** One MCP session on `host` behind a real 1.x SDK client (in-memory transport), with the notices it was sent. */
 export interface ResultsSession {
@@ -16,17 +16,17 @@ export interface ResultsSession {
 }
 
 export async function openSession(host: DshHost, cwd: string): Promise<ResultsSession> {
-  const connection = new McpConnection(host, { cwd });
-  const client = new Client({ name: 'results', version: '1' });
   const logged: string[] = [];
   const waiters: Array<() => void> = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-    logged.push(String(notification.params.data));
-    for (const wake of waiters.splice(0)) wake();
+  const { connection, client } = await connectInProcess(host, {
+    cwd,
+    name: 'results',
+    prepare: (client) =>
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        logged.push(String(notification.params.data));
+        for (const wake of waiters.splice(0)) wake();
+      }),
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
-  await client.connect(clientSide);
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
   return {
     client,

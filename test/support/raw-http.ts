@@ -1,6 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { request } from 'node:http';
 
 /** What a raw request got back. */
@@ -38,23 +35,4 @@ export function rawRequest(
     req.on('error', reject);
     req.end(options.body);
   });
-}
-
-/** A JSON-RPC initialize request body. */
-export function initializeBody(id: number | string = 1): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    method: 'initialize',
-    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-  });
-}
-
-/** A real MCP client over Streamable HTTP, sending `token` as a bearer token (none when undefined). */
-export async function connectClient(url: URL, token?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
-  const client = new Client({ name: 'dsh-http-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport };
 }

@@ -1,14 +1,14 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BwrapSandboxProvider } from '../../../../src/providers/backends/bwrap/bwrap-sandbox-provider.js';
-import { LocalSandboxPolicy } from '../../../../src/providers/backends/bwrap/local-sandbox-policy.js';
-import { SandboxConfinement } from '../../../../src/providers/backends/bwrap/sandbox-confinement.js';
-import type { ResolvedSandbox, SandboxProvider } from '../../../../src/providers/policy/sandbox/sandbox-policy.js';
-import { LocalShellExecutor } from '../../../../src/providers/backends/local/local-shell-executor.js';
-import type { ExecRequest, ExecSpec, RunResult } from '../../../../src/providers/exec/shell/shell-executor.js';
-import type { SandboxMode } from '../../../../src/core/sandbox-mode.js';
-import type { ConfinedCommand, Confinement } from '../../../../src/providers/policy/sandbox/confinement.js';
+import { BwrapSandboxProvider } from '../../src/providers/backends/bwrap/bwrap-sandbox-provider.js';
+import { LocalSandboxPolicy } from '../../src/providers/backends/bwrap/local-sandbox-policy.js';
+import { SandboxConfinement } from '../../src/providers/backends/bwrap/sandbox-confinement.js';
+import type { ResolvedSandbox, SandboxProvider } from '../../src/providers/policy/sandbox/sandbox-policy.js';
+import { LocalShellExecutor } from '../../src/providers/backends/local/local-shell-executor.js';
+import type { ExecRequest, ExecSpec, RunResult } from '../../src/providers/exec/shell/shell-executor.js';
+import type { SandboxMode } from '../../src/core/sandbox-mode.js';
+import type { ConfinedCommand, Confinement } from '../../src/providers/policy/sandbox/confinement.js';
 
 /** A request with the mode a planner would have decided for it (absent: the session's). */
 export type ModeRequest = ExecRequest & { readonly sandboxMode?: SandboxMode };

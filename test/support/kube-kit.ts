@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { LABELS } from '../../../../src/index.js';
+import { LABELS } from '../../src/index.js';
 
 export const kube = new k8s.KubeConfig();
 try {

@@ -1,15 +1,15 @@
 // Shared by the approval attack suites: a real MCP client, in process, that
 // records every elicitation it is shown (message and requested schema) and
 // gives one fixed answer.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DshHost } from '../../../src/container/dsh-host.js';
-import type { McpElicitationAnswerer } from '../../../src/mcp/approvals/elicitation-answerer.js';
-import { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import type { McpElicitationAnswerer } from '../../src/mcp/approvals/elicitation-answerer.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import { connectInProcess } from './in-process-client.js';
 
 /** Characters a terminal acts on or reorders: C0 but `\n`, DEL, C1, bidi marks, embeddings and isolates, U+2028/2029. */
 export const RAW_CONTROL = /(?!\n)[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\u061c]/u;
@@ -36,18 +36,19 @@ export async function promptClient(
   cwd: string,
   answer: ElicitResult | ((shown: Elicited) => ElicitResult),
 ): Promise<PromptClient> {
-  const connection = new McpConnection(host, { cwd, approvals: answerer });
-  const client = new Client({ name: 'approval-attacks', version: '1' }, { capabilities: { elicitation: { form: {} } } });
   const shown: Elicited[] = [];
-  client.setRequestHandler(ElicitRequestSchema, (request) => {
-    const params = request.params as ElicitRequestFormParams;
-    const question = { message: params.message, requestedSchema: params.requestedSchema };
-    shown.push(question);
-    return typeof answer === 'function' ? answer(question) : answer;
+  const { connection, client } = await connectInProcess(host, {
+    cwd,
+    approvals: answerer,
+    name: 'approval-attacks',
+    capabilities: { elicitation: { form: {} } },
+    answer: (request) => {
+      const params = request as ElicitRequestFormParams;
+      const question = { message: params.message, requestedSchema: params.requestedSchema };
+      shown.push(question);
+      return typeof answer === 'function' ? answer(question) : answer;
+    },
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
-  await client.connect(clientSide);
   return { connection, client, shown, close: () => connection.close() };
 }
 

@@ -1,9 +1,9 @@
-import { createHost, replace } from '../../../src/container/create-host.js';
-import type { CallContext, CallPresentation, ResultPresentation, SessionContext, ToolResult } from '../../../src/core/tool-contract.js';
-import { LocalTaskRuntime } from '../../../src/providers/tasks/local-task-runtime.js';
-import { TaskRuntime } from '../../../src/providers/tasks/task-runtime.js';
-import { testingEnvironment } from '../../../src/testing.js';
-import type { ToolValue } from '../../../src/tools/builtin-tool-values.js';
+import { createHost, replace } from '../../src/container/create-host.js';
+import type { CallContext, CallPresentation, ResultPresentation, SessionContext, ToolResult } from '../../src/core/tool-contract.js';
+import { LocalTaskRuntime } from '../../src/providers/tasks/local-task-runtime.js';
+import { TaskRuntime } from '../../src/providers/tasks/task-runtime.js';
+import { testingEnvironment } from '../../src/testing.js';
+import type { ToolValue } from '../../src/tools/builtin-tool-values.js';
 
 let calls = 0;
 

@@ -2,15 +2,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
-import type { DshHost } from '../../../src/index.js';
-import type { AuditRecord } from '../../../src/providers/observability/audit-sink.js';
-import { HostMetrics } from '../../../src/providers/observability/host-metrics.js';
+import type { DshHost } from '../../src/index.js';
+import type { AuditRecord } from '../../src/providers/observability/audit-sink.js';
+import { HostMetrics } from '../../src/providers/observability/host-metrics.js';
 import {
   bindToolCallObserver,
   type ToolCallEnd,
   type ToolCallObserver,
   type ToolCallStart,
-} from '../../../src/providers/observability/tool-call-observer.js';
+} from '../../src/providers/observability/tool-call-observer.js';
 
 /** Records every event it sees. */
 export class RecordingObserver implements ToolCallObserver {

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const MAIN_JS = path.join(ROOT, 'dist/cli/main.js');
 const LOCK = path.join(ROOT, 'dist/.e2e-build-lock');
 const STALE_LOCK_MS = 180_000;

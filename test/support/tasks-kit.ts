@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   CallToolResultSchema,
   CancelTaskResultSchema,
@@ -12,8 +11,9 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
-import type { DshHost } from '../../../src/container/dsh-host.js';
-import { McpConnection } from '../../../src/mcp/legacy/mcp-connection.js';
+import type { DshHost } from '../../src/container/dsh-host.js';
+import type { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
+import { linkInProcess } from './in-process-client.js';
 
 /** The client capability that asks for MCP tasks (2025-11-25). */
 export const TASKS_CAPABILITY = { tasks: { list: {}, cancel: {} } };
@@ -93,9 +93,7 @@ export class TasksClient {
 
 /** An McpConnection on `host` with a TasksClient over a linked in-memory pair. */
 export async function connectTasks(host: DshHost, cwd: string, declareTasks = true): Promise<{ connection: McpConnection; tasks: TasksClient }> {
-  const connection = new McpConnection(host, { cwd });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.connect(serverSide);
+  const { connection, clientSide } = await linkInProcess(host, { cwd });
   return { connection, tasks: await TasksClient.connect(clientSide, declareTasks) };
 }
 

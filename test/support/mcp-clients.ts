@@ -9,6 +9,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, MAIN_JS } from './built-server.js';
 
+/** A real MCP client over Streamable HTTP, sending `token` as a bearer token (none when undefined) and any further `headers`. */
+export async function connectClient(
+  url: URL,
+  token?: string,
+  options: { headers?: Record<string, string>; name?: string } = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const headers: Record<string, string> = { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...options.headers };
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const client = new Client({ name: options.name ?? 'dsh-http-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
 /** A fresh temp directory; `cleanup()` removes it. */
 export function tempDir(prefix = 'dsh-e2e-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -183,4 +196,4 @@ export function textOf(result: CallToolResult): string {
   return block.text;
 }
 
-export { isAlivePid as isAlive, processesWith, waitUntil } from '../../support/process-table.js';
+export { isAlivePid as isAlive, processesWith, waitUntil } from './process-table.js';

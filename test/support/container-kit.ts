@@ -1,4 +1,4 @@
-import { DockerContainerEngine, LABELS } from '../../../../src/index.js';
+import { DockerContainerEngine, LABELS } from '../../src/index.js';
 
 export const engine = new DockerContainerEngine();
 
