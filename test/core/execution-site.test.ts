@@ -2,7 +2,7 @@
 // from which providers are bound: the outermost declared site wins, and an
 // embedder's own backend declares its site the same way.
 import { createHost, ExecutionSite, executionSiteOf, localEnvironment, PluginModule, type DshHost } from '../../src/index.js';
-import { observerModule, RecordingObserver, tempDir } from '../providers/observability/observability-kit.js';
+import { observerModule, RecordingObserver, tempDir } from '../support/observability-kit.js';
 
 test('the outermost declared site wins; none declared is local', () => {
   expect(executionSiteOf([])).toBe('local');

@@ -4,9 +4,9 @@
 // `pending` and then calls the server back, signed.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureBuilt } from './support/built-server.js';
-import { callTool, serverDirs, startHttpServer, textOf } from './support/mcp-clients.js';
-import { secretFile, sign, startReceiver, type Received } from '../security/support/webhook-receiver.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { callTool, serverDirs, startHttpServer, textOf } from '../support/mcp-clients.js';
+import { secretFile, sign, startReceiver, type Received } from '../support/webhook-receiver.js';
 
 beforeAll(() => ensureBuilt(), 180_000);
 

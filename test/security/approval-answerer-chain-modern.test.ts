@@ -10,10 +10,9 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { rawRequest } from '../mcp/http-test-kit.js';
-import { answerWith, secretFile, startReceiver, type Receiver } from './support/webhook-receiver.js';
+import { httpDriver, resultOf } from '../support/raw-modern.js';
+import { answerWith, secretFile, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
-const MODERN = '2026-07-28';
 
 describe('the approval answerer chain, 2026-07-28 era', () => {
   let dir: string;
@@ -41,29 +40,22 @@ describe('the approval answerer chain, 2026-07-28 era', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function call(name: string, capabilities: object, id: number): Promise<Record<string, unknown>> {
-    const params = {
-      name: 'bash',
-      arguments: { command: `touch ${path.join(dir, name)}`, description: 'Write a file' },
-      _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'chain', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': capabilities },
-    };
-    const reply = await rawRequest(new URL(server.url), {
-      headers: { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'bash' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
-    });
-    const json = reply.body.trimStart().startsWith('{') ? reply.body : (reply.body.split('\n').filter((line) => line.startsWith('data:')).pop() ?? '').slice(5);
-    return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+  async function call(name: string, capabilities: Record<string, unknown>): Promise<Record<string, unknown>> {
+    // No bearer token is checked (auth none): the driver's header is ignored.
+    const raw = httpDriver(new URL(server.url), 'unused');
+    const params = { name: 'bash', arguments: { command: `touch ${path.join(dir, name)}`, description: 'Write a file' } };
+    return resultOf(await raw.request('tools/call', params, { declare: false, capabilities, clientName: 'chain' }));
   }
 
   it('a client that declares forms gets the question; the webhook is not asked', async () => {
-    const result = await call('by-form', { elicitation: { form: {} } }, 1);
+    const result = await call('by-form', { elicitation: { form: {} } });
     expect(result.resultType).toBe('input_required');
     expect(hook.received).toHaveLength(0);
     expect(existsSync(path.join(dir, 'by-form'))).toBe(false);
   });
 
   it('a client that declares no elicitation gets the webhook answer, no round trip', async () => {
-    const result = await call('by-webhook', {}, 2);
+    const result = await call('by-webhook', {});
     expect(result.resultType).not.toBe('input_required');
     expect(result.isError).toBeFalsy();
     expect(hook.received).toHaveLength(1);

@@ -2,17 +2,16 @@
 // form when it offers one, else the webhook (a signed loopback receiver), and
 // approval.answerers keeping a form-capable client out of it. The server's
 // instructions tell the model who answers.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../src/mcp/approvals/elicitation-answerer.js';
-import { McpConnection } from '../../src/mcp/legacy/mcp-connection.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
-import { markerWorkspace, promptClient, resultText } from './support/approval-kit.js';
-import { answerWith, secretFile, startReceiver, type Receiver } from './support/webhook-receiver.js';
+import { markerWorkspace, promptClient, resultText } from '../support/approval-kit.js';
+import { connectInProcess } from '../support/in-process-client.js';
+import { answerWith, secretFile, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 describe('the approval answerer chain over MCP', () => {
   let ws: ReturnType<typeof markerWorkspace>;
@@ -48,11 +47,7 @@ describe('the approval answerer chain over MCP', () => {
   }
 
   async function plainClient(host: DshHost, elicitation: McpElicitationAnswerer): Promise<Client> {
-    const connection = new McpConnection(host, { cwd: ws.dir, approvals: elicitation });
-    const client = new Client({ name: 'headless-agent', version: '1' });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await connection.connect(serverSide);
-    await client.connect(clientSide);
+    const { connection, client } = await connectInProcess(host, { cwd: ws.dir, approvals: elicitation, name: 'headless-agent' });
     closers.push(() => connection.close());
     return client;
   }

@@ -10,7 +10,7 @@ import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { ApprovalService } from '../../src/providers/policy/approval/approval-service.js';
-import { answerWith, secretFile, sign, startReceiver, type Receiver } from './support/webhook-receiver.js';
+import { answerWith, secretFile, sign, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 interface Rig {
   readonly host: DshHost;

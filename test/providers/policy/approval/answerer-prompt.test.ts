@@ -4,7 +4,7 @@ import { createHost } from '../../../../src/container/create-host.js';
 import { McpElicitationAnswerer, mcpApprovalModule } from '../../../../src/mcp/approvals/elicitation-answerer.js';
 import { localEnvironment } from '../../../../src/plugins/local.environment.js';
 import type { ApprovalConfig } from '../../../../src/providers/policy/approval/approval-config.js';
-import { secretFile } from '../../../security/support/webhook-receiver.js';
+import { secretFile } from '../../../support/webhook-receiver.js';
 
 const OPENING = 'Approvals (a sandbox escalation, or a command under an ask rule)';
 const REFUSED =

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { LocalApprovalService } from '../../../../../src/providers/policy/approval/local-approval-service.js';
 import { WebhookApprovalAnswerer } from '../../../../../src/providers/policy/approval/webhook/webhook-answerer.js';
 import { resolveWebhookConfig } from '../../../../../src/providers/policy/approval/webhook/webhook-config.js';
-import { answerWith, SECRET, sign, startReceiver, type Answer, type Receiver } from '../../../../security/support/webhook-receiver.js';
+import { answerWith, SECRET, sign, startReceiver, type Answer, type Receiver } from '../../../../support/webhook-receiver.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {

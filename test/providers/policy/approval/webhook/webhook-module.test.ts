@@ -8,7 +8,7 @@ import { serverFiles } from '../../../../../src/core/server-files.js';
 import { validateConfig } from '../../../../../src/plugins/config/config-file.js';
 import { localEnvironment } from '../../../../../src/plugins/local.environment.js';
 import { ApprovalCallbacks } from '../../../../../src/providers/policy/approval/webhook/webhook-answerer.js';
-import { secretFile } from '../../../../security/support/webhook-receiver.js';
+import { secretFile } from '../../../../support/webhook-receiver.js';
 
 const compose = (webhook: Record<string, unknown>) =>
   createHost(...localEnvironment({ workspace: os.tmpdir(), logLevel: 'error', approval: { webhook: webhook as never } }));
