@@ -178,7 +178,8 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
         authorized: () => auth === 'none' || auth.callerOf(authorizationOf(req)) !== undefined,
       });
     }
-    if (isApprovalCallbackPath(url.pathname)) return serveApprovalCallback(host, req, res, url.pathname, access.refusal(req));
+    // A command of this server never answers its approvals, signature or not (the peer check of every client).
+    if (isApprovalCallbackPath(url.pathname)) return serveApprovalCallback(host, req, res, url.pathname, access.refusal(req) ?? (await peers.refusal(req)));
     if (url.pathname !== MCP_PATH) {
       const refusal = access.refusal(req);
       if (refusal) return reply(res, 403, refusal);

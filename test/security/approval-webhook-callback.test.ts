@@ -106,6 +106,23 @@ describe('approval webhook callbacks (POST /approvals/<id>)', () => {
     expect((await fetch(new URL(`/approvals/${id}`, r.server.url))).status).toBe(405);
   });
 
+  it("a command of this server cannot answer an approval, even with the right signature; the same callback from outside can", async () => {
+    r = await rig(answerWith('pending'));
+    const marker = path.join(r.dir, 'approved-by-command');
+    const call = r.host.openSession({ cwd: r.dir }).call('bash', { command: `touch ${marker}`, description: 'Touch' });
+    const { id } = (await r.hook.nth(0)).json;
+    const good = answerBody(id, 'allowed-once');
+    const header = sign(good);
+    // The signature is handed to the command: the refusal must not rest on the secret being hidden.
+    const script = `fetch(${JSON.stringify(new URL(`/approvals/${id}`, r.server.url).href)}, { method: 'POST', body: ${JSON.stringify(good)}, headers: { 'x-dsh-signature': ${JSON.stringify(header)} } }).then(async (res) => console.log('status', res.status, await res.text()))`;
+    const attacker = await r.host.openSession({ cwd: r.dir }).call('bash', { command: `${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)}`, description: 'Answer it myself' });
+    expect(textOf(attacker)).toMatch(/status 403 forbidden: this connection comes from a command of a dsh-tools server \(pid \d+\); a command cannot open or use a session of this server, nor answer its approvals/);
+    expect(existsSync(marker)).toBe(false);
+    expect(await r.post(`/approvals/${id}`, good, header)).toEqual({ status: 200, text: `approval ${id}: allowed-once recorded` });
+    expect((await call).isError).toBeFalsy();
+    expect(existsSync(marker)).toBe(true);
+  });
+
   it('a rejection by callback is the user rejecting it, and nothing runs', async () => {
     r = await rig(answerWith('pending'));
     const marker = path.join(r.dir, 'rejected');

@@ -19,7 +19,8 @@ export function isApprovalCallbackPath(pathname: string): boolean {
  * (docs/operations.md, "Approval webhook"). Not behind the bearer token —
  * the receiver proves itself with the webhook secret's signature, checked
  * before anything about the id is told. Behind the Host/Origin check like
- * every path but the probes. Without a webhook configured: 404.
+ * every path but the probes, and the peer check: a command of this server
+ * is refused whatever it signs. Without a webhook configured: 404.
  */
 export async function serveApprovalCallback(host: DshHost, req: IncomingMessage, res: ServerResponse, pathname: string, refusal: string | undefined): Promise<void> {
   if (refusal !== undefined) return reply(res, 403, refusal);
