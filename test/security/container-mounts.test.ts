@@ -1,7 +1,7 @@
 // Issue 33, item 3 and issue 34, item 3 in session containers: a writable workspace must not let a command
 // plant code the host runs (.git/config, hooks, .envrc), the server's own files must not be mounted, and the
 // mounts given to a session carry nosuid,nodev (noexec where asked) where the engine can set them.
-import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost, containerEnvironment, type ContainerConfig, type DshHost } from '../../src/index.js';
@@ -92,17 +92,36 @@ describeWithEngine(`session container mounts${NEEDS_ENGINE}`, () => {
     expect(options['/extra']?.split(',')).not.toContain('noexec');
   });
 
+  it('writable mounts (the workspace, a configured directory, a file) are nosuid,nodev too, and still writable from inside', async () => {
+    const file = path.join(extra, 'notes.txt');
+    writeFileSync(file, 'host\n');
+    const s = await session({ mounts: [`${extra}:/extra-rw`, `${file}:/notes.txt`] }, 'workspace-write');
+    const output = await run(s, `${mountOptions([workspace, '/extra-rw', '/notes.txt'])}; echo in > ${workspace}/w; echo in > /extra-rw/w; echo in >> /notes.txt`);
+    const options = Object.fromEntries(output.trim().split('\n').map((line) => line.split(' ') as [string, string]));
+    for (const target of [workspace, '/extra-rw', '/notes.txt']) expect(options[target]?.split(',')).toEqual(expect.arrayContaining(['rw', 'nosuid', 'nodev']));
+    expect(readFileSync(path.join(workspace, 'w'), 'utf8')).toBe('in\n');
+    expect(readFileSync(path.join(extra, 'w'), 'utf8')).toBe('in\n');
+    expect(readFileSync(file, 'utf8')).toBe('host\nin\n');
+  });
+
   it('a setuid-root binary placed from the host gives no euid 0 to a non-root user, even with no-new-privileges off', async () => {
     const suid = path.join(workspace, 'suid-id');
     copyFileSync('/usr/bin/id', suid);
     chownSync(suid, 0, 0);
     chmodSync(suid, 0o4755);
     chmodSync(workspace, 0o755);
-    // The read-only workspace is nosuid: the mount holds although no-new-privileges was switched off.
-    const ro = await session({ user: '1000:1000', noNewPrivileges: false }, 'read-only');
-    expect((await run(ro, `${suid} -u; ${suid} -ru`)).trim().split('\n')).toEqual(['1000', '1000']);
-    // The writable workspace cannot be nosuid through the engine: no-new-privileges (the default) holds there.
-    const rw = await session({ user: '1000:1000' }, 'workspace-write');
-    expect((await run(rw, `${suid} -u`)).trim()).toBe('1000');
+    // Both workspaces are nosuid: the mount holds although no-new-privileges was switched off.
+    for (const mode of ['read-only', 'workspace-write'] as const) {
+      const s = await session({ user: '1000:1000', noNewPrivileges: false }, mode);
+      expect((await run(s, `${suid} -u; ${suid} -ru`)).trim().split('\n')).toEqual(['1000', '1000']);
+    }
+  });
+
+  it('no staging point of this server is left on the host once its session is up', async () => {
+    await session({}, 'workspace-write');
+    // Other suites' servers may be staging right now: only this process's points (named after its pid) count.
+    const mine = `/run/dsh-tools/staging/${process.pid}-`;
+    expect(readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((line) => line.includes(mine))).toEqual([]);
+    expect(readdirSync('/run/dsh-tools/staging').filter((entry) => entry.startsWith(`${process.pid}-`))).toEqual([]);
   });
 });

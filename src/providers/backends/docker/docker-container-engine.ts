@@ -16,14 +16,8 @@ import {
 } from '../../exec/engine/container-engine.js';
 import { describeEngineError, engineEndpoint, withTimeout } from '../../exec/engine/engine-errors.js';
 import { killTaggedThrough } from '../../exec/engine/kill-tagged.js';
-import { dockerMounts } from './docker-mounts.js';
-
-/**
- * The main process of every container: it reads its stdin, which is a
- * stream this server holds, and exits when that closes (server death
- * included). `Init` reaps orphans and AutoRemove deletes the container.
- */
-const LIFELINE = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
+import { createOptions } from './docker-create-options.js';
+import { FlaggedBinds } from './flagged-binds.js';
 
 /** dockerode (and its SSH and gRPC dependencies) loads with the first engine call. */
 const loadDockerode = lazyModule<typeof Docker>(
@@ -51,11 +45,14 @@ export class DockerContainerEngine implements ContainerEngine {
   private client?: Promise<Docker>;
   /** Containers this engine created, until they stop: their execs' streams are cut when they do. */
   private readonly stopping = new Map<string, Promise<unknown>>();
+  /** Writable host paths staged so the container's mount is nosuid,nodev (root beside a local engine only). */
+  private readonly flaggedBinds: FlaggedBinds;
 
   constructor(host?: string) {
     const { endpoint, options } = engineEndpoint(host);
     this.endpoint = endpoint;
     this.options = options;
+    this.flaggedBinds = new FlaggedBinds(process.getuid?.() === 0 && options.socketPath !== undefined);
   }
 
   assertInstalled(): void {
@@ -78,37 +75,31 @@ export class DockerContainerEngine implements ContainerEngine {
   }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    const engineMounts = dockerMounts(spec.mounts, spec.labels);
+    const staging = await this.flaggedBinds.stage(spec.mounts);
+    if (!staging) return this.createWith(spec, spec.mounts);
+    try {
+      const handle = await this.createWith(spec, staging.mounts).catch((error: unknown) => {
+        if (staging.unseen(error)) return undefined;
+        throw error;
+      });
+      if (handle && (await staging.holds(await this.mainPid(handle.id)))) return handle;
+      if (handle) await this.remove(handle.id);
+      this.flaggedBinds.giveUp('the engine does not see this server\'s mounts');
+    } finally {
+      await staging.release();
+    }
+    return this.createWith(spec, spec.mounts);
+  }
+
+  private async mainPid(containerId: string): Promise<number | undefined> {
+    const info = await this.call('inspect container', (docker) => docker.getContainer(containerId).inspect()).catch(() => undefined);
+    const pid = info?.State.Pid;
+    return typeof pid === 'number' && pid > 0 ? pid : undefined;
+  }
+
+  private async createWith(spec: ContainerSpec, mounts: ContainerSpec['mounts']): Promise<ContainerHandle> {
     const container = await this.call('create container', (docker) =>
-      docker.createContainer({
-        name: spec.name,
-        Image: spec.image,
-        Cmd: LIFELINE,
-        Entrypoint: [],
-        Labels: { ...spec.labels },
-        Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
-        OpenStdin: true,
-        StdinOnce: true,
-        AttachStdin: true,
-        ...(spec.user === undefined ? {} : { User: spec.user }),
-        HostConfig: {
-          AutoRemove: true,
-          Init: true,
-          Binds: engineMounts.binds,
-          Mounts: engineMounts.mounts as Docker.MountSettings[],
-          ReadonlyRootfs: spec.readOnlyRootfs,
-          ...(spec.network === undefined ? {} : { NetworkMode: spec.network }),
-          ...(spec.memoryBytes === undefined ? {} : { Memory: spec.memoryBytes, MemorySwap: spec.memoryBytes }),
-          ...(spec.nanoCpus === undefined ? {} : { NanoCpus: spec.nanoCpus }),
-          ...(spec.pidsLimit === undefined ? {} : { PidsLimit: spec.pidsLimit }),
-          CapDrop: ['ALL'],
-          CapAdd: spec.capabilities.map((name) => `CAP_${name}`),
-          SecurityOpt: [
-            ...(spec.noNewPrivileges ? ['no-new-privileges:true'] : []),
-            ...(spec.seccompProfile === undefined ? [] : [`seccomp=${spec.seccompProfile}`]),
-          ],
-        },
-      }),
+      docker.createContainer(createOptions(spec, mounts)),
     );
     // Attach before start: the lifeline stream must exist before the main process reads it.
     const lifeline = (await this.call('attach', () =>
