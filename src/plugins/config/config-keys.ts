@@ -53,7 +53,7 @@ export const CONFIG_KEYS: Readonly<Record<string, ConfigEntry>> = Object.freeze(
     prestartIdleMs: positiveInt,
   }),
   tasks: keys({ maxConcurrentTasksPerOwner: positiveInt, maxFinishedTasksPerOwner: positiveInt }),
-  bash: keys({ enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill'), promoteAfterMs: nonNegativeInt }),
+  bash: keys({ enableRunInBackground: boolean, onTimeout: oneOf('promote', 'kill'), promoteAfterMs: nonNegativeInt, onCancel: oneOf('promote', 'kill') }),
   persistent: keys({ backendType: string, timeoutMs: positiveInt, maxOutputChars: positiveInt, description: string, idleCloseMs: nonNegativeInt }),
   env: envSection,
   sandbox: keys({

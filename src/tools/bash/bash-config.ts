@@ -21,7 +21,17 @@ export interface BashToolConfig {
    * only at the timeout. Ignored when not below the timeout.
    */
   readonly promoteAfterMs: number;
+  /**
+   * When the caller cancels a call that could be promoted (the default
+   * timeout, `onTimeout: promote`): `kill` stops the command, `promote` moves
+   * it to a background task as the promotion time would. A call's own
+   * `_meta["dsh-tools/onCancel"]` (`promote` or `kill`) overrides it.
+   */
+  readonly onCancel: OnTimeoutAction;
 }
+
+/** The request `_meta` key by which a client asks what a cancel of the call does: `promote` or `kill`. */
+export const ON_CANCEL_META = 'dsh-tools/onCancel';
 
 /** Before the 60 s at which eight of ten tested client families give up on a call (docs/interop.md). */
 export const DEFAULT_PROMOTE_AFTER_MS = 50_000;
@@ -30,6 +40,7 @@ const DEFAULT_BASH_TOOL_CONFIG: BashToolConfig = Object.freeze({
   enableRunInBackground: true,
   onTimeout: 'promote',
   promoteAfterMs: DEFAULT_PROMOTE_AFTER_MS,
+  onCancel: 'kill',
 });
 
 export const BashToolConfig: ServiceIdentifier<Partial<BashToolConfig>> = Symbol.for('dsh.BashToolConfig');
@@ -52,7 +63,11 @@ export function resolveBashToolConfig(config: Partial<BashToolConfig> | undefine
   if (!Number.isSafeInteger(promoteAfterMs) || promoteAfterMs < 0) {
     throw configError('bash tool', 'promoteAfterMs', `must be 0 or a positive number of milliseconds, got ${describeValue(promoteAfterMs)}`);
   }
-  return Object.freeze({ enableRunInBackground: merged.enableRunInBackground, onTimeout, promoteAfterMs });
+  const onCancel = merged.onCancel as OnTimeoutAction;
+  if (!ON_TIMEOUT_ACTIONS.includes(onCancel)) {
+    throw configError('bash tool', 'onCancel', `must be "promote" or "kill", got ${describeValue(onCancel)}`);
+  }
+  return Object.freeze({ enableRunInBackground: merged.enableRunInBackground, onTimeout, promoteAfterMs, onCancel });
 }
 
 /** The `tool:bash` prompt section text (docs/contract.md §4.1), shared by the one-shot and persistent tools. */

@@ -86,6 +86,11 @@ interface ParsedExit {
  * consumed, so output that merely ends in marker-like text after a clean
  * exit stays in the body.
  */
+/** The next turn's notice for a call its client cancelled and that became a task (docs/contract.md §14). */
+export function cancelledToTaskNotice(taskId: string, afterMs: number): string {
+  return `[a bash call cancelled by the client after ${afterMs}ms was moved to background task ${taskId} instead of being killed; read more with task_output, stop it with task_kill]`;
+}
+
 export function parseExit(text: string, known?: Pick<RunResult, 'exitCode' | 'signal'>): ParsedExit {
   if (known) {
     const marker = exitMarker(known);

@@ -19,9 +19,9 @@ import { messageOf } from '../../core/describe-value.js';
 import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { BashArgs } from './bash-args.js';
 import { BASH_OUTPUT_SCHEMA } from './bash-output-schema.js';
-import { BashToolConfig, resolveBashToolConfig } from './bash-config.js';
+import { BashToolConfig, ON_CANCEL_META, resolveBashToolConfig } from './bash-config.js';
 import { presentBashCall, presentBashResult } from './bash-present.js';
-import { renderForeground } from './bash-render.js';
+import { cancelledToTaskNotice, renderForeground } from './bash-render.js';
 import { oneShotValue, type OneShotResult } from './bash-result-value.js';
 
 export type BashResultValue =
@@ -123,7 +123,7 @@ export class BashTool implements ToolInstance<BashArgs> {
       ran = await this.executor.run(spec, {
         signal: ctx.signal,
         onProgress: ctx.onProgress ? withElapsed(ctx.onProgress) : undefined,
-        ...(keepOnTimeout ? { keepOnTimeout, promoteAfterMs: this.config.promoteAfterMs } : {}),
+        ...(keepOnTimeout ? { keepOnTimeout, promoteAfterMs: this.config.promoteAfterMs, promoteOnAbort: this.promotesOnCancel(ctx) } : {}),
       });
     } catch (error) {
       // An executor refuses a signal that aborted before its spawn: that is still this call's abort.
@@ -136,6 +136,12 @@ export class BashTool implements ToolInstance<BashArgs> {
     if (result.continuation && tasks) return this.moveToBackground(result, result.continuation, tasks, args, ctx);
     const rendered = renderForeground(result, { escalationAdvertised, ...(notMoved === undefined ? {} : { notMoved }) });
     return textResult(rendered, { kind: 'foreground', shell: 'oneshot', ...result });
+  }
+
+  /** Whether a cancel of this call promotes it: the call's `_meta` says, else `bash.onCancel` (docs/contract.md §14). */
+  private promotesOnCancel(ctx: CallContext): boolean {
+    const asked = ctx.metadata?.[ON_CANCEL_META];
+    return asked === 'promote' || (asked !== 'kill' && this.config.onCancel === 'promote');
   }
 
   /** The task runtime a default timeout hands the command to, when this call may be promoted. */
@@ -165,9 +171,11 @@ export class BashTool implements ToolInstance<BashArgs> {
         label: args.description,
         producer: () => Promise.resolve(continuation),
       });
-      // Moved before its timeout: at the promotion time (bash.promoteAfterMs).
+      // Moved before its timeout: at the caller's cancel, or at the promotion time (bash.promoteAfterMs).
       const early = this.config.promoteAfterMs > 0 && this.config.promoteAfterMs < result.timeoutMs && result.durationMs < result.timeoutMs;
-      const afterMs = early ? this.config.promoteAfterMs : result.timeoutMs;
+      const afterMs = ctx.signal.aborted ? Math.round(result.durationMs) : early ? this.config.promoteAfterMs : result.timeoutMs;
+      // A cancelled call's result reaches no one: the model hears of its task on its next turn.
+      if (ctx.signal.aborted) ctx.session?.notify(cancelledToTaskNotice(snapshot.id, afterMs));
       const text = renderForeground(soFar, { movedTo: { taskId: snapshot.id, afterMs } });
       return textResult(text, { kind: 'background', taskId: snapshot.id });
     } catch (error) {

@@ -97,7 +97,7 @@ export class LocalShellExecutor implements ShellExecutor {
     this.checkOpen();
     const spec = this.applicable(given);
     const confined = spec.confinement ?? undefined;
-    const { signal, onProgress, keepOnTimeout, promoteAfterMs } = options;
+    const { signal, onProgress, keepOnTimeout, promoteAfterMs, promoteOnAbort } = options;
     if (signal?.aborted) throw abortedBeforeStart(signal);
 
     const { timeoutMs } = spec;
@@ -126,6 +126,7 @@ export class LocalShellExecutor implements ShellExecutor {
         ...(signal === undefined ? {} : { signal }),
         ...(keepOnTimeout === undefined ? {} : { keepOnTimeout }),
         ...(promoteAfterMs === undefined ? {} : { promoteAfterMs }),
+        ...(promoteOnAbort === undefined ? {} : { promoteOnAbort }),
         ...(progress === undefined ? {} : { onOutput: (chunk: Buffer, stream: 0 | 1) => progress.feed(chunk, stream) }),
       });
     } catch (error) {
@@ -145,7 +146,7 @@ export class LocalShellExecutor implements ShellExecutor {
     }
     if (exit === undefined) {
       releaseOnExit(shell, group);
-      return continuedResult(shell, timeoutMs, performance.now() - startedAt);
+      return continuedResult(shell, timeoutMs, performance.now() - startedAt, signal?.aborted === true);
     }
     const result = finishedResult(shell.stdout, shell.stderr, exit, timeoutMs, startedAt);
     const limitsReached = settleLimits(group);

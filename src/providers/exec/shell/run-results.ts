@@ -14,11 +14,14 @@ export function collapsedUpdates(count: number): { collapsedUpdates?: number } {
 /**
  * The result of a run kept going past its timeout: the output so far, read
  * with the consuming reads the continuation goes on with, so the hand-over
- * neither repeats nor skips a byte.
+ * neither repeats nor skips a byte. `unread`: the caller gave up on the call
+ * and will show its result to no one, so nothing is consumed: the
+ * continuation's first read starts at the command's first byte.
  */
-export function continuedResult(shell: ShellProcess, timeoutMs: number, elapsedMs: number): RunResult {
-  const stdout = shell.stdout.readNew();
-  const stderr = shell.stderr.readNew();
+export function continuedResult(shell: ShellProcess, timeoutMs: number, elapsedMs: number, unread = false): RunResult {
+  const none = { text: '', lost: false, collapsed: 0 };
+  const stdout = unread ? none : shell.stdout.readNew();
+  const stderr = unread ? none : shell.stderr.readNew();
   const stdoutSpillPath = stdout.lost ? shell.stdout.spillPath : undefined;
   const stderrSpillPath = stderr.lost ? shell.stderr.spillPath : undefined;
   return {

@@ -100,6 +100,12 @@ export interface RunOptions {
    * false answer lets the command run on to its timeout, where it is asked again.
    */
   readonly promoteAfterMs?: number;
+  /**
+   * With `keepOnTimeout`: ask it when `signal` aborts too (the caller gave up
+   * on the call, docs/contract.md §14): true keeps the command running as a
+   * continuation instead of stopping it.
+   */
+  readonly promoteOnAbort?: boolean;
 }
 
 /** Per-stream capture of a foreground run. */

@@ -19,6 +19,8 @@ export interface ShellProcessOptions {
   readonly keepOnTimeout?: () => boolean;
   /** Foreground only: ask `keepOnTimeout` this early too (see RunOptions.promoteAfterMs). */
   readonly promoteAfterMs?: number;
+  /** Foreground only: on abort, ask `keepOnTimeout` before stopping (see RunOptions.promoteOnAbort). */
+  readonly promoteOnAbort?: boolean;
   /** Sees every output chunk after it was captured; `stream` is 0 for stdout, 1 for stderr. */
   readonly onOutput?: (chunk: Buffer, stream: 0 | 1) => void;
   /**

@@ -6,34 +6,13 @@ import { readStat } from '../process/proc-stat.js';
 import { LeftoverReaper, newestPid, newProcessTag, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
 import { ensureReaperWatchdog } from '../process/reaper-watchdog.js';
 import { checkWorkdir, describeSpawnFailure } from '../process/workdir-check.js';
-
 import type { ShellExit, StopReason } from '../process/shell-exit.js';
 import type { ShellProcessOptions } from './shell-process-options.js';
 import { REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio, reportedExit } from '../process/namespace-reaper.js';
 import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
+import { ESCAPED_HOLDER_MS, LEFTOVER_DRAIN_MS, SLEEPING_RECHECKS, TIMEOUT_RECHECKS } from './shell-process-timing.js';
 export type { ShellExit, StopReason } from '../process/shell-exit.js';
 export type { ShellProcessOptions } from './shell-process-options.js';
-
-/**
- * After the leader exits, how long a background child may keep our pipes
- * open before the rest of the group is killed. Output already written is
- * never lost by the kill (the pipe is still drained to EOF); this only bounds
- * how long a leftover `sleep 1000 &` can hold the call open.
- */
-const LEFTOVER_DRAIN_MS = 100;
-/**
- * After that kill, how long to wait for EOF before closing our ends anyway: a
- * descendant that left the group (its own setsid) could hold them forever.
- */
-const ESCAPED_HOLDER_MS = 1_000;
-/**
- * At the timeout, how many 1 ms looks a runnable leader gets to finish its
- * exit (see `onTimeout`): on a loaded machine a runnable process can wait
- * tens of milliseconds for a CPU. Delays only the kill of a busy command.
- */
-const TIMEOUT_RECHECKS = 50;
-/** Of those, how many a sleeping leader gets: it may be waiting on a last child that is exiting right now. */
-const SLEEPING_RECHECKS = 5;
 
 /**
  * One `bash -c` in its own session and process group (node's `detached`:
@@ -58,7 +37,11 @@ export class ShellProcess {
   private openStreams = 2;
   private timers: NodeJS.Timeout[] = [];
   private readonly destroyStreams: () => void;
-  private readonly onAbort = (): void => this.stop('abort');
+  /** A caller that gave up may have asked for the command to become a task rather than die (promoteOnAbort). */
+  private readonly onAbort = (): void => {
+    if (this.options.promoteOnAbort === true && this.mayKeep() && this.options.keepOnTimeout?.() === true) return this.keep();
+    this.stop('abort');
+  };
   private reaper: LeftoverReaper | undefined;
   /** Leftovers counted inside the sandbox's PID namespace, read off the reaper's own channel. */
   private report: ReaperReport | undefined;
@@ -218,8 +201,11 @@ export class ShellProcess {
 
   /** The early promotion time: hand over if the caller can take it now; else run on to the timeout. */
   private onPromoteTime(): void {
-    if (this.settled || this.leader !== undefined || this.reason !== undefined || this.kept) return;
-    if (this.options.keepOnTimeout?.() === true) this.keep();
+    if (this.mayKeep() && this.options.keepOnTimeout?.() === true) this.keep();
+  }
+
+  private mayKeep(): boolean {
+    return !this.settled && this.leader === undefined && this.reason === undefined && !this.kept;
   }
 
   private keep(): void {
