@@ -207,7 +207,7 @@ export class DockerContainerEngine implements ContainerEngine {
       return { running: false, reason: s.Error ? s.Error : `exited with code ${s.ExitCode}` };
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404) return { running: false, reason: 'removed' };
-      return { running: false, reason: describeEngineError(error, this.endpoint) };
+      return { running: false, unknown: true, reason: describeEngineError(error, this.endpoint) };
     }
   }
 

@@ -14,6 +14,7 @@ import { killTaggedThrough } from '../../exec/engine/kill-tagged.js';
 import { withTimeout } from '../../exec/engine/engine-errors.js';
 import { assertClientNode, connectKube, isLoopbackServer, type KubeClient } from './kube-client.js';
 import { describeKubeError, httpStatus } from './kube-errors.js';
+import { retryTransient } from './kube-retry.js';
 import type { ResolvedKubernetesConfig } from './kubernetes-config.js';
 import { waitForTaggedRoot } from './local-tag-pid.js';
 import { execPath, openExec, type Connect } from './pod-exec.js';
@@ -52,6 +53,8 @@ export class KubernetesEngine implements ContainerEngine {
   private isolation?: Promise<string | undefined>;
   private watcher?: PodStopWatcher;
   private readonly seccomp: PodSeccompChooser;
+  /** Set once the API server answered: from then on a failure to reach it is an outage to ride out, not a wrong address. */
+  private reached = false;
 
   constructor(
     readonly config: ResolvedKubernetesConfig,
@@ -113,15 +116,24 @@ export class KubernetesEngine implements ContainerEngine {
     const client = await this.connect();
     const handler = new client.k8s.Exec(client.config).handler;
     const connect: Connect = (path, onFrame) =>
-      handler.connect(path, null, (channel, data) => {
-        onFrame(channel, data);
-        return true;
-      }) as unknown as ReturnType<Connect>;
+      handler
+        .connect(path, null, (channel, data) => {
+          onFrame(channel, data);
+          return true;
+        })
+        // A refused WebSocket rejects with the ws ErrorEvent: its `error` is the socket's, with the code.
+        .catch((event: unknown) => {
+          const inner = (event as { error?: { message?: unknown } } | undefined)?.error;
+          throw typeof inner?.message === 'string' ? inner : event;
+        }) as unknown as ReturnType<Connect>;
     const tag = options.env[EXEC_TAG_VAR];
     const local = tag !== undefined && options.tty && isLoopbackServer(client.server);
     const hostPid = local ? lazyPid(tag) : async () => undefined;
+    const open = () => withTimeout(openExec(connect, execPath(client.namespace, podName, options), options, hostPid), CALL_TIMEOUT_MS, `exec timed out after ${CALL_TIMEOUT_MS}ms`);
     try {
-      return await withTimeout(openExec(connect, execPath(client.namespace, podName, options), options, hostPid), CALL_TIMEOUT_MS, `exec timed out after ${CALL_TIMEOUT_MS}ms`);
+      const channel = await (this.reached ? retryTransient(open, true) : open());
+      this.reached = true;
+      return channel;
     } catch (error) {
       const status = /Unexpected server response: (\d+)/.exec(String((error as Error).message))?.[1];
       if (status === '404') throw new Error(`the session's pod ${podName} is gone`);
@@ -138,7 +150,7 @@ export class KubernetesEngine implements ContainerEngine {
     try {
       return containerState(await this.readPod(podName));
     } catch (error) {
-      return { running: false, reason: describeKubeError(error, this.endpoint, 'get pods') };
+      return { running: false, unknown: true, reason: describeKubeError(error, this.endpoint, 'get pods') };
     }
   }
 
@@ -226,8 +238,12 @@ export class KubernetesEngine implements ContainerEngine {
   /** One API call with a deadline; failures keep their HTTP status and get a readable message. */
   private async call<T>(doing: string, run: (client: KubeClient) => Promise<T>): Promise<T> {
     const client = await this.connect();
+    const once = () => withTimeout(run(client), CALL_TIMEOUT_MS, `${doing} timed out after ${CALL_TIMEOUT_MS}ms`);
     try {
-      return await withTimeout(run(client), CALL_TIMEOUT_MS, `${doing} timed out after ${CALL_TIMEOUT_MS}ms`);
+      // Through an outage: only an API server that answered before is waited for; creates only while nothing was sent.
+      const value = await (this.reached ? retryTransient(once, !doing.startsWith('create')) : once());
+      this.reached = true;
+      return value;
     } catch (error) {
       const status = httpStatus(error);
       const message = /timed out/.test(String((error as Error).message))

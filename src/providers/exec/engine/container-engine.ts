@@ -50,6 +50,8 @@ export interface ContainerState {
   readonly running: boolean;
   /** Short human reason when not running: `out of memory`, `killed (exit 137)`, `removed`, … */
   readonly reason?: string;
+  /** The engine could not be asked (its API unreachable): `running` says nothing, and nothing may be replaced for it. */
+  readonly unknown?: boolean;
 }
 
 /** A started container. Its main process lives exactly as long as `lifeline` stays open. */

@@ -110,6 +110,8 @@ export class SessionContainers {
   async markIfStopped(live: LiveContainer, settleMs = 0): Promise<ContainerState | undefined> {
     if (live.stopped) return live.stopped;
     const state = await this.engine.state(live.id);
+    // An engine that cannot be asked is not a stopped container: replacing it would lose a healthy one.
+    if (state.unknown === true) return undefined;
     if (!state.running) live.stopped = state;
     else if (settleMs > 0) {
       let timer: NodeJS.Timeout | undefined;

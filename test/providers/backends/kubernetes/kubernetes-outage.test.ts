@@ -1,0 +1,85 @@
+// Issue 31 item 5: a brief API outage is not a new session. With the API server behind a proxy that
+// drops every connection for a while, a call made during the outage waits it out and runs in the same
+// pod (its /tmp and hostname intact, no restart notice).
+import net from 'node:net';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createHost, kubernetesEnvironment, type DshHost } from '../../../../src/index.js';
+import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../../../support/kubernetes-cluster.js';
+import { kube, text, workspace } from '../../../support/kube-kit.js';
+import { waitUntil } from '../../../support/process-table.js';
+
+/** A TCP proxy to `target` that can drop every connection (new and open) while `down`. */
+function outageProxy(target: URL): Promise<{ port: number; down: () => void; up: () => void; refusedWhileDown: () => number; close: () => void }> {
+  let down = false;
+  let refused = 0;
+  const open = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    if (down) {
+      refused++;
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(Number(target.port), target.hostname);
+    open.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as net.AddressInfo).port,
+        down: () => {
+          down = true;
+          refused = 0;
+          for (const socket of open) socket.destroy();
+        },
+        up: () => void (down = false),
+        refusedWhileDown: () => refused,
+        close: () => {
+          server.close();
+          for (const socket of open) socket.destroy();
+        },
+      }),
+    ),
+  );
+}
+
+describeWithCluster(`kubernetes: a brief API outage${NEEDS_CLUSTER}`, () => {
+  let host: DshHost | undefined;
+  let root: string;
+  afterEach(async () => {
+    await host?.dispose();
+    host = undefined;
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a call made during the outage waits for the API server and runs in the same pod', async () => {
+    root = workspace('outage');
+    const server = new URL(kube.getCurrentCluster()!.server);
+    const proxy = await outageProxy(server);
+    try {
+      const kubeconfig = path.join(root, 'kubeconfig');
+      writeFileSync(kubeconfig, readFileSync(process.env.KUBECONFIG!, 'utf8').split(server.origin).join(`https://127.0.0.1:${proxy.port}`), { mode: 0o600 });
+      host = await createHost(...kubernetesEnvironment({ workspace: root, kubernetes: { image: KIT_IMAGE, kubeconfig } }));
+      const session = await host.openSession({ cwd: root });
+      const before = text(await session.call('bash', { command: 'echo kept > /tmp/state; hostname', description: 'Leave state' }));
+      proxy.down();
+      const during = session.call('bash', { command: 'cat /tmp/state; hostname', description: 'Read state' });
+      // The engine keeps trying through the outage: wait for its attempts, then bring the API server back.
+      await waitUntil(() => proxy.refusedWhileDown() >= 3, 'the engine retried during the outage');
+      proxy.up();
+      expect(text(await during)).toBe(`kept\n${before}`);
+      expect(session.takeNotices()).toEqual([]);
+    } finally {
+      proxy.close();
+    }
+  });
+});
