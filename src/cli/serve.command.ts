@@ -12,6 +12,7 @@ import { addLogOptions, withLogFlags, type LogFlags } from './log-options.js';
 import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './heartbeat-option.js';
 import { hideServerFile } from '../core/server-files.js';
 import { addApprovalOptions, withApprovalFlags, type ApprovalFlags } from './approval-options.js';
+import { addReapOption, startReaper, type ReapFlags } from './serve-reaper.js';
 
 const HELP_AFTER = `
 Transports:
@@ -90,7 +91,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
+interface ServeOptions extends ServeDeployOptions, ReapFlags, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
   readonly idleTimeout: number;
   readonly sessionLifetime?: number;
   readonly maxSessions: number;
@@ -121,7 +122,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
     .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
-  addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve))))
+  addReapOption(addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve)))))
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -145,9 +146,10 @@ export function registerServeCommand(program: Command): void {
       let server: RunningServer;
       let token: { dispose(): void } | undefined;
       let metrics: { close(): Promise<void> } | undefined;
+      let stopReaper: () => void = () => undefined;
       try {
         checkServeDeployOptions(options);
-        await reapLeftContainers(host, logger);
+        stopReaper = await startReaper(host, logger, options.reapInterval);
         await host.load(mcpApprovalModule(approvals));
         await loadHeartbeat(host, options);
         // Before the transport: a port in use fails the start with nothing serving yet.
@@ -191,6 +193,7 @@ export function registerServeCommand(program: Command): void {
           server = http;
         }
       } catch (error) {
+        stopReaper();
         token?.dispose();
         await metrics?.close();
         await host.dispose();
@@ -201,21 +204,9 @@ export function registerServeCommand(program: Command): void {
         drainTimeoutMs: options.drainTimeout * 1000,
         onHangup: () => reopenFileSinks(host, logger),
       });
+      stopReaper();
       await metrics?.close();
       token?.dispose();
       process.exit(code);
     });
-}
-
-/** Container mode: remove containers that dead servers on this machine left behind (their lifeline should have, too). */
-async function reapLeftContainers(host: DshHost, logger: Logger): Promise<void> {
-  const { ContainerEngine } = await import('../providers/exec/engine/container-engine.js');
-  if (!host.isBound(ContainerEngine)) return;
-  const { reapDeadInstances } = await import('../providers/exec/engine/orphan-reaper.js');
-  try {
-    const removed = await reapDeadInstances(host.get(ContainerEngine));
-    if (removed > 0) logger.info(`removed ${removed} container(s) left by servers that are no longer running`, { event: 'reap', removed });
-  } catch (error) {
-    logger.warn(`could not look for containers left by earlier servers: ${(error as Error).message}`);
-  }
 }

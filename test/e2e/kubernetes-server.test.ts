@@ -1,11 +1,13 @@
 // `dsh-tools serve` with the kubernetes: section end to end, and what a SIGKILLed server leaves: its pods go
-// with its lease, deleted by any server that renews its own (bounded time), or at once by the next to start here.
+// with its lease, deleted by any server that renews its own (bounded time), or at once by the next to start here,
+// or by an idle server's reaper timer (issue 31 item 6); an account that may not look is a start error.
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHost, kubernetesEnvironment, LABELS } from '../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
-import { coordination, core } from '../support/kube-kit.js';
-import { ensureBuilt } from '../support/built-server.js';
+import { coordination, core, scratchNamespace, weakAccount } from '../support/kube-kit.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
 import { isAlive, serverDirs, startStdioServer, textOf, waitUntil } from '../support/mcp-clients.js';
 
 const LEASE_SECONDS = 3;
@@ -89,4 +91,39 @@ describeWithCluster(`serve with kubernetes over MCP${NEEDS_CLUSTER}`, () => {
       await next.close();
     }
   }, 60_000);
+
+  it("an idle server's reaper timer deletes a SIGKILLed server's pods, though it never opened a session", async () => {
+    // The idle server starts first: its start-up reap sees nothing; only its timer can find the orphan.
+    const idle = await start(['--reap-interval', '0.5']);
+    try {
+      const dead = await start();
+      await dead.call('bash', { command: 'true', description: 'Create the pod' });
+      expect(await podsOf(dead.pid)).toHaveLength(1);
+      process.kill(dead.pid, 'SIGKILL');
+      await waitUntil(() => !isAlive(dead.pid), 'the server is gone');
+      await pollCluster(async () => (await podsOf(dead.pid)).length === 0, 'the dead server has no pod', 30_000);
+      expect(isAlive(idle.pid)).toBe(true);
+    } finally {
+      await idle.close();
+    }
+  }, 90_000);
+
+  it('an account that may not list leases fails the start with the verb and resource, before serving', async () => {
+    const ns = await scratchNamespace('k8s-reap-rbac');
+    try {
+      const kubeconfig = await weakAccount(ns.name, dirs.root, ['create', 'get', 'list', 'watch', 'delete'], ['create', 'get', 'patch', 'delete']);
+      const weakConfig = path.join(dirs.root, 'weak.json');
+      writeFileSync(weakConfig, JSON.stringify({ kubernetes: { kubeconfig, namespace: ns.name } }));
+      const run = spawnSync(process.execPath, [MAIN_JS, 'serve', '--workspace', dirs.workspace, '--config', weakConfig, '--kubernetes', KIT_IMAGE, '--http', '0'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, DSH_HTTP_TOKEN: 'reap-rbac-token-0123456789abcdef' },
+      });
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toMatch(/cannot look for sessions that dead servers left: forbidden by RBAC \(list leases\): leases\.coordination\.k8s\.io is forbidden: User "system:serviceaccount:k8s-reap-rbac-\w+:k8s-weak" cannot list resource "leases"/);
+      expect(run.stderr).not.toMatch(/MCP server listening/);
+    } finally {
+      await ns.remove();
+    }
+  }, 90_000);
 });

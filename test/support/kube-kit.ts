@@ -1,5 +1,5 @@
 // Helpers for the Kubernetes provider's tests: the test's own client (never the engine's) and a fresh workspace.
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
@@ -60,4 +60,58 @@ export async function podExec(namespace: string, pod: string, argv: string[]): P
       .then((ws) => ws.on('close', () => resolve()), reject);
   });
   return out;
+}
+
+/** A kubeconfig for `server` with a bearer token (the cluster's CA when given, else TLS unchecked). */
+export function writeKubeconfig(dir: string, server: string, token: string, ca?: string): string {
+  const file = path.join(dir, 'kubeconfig');
+  const cluster = ca === undefined ? { server, 'insecure-skip-tls-verify': true } : { server, 'certificate-authority-data': ca };
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster }],
+      users: [{ name: 'u', user: { token } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    }),
+    { mode: 0o600 },
+  );
+  return file;
+}
+
+/** A service account that may do what the engine needs but create pods (by default) and exec in them (or what `leaseVerbs` leaves out); a kubeconfig with its token. */
+export async function weakAccount(namespace: string, dir: string, podVerbs = ['get', 'list', 'watch', 'delete'], leaseVerbs = ['create', 'get', 'list', 'patch', 'delete']): Promise<string> {
+  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'k8s-weak' } } });
+  await rbac.createNamespacedRole({
+    namespace,
+    body: {
+      metadata: { name: 'k8s-weak' },
+      rules: [
+        { apiGroups: [''], resources: ['pods'], verbs: podVerbs },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: leaseVerbs },
+        { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['create', 'get'] },
+      ],
+    },
+  });
+  await rbac.createNamespacedRoleBinding({
+    namespace,
+    body: {
+      metadata: { name: 'k8s-weak' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'k8s-weak' },
+      subjects: [{ kind: 'ServiceAccount', name: 'k8s-weak', namespace }],
+    },
+  });
+  // Kubernetes 1.20: the token controller writes a secret for the account.
+  for (let i = 0; i < 100; i++) {
+    const secrets = await core.listNamespacedSecret({ namespace });
+    const secret = secrets.items.find((s) => s.type === 'kubernetes.io/service-account-token' && s.metadata?.annotations?.['kubernetes.io/service-account.name'] === 'k8s-weak');
+    if (secret?.data?.token) {
+      const token = Buffer.from(secret.data.token, 'base64').toString();
+      return writeKubeconfig(dir, kube.getCurrentCluster()!.server, token, secret.data['ca.crt']);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no token secret for k8s-weak');
 }

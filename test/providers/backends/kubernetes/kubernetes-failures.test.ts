@@ -1,9 +1,8 @@
 // Failures a user meets on a cluster: each one a model-visible Error that says what is wrong, never a hang.
-import { rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { createHost, kubernetesEnvironment, type PluginModule } from '../../../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../../../support/kubernetes-cluster.js';
-import { core, kube, rbac, scratchNamespace, sessionPods, text, workspace } from '../../../support/kube-kit.js';
+import { core, scratchNamespace, sessionPods, text, weakAccount, workspace, writeKubeconfig } from '../../../support/kube-kit.js';
 
 /** The first call's text on a fresh host of `modules`. */
 async function firstCall(modules: PluginModule[]): Promise<string> {
@@ -13,25 +12,6 @@ async function firstCall(modules: PluginModule[]): Promise<string> {
   } finally {
     await host.dispose();
   }
-}
-
-/** A kubeconfig for `server` with a bearer token (the cluster's CA when given, else TLS unchecked). */
-function writeKubeconfig(dir: string, server: string, token: string, ca?: string): string {
-  const file = path.join(dir, 'kubeconfig');
-  const cluster = ca === undefined ? { server, 'insecure-skip-tls-verify': true } : { server, 'certificate-authority-data': ca };
-  writeFileSync(
-    file,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster }],
-      users: [{ name: 'u', user: { token } }],
-      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-      'current-context': 'x',
-    }),
-    { mode: 0o600 },
-  );
-  return file;
 }
 
 describe('kubernetes failures without a cluster', () => {
@@ -133,38 +113,3 @@ describeWithCluster(`kubernetes failures on the cluster${NEEDS_CLUSTER}`, () => 
     }
   });
 });
-
-/** A service account that may do what the engine needs but create pods (by default) and exec in them; a kubeconfig with its token. */
-async function weakAccount(namespace: string, dir: string, podVerbs = ['get', 'list', 'watch', 'delete']): Promise<string> {
-  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'k8s-weak' } } });
-  await rbac.createNamespacedRole({
-    namespace,
-    body: {
-      metadata: { name: 'k8s-weak' },
-      rules: [
-        { apiGroups: [''], resources: ['pods'], verbs: podVerbs },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create', 'get', 'list', 'patch', 'delete'] },
-        { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['create', 'get'] },
-      ],
-    },
-  });
-  await rbac.createNamespacedRoleBinding({
-    namespace,
-    body: {
-      metadata: { name: 'k8s-weak' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'k8s-weak' },
-      subjects: [{ kind: 'ServiceAccount', name: 'k8s-weak', namespace }],
-    },
-  });
-  // Kubernetes 1.20: the token controller writes a secret for the account.
-  for (let i = 0; i < 100; i++) {
-    const secrets = await core.listNamespacedSecret({ namespace });
-    const secret = secrets.items.find((s) => s.type === 'kubernetes.io/service-account-token' && s.metadata?.annotations?.['kubernetes.io/service-account.name'] === 'k8s-weak');
-    if (secret?.data?.token) {
-      const token = Buffer.from(secret.data.token, 'base64').toString();
-      return writeKubeconfig(dir, kube.getCurrentCluster()!.server, token, secret.data['ca.crt']);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('no token secret for k8s-weak');
-}
