@@ -1,8 +1,9 @@
-// The in-cluster deployment of docs/kubernetes.md, applied to the kit's cluster: the server runs in a pod with
-// its own service account and Role, reads its token from the Secret, and serves sessions in pods of their own.
-// Kit-only swaps (the rest is the docs' block verbatim): the kit's image with node and this package mounted
-// from this machine, and host networking with the API server address, because the kit's API server listens
-// on 127.0.0.1 only; `serve --http` listens on loopback, which host networking makes this test's.
+// The in-cluster deployment of docs/kubernetes.md, applied to the kit's cluster. As written, every object passes
+// the API server's server-side dry run. Running, the server is in a pod with its own service account and Role,
+// reads its token from the Secret, and serves sessions in pods of their own. Kit-only swaps for that run (the
+// rest is the docs' block verbatim): the kit's image with node and this package mounted from this machine
+// (no registry), and host networking with the API server address, because the kit's API server listens on
+// 127.0.0.1 only — so the port moves to a free one, the probes' with it.
 import { copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -40,9 +41,13 @@ function forTheKit(deployment: k8s.V1Deployment, port: number): void {
   const api = new URL(kube.getCurrentCluster()!.server);
   const modules = realpathSync(path.join(ROOT, 'node_modules'));
   spec.hostNetwork = true;
+  for (const init of spec.initContainers ?? []) init.image = KIT_IMAGE;
+  for (const probe of [server.readinessProbe, server.livenessProbe]) if (probe?.httpGet) probe.httpGet.port = port;
+  server.ports = [{ containerPort: port }];
   server.image = KIT_IMAGE;
   server.imagePullPolicy = 'IfNotPresent';
-  server.command = ['/usr/bin/node', path.join(ROOT, 'dist/cli/main.js')];
+  // The image's entrypoint, `node …/main.js serve`, with this machine's node and package.
+  server.command = ['/usr/bin/node', path.join(ROOT, 'dist/cli/main.js'), 'serve'];
   server.args = server.args!.map((arg) => (arg === '8765' ? String(port) : arg === 'registry.example.com/agent-shell:1' ? KIT_IMAGE : arg));
   server.env!.push({ name: 'KUBERNETES_SERVICE_HOST', value: api.hostname }, { name: 'KUBERNETES_SERVICE_PORT', value: api.port });
   const mounts: Array<[string, string]> = [['usr', '/usr'], ['package', ROOT], ['modules', modules]];
@@ -54,6 +59,31 @@ function forTheKit(deployment: k8s.V1Deployment, port: number): void {
 
 describeWithCluster(`the in-cluster deployment of docs/kubernetes.md${NEEDS_CLUSTER}`, () => {
   beforeAll(() => ensureBuilt(), 180_000);
+
+  it('every object of the block, as written, passes the API server (server-side dry run)', async () => {
+    const ns = await scratchNamespace('k8s-dryrun');
+    const apply = k8s.KubernetesObjectApi.makeApiClient(kube);
+    try {
+      const objects = docManifests('/srv/dsh');
+      for (const object of objects) {
+        object.metadata = { ...object.metadata, namespace: ns.name };
+        await expect(apply.create(object, undefined, 'All')).resolves.toMatchObject({ kind: object.kind });
+      }
+      const deployment = objects.find((o) => o.kind === 'Deployment') as k8s.V1Deployment;
+      const pod = deployment.spec!.template.spec!;
+      const server = pod.containers[0]!;
+      // What the operator needs of it: the image's entrypoint, a listener the Service reaches, probes, a grace period above the drain.
+      expect(server.command).toBeUndefined();
+      expect(server.args!.slice(0, 4)).toEqual(['--http', '8765', '--host', '0.0.0.0']);
+      expect(server.readinessProbe?.httpGet?.path).toBe('/readyz');
+      expect(server.livenessProbe?.httpGet?.path).toBe('/healthz');
+      expect(server.resources?.requests).toBeDefined();
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(30);
+      expect(pod.initContainers?.[0]?.command).toEqual(['chown', '1000:1000', '/srv/dsh/workspace', '/srv/dsh/tmp']);
+    } finally {
+      await ns.remove();
+    }
+  });
 
   it('serves bash from a Deployment with the minimal Role; each session runs in a pod of its own', async () => {
     const ns = await scratchNamespace('k8s-deploy');

@@ -191,6 +191,12 @@ describe('resolveHttpToken', () => {
       'the HTTP token from DSH_HTTP_TOKEN is too short (at least 16 characters)',
     );
     expect(() => resolveHttpToken({ env: { DSH_HTTP_TOKEN: 'has a space in the middle' } })).toThrow('contains whitespace');
+    // A token copied from an example (the docs' Secret) opens the server to anyone who read them.
+    for (const placeholder of ['replace-with-a-long-random-token', 'CHANGEME-0123456789abcdef', 'your-token-goes-here-please']) {
+      expect(() => resolveHttpToken({ env: { DSH_HTTP_TOKEN: placeholder } })).toThrow(
+        'the HTTP token from DSH_HTTP_TOKEN looks like a placeholder: generate one (e.g. openssl rand -hex 32)',
+      );
+    }
     expect(() => resolveHttpToken({ tokenFile: path.join(dir, 'missing') })).toThrow(/^cannot read --token-file .*missing \(ENOENT\)$/);
   });
 });

@@ -32,6 +32,8 @@ const TOKEN_ENV = 'DSH_HTTP_TOKEN';
 /** A guessable token defeats the point: refuse short ones. */
 const MIN_TOKEN_CHARS = 16;
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+/** Words of a token copied from an example instead of generated: a deployment left with one is open to anyone who read the docs. */
+const PLACEHOLDER = /replace|example|changeme|change-me|placeholder|your[-_]?token|secret-token|xxxxxxxx/i;
 
 export interface TokenOptions {
   /** `--token-file`: one token, `name:token` lines, or a directory of token files (see token-files.ts). */
@@ -93,6 +95,7 @@ function checkedAll(secrets: readonly NamedSecret[], where: string): NamedSecret
 function checked(token: string, where: string): string {
   if (token.length < MIN_TOKEN_CHARS) throw new Error(`the HTTP token from ${where} is too short (at least ${MIN_TOKEN_CHARS} characters)`);
   if (/\s/.test(token)) throw new Error(`the HTTP token from ${where} contains whitespace`);
+  if (PLACEHOLDER.test(token)) throw new Error(`the HTTP token from ${where} looks like a placeholder: generate one (e.g. openssl rand -hex 32)`);
   return token;
 }
 
