@@ -70,7 +70,8 @@ export { LineCollapser, collapseTerminalText } from './providers/output-filter/l
 export { coreModule } from './plugins/core.module.js';
 export { JsonLinesAuditSink } from './providers/observability/json-lines-audit-sink.js';
 export { bindObservability } from './providers/observability/observability.module.js';
-export { callStep, noteCommandVerdict, type CallStep } from './core/call-scope.js';
+export { callStep, type CallStep } from './core/call-scope.js';
+export type { CallPlan } from './core/call-plan.js';
 export { DEFAULT_SANDBOX_CONFIG, SANDBOX_MODES, isSandboxMode, resolveSandboxConfig } from './providers/backends/bwrap/sandbox-config.js';
 export { DEFAULT_PROTECTED_PATHS } from './core/protected-paths.js';
 export { hideServerFile, forgetServerFile } from './core/server-files.js';
