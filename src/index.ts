@@ -18,7 +18,7 @@ export type { PromptSection as PromptSectionData } from './core/prompt-section.j
 
 // Seams: each token lives beside its interface (same name, typed); exported only from here.
 export { ShellExecutor, ExecutorConfig, ExecSpec } from './providers/exec/shell/shell-executor.js';
-export { SessionConfinement } from './providers/exec/process/command-confinement.js';
+export { FallbackPlanner } from './providers/policy/planner/fallback-planner.js';
 export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/policy/planner/call-planner.js';
 export { EnvContributor, EnvRegistry, type EnvExecution, type EnvKeyDeclaration } from './providers/policy/env/env-registry.js';
 export { TaskRuntime, TaskRuntimeConfig } from './providers/tasks/task-runtime.js';
