@@ -1,12 +1,15 @@
-// One in-process HTTP server per suite (a file or a describe block) over a
-// local host in a fresh directory: started before its tests; closed, the host
-// disposed and the directory removed after them.
+// In-process HTTP servers over local hosts in a fresh directory: one per
+// suite (a file or a describe block), started before its tests; or one per
+// test, each on its own host, its session ends emitted as `closed` events.
+// After the suite the hosts are disposed and the directory removed.
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '../../src/container/create-host.js';
 import type { DshHost } from '../../src/container/dsh-host.js';
 import { serveHttp, type HttpServeOptions, type RunningHttpServer } from '../../src/mcp/http-server.js';
+import type { PluginModule } from '../../src/core/plugin-module.js';
 import { localEnvironment } from '../../src/plugins/local.environment.js';
 
 export interface SuiteLocalServer {
@@ -46,6 +49,47 @@ export function localHttpServerForSuite(
     },
     get server() {
       return started(server);
+    },
+  };
+}
+
+export interface TestServer {
+  readonly host: DshHost;
+  readonly server: RunningHttpServer;
+  readonly url: URL;
+  /** Emits `closed` (id, reason) for each session the server ends. */
+  readonly ends: EventEmitter;
+}
+
+export interface TestServers {
+  readonly dir: string;
+  /** A server (no token) over a new local host of the suite's directory; the test closes the server, the kit disposes the host. */
+  serve(options?: Partial<HttpServeOptions>, host?: { env?: Parameters<typeof localEnvironment>[0]; modules?: readonly PluginModule[] }): Promise<TestServer>;
+}
+
+export function localHttpServers(prefix: string): TestServers {
+  let dir: string | undefined;
+  const hosts: DshHost[] = [];
+  beforeAll(() => void (dir = mkdtempSync(path.join(os.tmpdir(), prefix))));
+  afterAll(async () => {
+    await Promise.all(hosts.map((host) => host.dispose()));
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+  const made = (): string => {
+    if (dir === undefined) throw new Error('the suite directory is used before its beforeAll ran');
+    return dir;
+  };
+  return {
+    get dir() {
+      return made();
+    },
+    async serve(options = {}, given = {}) {
+      const workspace = made();
+      const host = await createHost(...localEnvironment({ ...given.env, workspace }), ...(given.modules ?? []));
+      hosts.push(host);
+      const ends = new EventEmitter();
+      const server = await serveHttp(host, { workspace, port: 0, auth: 'none', ...options, onSessionClosed: (id, reason) => ends.emit('closed', id, reason) });
+      return { host, server, url: new URL(server.url), ends };
     },
   };
 }
