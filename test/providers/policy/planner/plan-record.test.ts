@@ -1,12 +1,13 @@
 // A call's plan travels with the call as plain data to its end event: one per
 // call, also for a call a check refused, never from a callback that outlived it.
 import { ContainerModule } from 'inversify';
-import { createHost, localEnvironment, sandboxedEnvironment, type DshHost } from '../../../../src/index.js';
+import { containerEnvironment, createHost, localEnvironment, sandboxedEnvironment, type DshHost } from '../../../../src/index.js';
 import { bindTool } from '../../../../src/core/contributions.js';
 import { Tool } from '../../../../src/core/tool.decorator.js';
 import { textResult, type CallContext, type ToolInstance } from '../../../../src/core/tool-contract.js';
 import type { PluginModule } from '../../../../src/core/plugin-module.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../../../support/bwrap.js';
+import { describeWithEngine, NEEDS_ENGINE, TEST_IMAGE } from '../../../support/container-engine.js';
 import { EchoArgs } from '../../../support/echo-tool.js';
 import { observerModule, RecordingObserver, tempDir } from '../../../support/observability-kit.js';
 
@@ -98,6 +99,23 @@ describeWithBwrap(`the plan of a sandboxed call${NEEDS_BWRAP}`, () => {
         expect(refused.isError).toBe(true);
         expect(recording.ends[0]!.plan).toEqual({ site: 'sandbox', verdict: 'allow', sandboxMode: 'read-only', refused: true });
         expect(recording.ends[0]!.sandboxMode).toBe('read-only');
+      },
+    );
+  });
+});
+
+describeWithEngine(`the plan of a call in a session container${NEEDS_ENGINE}`, () => {
+  it('names the container site and no sandbox mode (the container is the confinement)', async () => {
+    await withHost(
+      (workspace) => containerEnvironment({ workspace, container: { image: TEST_IMAGE } }),
+      async (host, workspace, recording) => {
+        const session = host.openSession({ cwd: workspace });
+        await session.call('bash', { command: 'true', description: 'in the container' });
+        const plan = recording.ends[0]!.plan!;
+        expect(plan.site).toBe('container');
+        expect(plan).not.toHaveProperty('sandboxMode');
+        expect(plan).not.toHaveProperty('refused');
+        await session.dispose();
       },
     );
   });
