@@ -18,7 +18,7 @@ export type { PromptSection as PromptSectionData } from './core/prompt-section.j
 
 // Seams: each token lives beside its interface (same name, typed); exported only from here.
 export { ShellExecutor, ExecutorConfig, ExecSpec } from './providers/exec/shell/shell-executor.js';
-export { SessionConfinement } from './providers/exec/process/command-confinement.js';
+export { FallbackPlanner } from './providers/policy/planner/fallback-planner.js';
 export { CallPlanner, CallPlannerConfig, ExecutionPlan } from './providers/policy/planner/call-planner.js';
 export { EnvContributor, EnvRegistry, type EnvExecution, type EnvKeyDeclaration } from './providers/policy/env/env-registry.js';
 export { TaskRuntime, TaskRuntimeConfig } from './providers/tasks/task-runtime.js';
@@ -70,7 +70,8 @@ export { LineCollapser, collapseTerminalText } from './providers/output-filter/l
 export { coreModule } from './plugins/core.module.js';
 export { JsonLinesAuditSink } from './providers/observability/json-lines-audit-sink.js';
 export { bindObservability } from './providers/observability/observability.module.js';
-export { callStep, noteCommandVerdict, type CallStep } from './core/call-scope.js';
+export { callStep, type CallStep } from './core/call-scope.js';
+export type { CallPlan } from './core/call-plan.js';
 export { DEFAULT_SANDBOX_CONFIG, SANDBOX_MODES, isSandboxMode, resolveSandboxConfig } from './providers/backends/bwrap/sandbox-config.js';
 export { DEFAULT_PROTECTED_PATHS } from './core/protected-paths.js';
 export { hideServerFile, forgetServerFile } from './core/server-files.js';

@@ -1,26 +1,23 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** What a command rule said of a call's command. */
-export type PolicyVerdict = 'allow' | 'ask' | 'deny';
+// Tracing only: a step (`callStep`) is marked deep inside a provider (a
+// container start) that is handed no call context, and a span's children
+// must nest under the call's span, so the step finds its call here. What a
+// call's policy decided does not come this way: it travels with the call as
+// data (`CallContext.onPlan`, src/core/call-plan.ts).
 
 /** A step of a call that an observer times (a child span): `end` once it is over. */
 export interface CallStep {
   end(error?: unknown): void;
 }
 
-/**
- * What providers learn about a call while it runs, for its end event; and
- * the hook an observer sets to time the call's steps. One per observed call.
- */
+/** The hooks a tracing observer sets to time a call's steps. One per observed call. */
 export interface CallScope {
   /**
    * Set once the call answered. Callbacks created during a call (a shell's
    * listeners, a timer) keep its scope after it ended: they must not add to it.
    */
   ended?: boolean;
-  policyVerdict?: PolicyVerdict;
-  /** The sandbox mode the planner decided the call runs under (absent: no sandbox composed). */
-  sandboxMode?: string;
   /** Set by a tracing observer at the call's start. */
   startStep?: (name: string) => CallStep;
   /** Set by a tracing observer at the call's start: runs the call inside its span's context. */
@@ -38,18 +35,6 @@ export function runInCallScope<T>(scope: CallScope, run: () => T): T {
 export function currentCallScope(): CallScope | undefined {
   const scope = scopes.getStore();
   return scope?.ended ? undefined : scope;
-}
-
-/** Records what the command policy said (outside an observed call: nothing). */
-export function noteCommandVerdict(verdict: PolicyVerdict): void {
-  const scope = currentCallScope();
-  if (scope) scope.policyVerdict = verdict;
-}
-
-/** Records the sandbox mode the planner decided for the call (outside an observed call: nothing). */
-export function noteSandboxMode(mode: string | undefined): void {
-  const scope = currentCallScope();
-  if (scope && mode !== undefined) scope.sandboxMode = mode;
 }
 
 /** Runs a step of the current call (e.g. a container start) so observers can time it; just runs it outside a call. */

@@ -1,5 +1,6 @@
 import type { ServiceIdentifier } from 'inversify';
 import type { CallMetadata } from './call-info.js';
+import type { CallPlan } from './call-plan.js';
 import type { SessionScope } from './session-scope.js';
 
 /** One block of model-visible text. */
@@ -68,6 +69,12 @@ export interface CallContext {
    */
   readonly metadata?: CallMetadata;
   readonly onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Takes the call's plan once the policy decided it (the host's call hook
+   * sets it, to carry the plan to the call's end event; absent when nobody
+   * observes the call). The last plan handed over is the call's.
+   */
+  readonly onPlan?: (plan: CallPlan) => void;
 }
 
 /**

@@ -2,7 +2,8 @@
 // kernel and the shells apply plans and know no sandbox mode, no provider or
 // tool keeps per-session state outside the session scope, and the sandbox's
 // seams live in policy/ with the planner that consults them (backends/bwrap
-// implements them).
+// implements them), and what the planner decided travels with the call as
+// data: no ambient channel carries it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SRC, sourceFiles } from './source-tree.js';
@@ -31,6 +32,27 @@ describe('one call, one plan', () => {
   it('knows no hidden stamp on a spec: the type says it was checked', () => {
     const stamps = sourceFiles(SRC).filter((file) => /Symbol\(['"]dsh\.checkedExecSpec/.test(readFileSync(file, 'utf8')));
     expect(stamps.map(rel)).toEqual([]);
+  });
+});
+
+describe('the plan travels as data', () => {
+  /** `rel` paths of the source files whose code matches `pattern`. */
+  const using = (pattern: RegExp): string[] => sourceFiles(SRC).filter((file) => pattern.test(readFileSync(file, 'utf8'))).map(rel).sort();
+  const p = (name: string): string => name.split('/').join(path.sep);
+
+  it('keeps AsyncLocalStorage to the two call channels of core (the session of a call, the tracing scope)', () => {
+    expect(using(/AsyncLocalStorage/)).toEqual(['core/call-scope.ts', 'core/tool-call-context.ts'].map(p));
+  });
+
+  it('lets only the call hook and the tracing observer reach the call scope (a step is timed through `callStep`)', () => {
+    expect(using(/\b(currentCallScope|runInCallScope)\b/)).toEqual(
+      ['core/call-scope.ts', 'providers/observability/call-hook.ts', 'providers/observability/tracing-observer.ts'].map(p),
+    );
+  });
+
+  it('has the planner alone hand a call its plan, and the call hook alone take it', () => {
+    expect(using(/\.onPlan\?\.\(/)).toEqual(['providers/policy/planner/plan-record.ts'].map(p));
+    expect(using(/\bonPlan:/)).toEqual(['providers/observability/call-hook.ts'].map(p));
   });
 });
 

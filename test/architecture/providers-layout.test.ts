@@ -75,6 +75,18 @@ describe('the rooms of src/providers', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('lets a backend reach the policy only through its seams (the policy decides, backends apply)', () => {
+    const seams = new Set(['policy/sandbox/sandbox-policy.ts', 'policy/sandbox/confinement.ts', 'policy/planner/fallback-planner.ts']);
+    const reaching = providerFiles
+      .filter((file) => roomOf(file).startsWith('backends/'))
+      .flatMap((file) => importsOf(file).map((target) => [file, path.relative(PROVIDERS, target).split(path.sep).join('/')] as const))
+      .filter(([, target]) => target.startsWith('policy/') && !seams.has(target))
+      .map(([file, target]) => `${rel(file)} -> ${target}`);
+    expect(reaching).toEqual([]);
+    // The executors ask the fallback seam for a request nobody planned.
+    expect(importsOf(path.join(PROVIDERS, 'backends/local/local-shell-executor.ts')).map((target) => rel(target))).toContain('providers/policy/planner/fallback-planner.ts');
+  });
+
   it('finds the imports it checks (a parse that saw none would pass vacuously)', () => {
     const docker = importsOf(path.join(PROVIDERS, 'backends/docker/docker.module.ts')).map(roomOf);
     expect(docker).toContain('exec/engine');

@@ -1,18 +1,15 @@
-// The call scope: facts and steps reach the running call, never one that already answered.
-import { callStep, currentCallScope, noteCommandVerdict, runInCallScope, type CallScope } from '../../src/core/call-scope.js';
+// The call scope (tracing only): steps reach the running call, never one that already answered.
+import { callStep, currentCallScope, runInCallScope, type CallScope } from '../../src/core/call-scope.js';
 
 describe('call scope', () => {
-  it('records the verdict and times steps of the running call; outside a call both are no-ops', async () => {
+  it('times steps of the running call; outside a call a step just runs', async () => {
     const steps: string[] = [];
     const scope: CallScope = { startStep: (name) => ({ end: (error) => void steps.push(`${name}:${error === undefined ? 'ok' : 'failed'}`) }) };
     await runInCallScope(scope, async () => {
-      noteCommandVerdict('deny');
       expect(await callStep('container.start', async () => 42)).toBe(42);
       await expect(callStep('pull', () => Promise.reject(new Error('no image')))).rejects.toThrow('no image');
     });
-    expect(scope.policyVerdict).toBe('deny');
     expect(steps).toEqual(['container.start:ok', 'pull:failed']);
-    noteCommandVerdict('allow');
     expect(await callStep('outside', async () => 'ran')).toBe('ran');
     expect(currentCallScope()).toBeUndefined();
   });
@@ -25,14 +22,12 @@ describe('call scope', () => {
     await runInCallScope(scope, async () => {
       // Created inside the call, so it carries the call's context when it runs later.
       late = new Promise<void>((resolve) => (release = resolve)).then(async () => {
-        noteCommandVerdict('deny');
         await callStep('late.step', async () => undefined);
       });
     });
     scope.ended = true;
     release();
     await late;
-    expect(scope.policyVerdict).toBeUndefined();
     expect(steps).toEqual([]);
   });
 

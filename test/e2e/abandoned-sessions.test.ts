@@ -3,41 +3,27 @@
 // waits on is not activity), every session ends at --session-lifetime busy
 // or not, both with their tasks and counted in dsh_sessions_released_total;
 // a refusal at the cap says when the next session ends by itself.
-import { EventEmitter, once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createHost } from '../../src/container/create-host.js';
+import { once } from 'node:events';
 import type { DshHost } from '../../src/container/dsh-host.js';
-import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
+import type { HttpServeOptions } from '../../src/mcp/http-server.js';
 import { HostMetrics } from '../../src/providers/observability/host-metrics.js';
 import { AuditSink, type AuditEvent } from '../../src/providers/observability/audit-sink.js';
 import { PluginModule } from '../../src/core/plugin-module.js';
-import { localEnvironment } from '../../src/plugins/local.environment.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { connectClient } from '../support/mcp-clients.js';
 import { rawRequest } from '../support/raw-http.js';
 import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
 import { initialize, request } from '../support/raw-legacy.js';
+import { localHttpServers } from '../support/local-http-server.js';
 
-let dir: string;
-const hosts: DshHost[] = [];
-beforeAll(() => void (dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-abandoned-e2e-'))));
-afterAll(async () => {
-  await Promise.all(hosts.map((host) => host.dispose()));
-  rmSync(dir, { recursive: true, force: true });
-});
+const servers = localHttpServers('dsh-abandoned-e2e-');
 
 async function serve(options: Partial<HttpServeOptions>) {
   // The audit trail as a sink sees it: the sessions the server ended arrive as events.
   const events: AuditEvent[] = [];
   const sink: AuditSink = { name: 'memory', write: async () => undefined, writeEvent: async (event) => void events.push(event) };
   const audit = new PluginModule('test-audit', ({ bind }) => void bind(AuditSink).toConstantValue(sink));
-  const host = await createHost(...localEnvironment({ workspace: dir }), audit);
-  hosts.push(host);
-  const ends = new EventEmitter();
-  const server = await serveHttp(host, { workspace: dir, port: 0, auth: 'none', ...options, onSessionClosed: (id, reason) => ends.emit('closed', id, reason) });
-  return { host, server, url: new URL(server.url), ends, events };
+  return { ...(await servers.serve(options, { modules: [audit] })), events };
 }
 
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'bash', arguments: { command, description: 'Run a test command', ...extra } });

@@ -4,7 +4,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeWithBwrap } from '../support/bwrap.js';
-import { serverDirs, startHttpServer, type HttpServer } from '../support/mcp-clients.js';
+import { serverDirs, type HttpServer } from '../support/mcp-clients.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
 import { approvingClient, modernText, overHttp, overStdio, type ApprovingClient } from '../support/modern-client.js';
 
 const RULE = ['approval:', '  rules:', '    - { match: echo approve-me, action: ask, name: modern approval }', ''].join('\n');
@@ -81,17 +82,10 @@ describe('stdio, 2026-07-28: an `ask` rule', () => {
 });
 
 describe('HTTP, 2026-07-28: an `ask` rule', () => {
+  const suite = httpServerForSuite({ args: (made) => ['--config', configIn(made.root)] });
   let dirs: ReturnType<typeof serverDirs>;
   let server: HttpServer;
-  beforeAll(async () => {
-    dirs = serverDirs();
-    server = await startHttpServer({ workspace: dirs.workspace, dshHome: dirs.dshHome, args: ['--config', configIn(dirs.root)] });
-  }, 60_000);
-  afterAll(async () => {
-    server.process.kill('SIGTERM');
-    await server.exited;
-    dirs.cleanup();
-  });
+  beforeAll(() => void ({ server, dirs } = suite));
 
   test('approve: asked once, the command runs once', async () => {
     const approver = approvingClient();

@@ -3,32 +3,22 @@
 // header (and adds X-Forwarded-*), reached by a real MCP client.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callTool, serverDirs, startHttpServer, textOf, type HttpServer } from '../support/mcp-clients.js';
+import { callTool, textOf, type HttpServer } from '../support/mcp-clients.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
 import { fetchWithHost, startHostKeepingProxy, type RunningProxy } from './support/host-keeping-proxy.js';
 
 const TOKEN = 'proxy-test-token-0123456789abcdef';
+const suite = httpServerForSuite({ token: TOKEN, args: ['--host', '0.0.0.0', '--allowed-host', 'mcp.example.test'] });
 let server: HttpServer;
 let proxy: RunningProxy;
-let cleanup: () => void;
 
 beforeAll(async () => {
-  const dirs = serverDirs();
-  cleanup = dirs.cleanup;
-  server = await startHttpServer({
-    workspace: dirs.workspace,
-    dshHome: dirs.dshHome,
-    args: ['--host', '0.0.0.0', '--allowed-host', 'mcp.example.test'],
-    env: { DSH_HTTP_TOKEN: TOKEN },
-    token: TOKEN,
-  });
+  server = suite.server;
   proxy = await startHostKeepingProxy(server.url);
-}, 180_000);
+});
 
 afterAll(async () => {
   await proxy?.close();
-  if (server?.process.exitCode === null) server.process.kill('SIGTERM');
-  await server?.exited;
-  cleanup?.();
 });
 
 /** A real MCP client that connects to the proxy and says it is talking to `host`. */

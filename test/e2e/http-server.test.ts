@@ -2,30 +2,17 @@ import { request } from 'node:http';
 import {
   callTool,
   processesWith,
-  startHttpServer,
-  serverDirs,
   textOf,
   uniqueMarker,
   waitUntil,
   type HttpServer,
 } from '../support/mcp-clients.js';
+import { httpServerForSuite } from '../support/suite-http-server.js';
 
+// One server for the file (started before its tests, stopped and its directories removed after them).
+const suite = httpServerForSuite();
 let server: HttpServer;
-let cleanup: () => void;
-
-beforeAll(async () => {
-  const dirs = serverDirs();
-  cleanup = dirs.cleanup;
-  server = await startHttpServer(dirs);
-}, 180_000);
-
-afterAll(async () => {
-  if (server && server.process.exitCode === null) {
-    server.process.kill('SIGTERM');
-    await server.exited;
-  }
-  cleanup?.();
-});
+beforeAll(() => void (server = suite.server), 180_000);
 
 const bashArgs = (command: string, extra: Record<string, unknown> = {}) => ({
   command,

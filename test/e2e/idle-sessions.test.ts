@@ -8,35 +8,18 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { once, EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createHost } from '../../src/container/create-host.js';
-import type { DshHost } from '../../src/container/dsh-host.js';
-import { serveHttp, type HttpServeOptions } from '../../src/mcp/http-server.js';
+import type { HttpServeOptions } from '../../src/mcp/http-server.js';
 import { idleClosedNotice } from '../../src/tools/persistent-bash/shell-idle-close.js';
-import { localEnvironment } from '../../src/plugins/local.environment.js';
+import type { localEnvironment } from '../../src/plugins/local.environment.js';
 import { isAlivePid, processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { connectClient } from '../support/mcp-clients.js';
 import { rawRequest } from '../support/raw-http.js';
 import { handleIn, modernHttp, modernText } from '../support/modern-client.js';
 import { request } from '../support/raw-legacy.js';
+import { localHttpServers } from '../support/local-http-server.js';
 
-let dir: string;
-const hosts: DshHost[] = [];
-beforeAll(() => void (dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-idle-e2e-'))));
-afterAll(async () => {
-  await Promise.all(hosts.map((host) => host.dispose()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function serve(options: Partial<HttpServeOptions>, env: Parameters<typeof localEnvironment>[0] = { workspace: '' }) {
-  const host = await createHost(...localEnvironment({ ...env, workspace: dir }));
-  hosts.push(host);
-  const ends = new EventEmitter();
-  const server = await serveHttp(host, { workspace: dir, port: 0, auth: 'none', ...options, onSessionClosed: (id, reason) => ends.emit('closed', id, reason) });
-  return { server, url: new URL(server.url), ends };
-}
+const servers = localHttpServers('dsh-idle-e2e-');
+const serve = (options: Partial<HttpServeOptions>, env?: Parameters<typeof localEnvironment>[0]) => servers.serve(options, env ? { env } : {});
 
 const bash = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'bash', arguments: { command, description: 'Run a test command', ...extra } });
 const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content.map((block) => block.text).join('');
@@ -113,7 +96,7 @@ test('staged release: the idle session\'s shell goes first (its next result says
     const back = await reconnect(url, id);
     const text = textOf(await back.callTool(bash('pwd; echo $$')));
     const [cwd, pid, , notice] = text.split('\n');
-    expect(cwd).toBe(dir);
+    expect(cwd).toBe(servers.dir);
     expect(Number(pid)).not.toBe(before);
     expect(notice).toBe(idleClosedNotice(1000));
     const ended = once(ends, 'closed');

@@ -1,15 +1,12 @@
 // The call gate per caller: a caller's own cap (--max-concurrent-calls-per-caller) keeps its long calls from taking
 // every place, freed places go to the callers' lines in turn, and every refusal after the queue timeout is reported.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createHost } from '../../src/container/create-host.js';
-import type { DshHost } from '../../src/container/dsh-host.js';
 import { CallGate, type GateCap } from '../../src/mcp/calls/call-gate.js';
 import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
-import { localEnvironment } from '../../src/plugins/local.environment.js';
+import type { RunningHttpServer } from '../../src/mcp/http-server.js';
+import { localHttpServerForSuite } from '../support/local-http-server.js';
 import { waitUntil } from '../support/process-table.js';
 import { connectClient } from '../support/mcp-clients.js';
 
@@ -18,25 +15,16 @@ const BOB = 'bobby-token-0123456789abcdef';
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 describe('two named-token callers over HTTP, --max-concurrent-calls 2 --max-concurrent-calls-per-caller 1', () => {
-  let dir: string;
-  let host: DshHost;
-  let server: RunningHttpServer;
   const refusals: Array<[GateCap, string | undefined]> = [];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-gate-fair-'));
-    const tokens = path.join(dir, 'tokens');
+  const suite = localHttpServerForSuite('dsh-gate-fair-', (made) => {
+    const tokens = path.join(made, 'tokens');
     writeFileSync(tokens, `alice:${ALICE}\nbob:${BOB}\n`, { mode: 0o600 });
-    host = await createHost(...localEnvironment({ workspace: dir }));
     const gate = new CallGate({ maxConcurrent: 2, maxConcurrentPerCaller: 1, queueTimeoutMs: 1500, onRefused: (cap, caller) => refusals.push([cap, caller]) });
-    server = await serveHttp(host, { workspace: dir, port: 0, auth: resolveHttpToken({ tokenFile: tokens }), callGate: gate });
+    return { auth: resolveHttpToken({ tokenFile: tokens }), callGate: gate };
   });
-
-  afterAll(async () => {
-    await server?.close();
-    await host?.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  let dir: string;
+  let server: RunningHttpServer;
+  beforeAll(() => void ({ dir, server } = suite));
 
   it("alice's two long calls do not make bob's echo wait; alice's second waits in her own line and is refused naming her cap", async () => {
     const alice = await connectClient(new URL(server.url), ALICE);

@@ -1,35 +1,18 @@
 // RunningHttpServer.drain() in process: while draining, what the client sends
 // about calls already running (a cancel notification) still reaches them,
 // while a new request is refused with 503.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createHost } from '../../src/container/create-host.js';
-import type { DshHost } from '../../src/container/dsh-host.js';
 import { resolveHttpToken } from '../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../src/mcp/http-server.js';
-import { localEnvironment } from '../../src/plugins/local.environment.js';
+import type { RunningHttpServer } from '../../src/mcp/http-server.js';
+import { localHttpServerForSuite } from '../support/local-http-server.js';
 import { processesWith, uniqueSleep, waitUntil } from '../support/process-table.js';
 import { connectClient } from '../support/mcp-clients.js';
 import { rawRequest } from '../support/raw-http.js';
 import { request } from '../support/raw-legacy.js';
 
 const TOKEN = 'drain-kit-token-0123456789abcdef';
-let dir: string;
-let host: DshHost;
+const suite = localHttpServerForSuite('dsh-http-drain-', () => ({ auth: resolveHttpToken({ env: { DSH_HTTP_TOKEN: TOKEN } }) }));
 let server: RunningHttpServer;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-http-drain-'));
-  host = await createHost(...localEnvironment({ workspace: dir }));
-  server = await serveHttp(host, { workspace: dir, port: 0, auth: resolveHttpToken({ env: { DSH_HTTP_TOKEN: TOKEN } }) });
-});
-
-afterAll(async () => {
-  await server?.close();
-  await host?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeAll(() => void (server = suite.server));
 
 test('a client cancel during the drain still reaches its call, which ends the drain long before its timeout', async () => {
   const url = new URL(server.url);

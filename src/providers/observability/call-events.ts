@@ -8,7 +8,7 @@ import type { CallContext, ToolResult } from '../../core/tool-contract.js';
 import { ApprovalService, type ApprovalRecord } from '../policy/approval/approval-service.js';
 import { Redactor } from '../output-filter/redactor.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
-import type { CallScope } from '../../core/call-scope.js';
+import type { CallPlan } from '../../core/call-plan.js';
 import { clientTraceOf } from './client-trace.js';
 import { sessionClientOf, type SessionClient } from './session-client.js';
 import type { CallApproval, CallOutcome, OutputBytes, ToolCallEnd, ToolCallStart } from './tool-call-observer.js';
@@ -34,7 +34,7 @@ export function callStart(source: ObservationSource, tool: string, rawArgs: unkn
   const workdir = typeof args.workdir === 'string' ? args.workdir : (ctx.session?.cwd ?? quietly(() => source.get(HostConfig).workspace));
   const caller = (ctx.session as { readonly caller?: unknown } | undefined)?.caller;
   // The policy decides once per call, in the planner: the start event only says where the composition runs
-  // commands (as its modules declared it); the mode the call ran under comes with its end (the result's `sandboxMode`).
+  // commands (as its modules declared it); the mode the call ran under comes with its end (its plan, or the result's `sandboxMode`).
   const known = String(tool).slice(0, MAX_TOOL_NAME_CHARS);
   const start: ToolCallStart = {
     time: Date.now(),
@@ -81,7 +81,8 @@ function startFields(start: ToolCallStart): Omit<ToolCallStart, 'command'> {
 interface CallEnding {
   readonly rawArgs: unknown;
   readonly result: ToolResult;
-  readonly scope: CallScope;
+  /** What the policy decided, as the planner handed it to the call (absent: the call was never planned). */
+  readonly plan: CallPlan | undefined;
   readonly ctx: CallContext;
   readonly durationMs: number;
 }
@@ -91,9 +92,9 @@ export function callEnd(source: ObservationSource, start: ToolCallStart, ending:
   const value = isRecord(ending.result.value) ? ending.result.value : {};
   const approvals = approvalsOf(source, ending.ctx.callId);
   const last = approvals.at(-1);
-  const verdict = approvals.some((approval) => approval.kind === 'command') ? 'ask' : ending.scope.policyVerdict;
-  const decided = ending.scope.sandboxMode as SandboxMode | undefined;
-  const ranMode = typeof value.sandboxMode === 'string' ? (value.sandboxMode as SandboxMode) : (decided ?? start.sandboxMode);
+  const plan = ending.plan;
+  const verdict = approvals.some((approval) => approval.kind === 'command') ? 'ask' : plan?.verdict;
+  const ranMode = typeof value.sandboxMode === 'string' ? (value.sandboxMode as SandboxMode) : (plan?.sandboxMode ?? start.sandboxMode);
   const background = value.kind === 'background' && typeof value.taskId === 'string';
   const end: ToolCallEnd = {
     ...startFields(start),
@@ -109,6 +110,7 @@ export function callEnd(source: ObservationSource, start: ToolCallStart, ending:
     approvals,
     ...(value.shell === 'persistent' ? { persistentShell: value.shellExited === true || value.shellReset === true ? 'closed' : 'open' } : {}),
     ...(background ? { taskId: value.taskId as string } : {}),
+    ...(plan !== undefined ? { plan } : {}),
   };
   return withCommand(end, Object.getOwnPropertyDescriptor(start, 'command'));
 }

@@ -4,15 +4,17 @@ import { errorResult, type CallContext, type SessionContext, type ToolResult } f
 import { Logger } from '../logging/logger.js';
 import { callEnd, callStart, type ObservationSource } from './call-events.js';
 import { runInCallScope, type CallScope } from '../../core/call-scope.js';
+import type { CallPlan } from '../../core/call-plan.js';
 import { HostMetrics } from './host-metrics.js';
 import { ToolCallObserver, type ToolCallEnd, type ToolCallStart } from './tool-call-observer.js';
 
 /**
  * The host's one observation hook around a tool call: start and end events
- * to every bound `ToolCallObserver`, the call run inside its `CallScope` so
- * providers can add facts (the command rule's verdict) and observers can time
- * its steps. With no observer bound it only runs the call. Never changes the
- * result: an observer's failure is logged.
+ * to every bound `ToolCallObserver`. The call's context takes its plan
+ * (`onPlan`: what the policy decided, as data) to the end event; the call
+ * runs inside its `CallScope` so a tracing observer can time its steps. With
+ * no observer bound it only runs the call. Never changes the result: an
+ * observer's failure is logged.
  */
 export async function observeCall<V>(
   source: ObservationSource,
@@ -24,6 +26,9 @@ export async function observeCall<V>(
   const observers = readContributions(source, ToolCallObserver);
   if (observers.length === 0) return run(ctx);
   const scope: CallScope = {};
+  let plan: CallPlan | undefined;
+  // A plan handed over after the call answered (a late callback) is not this call's any more.
+  const planned: CallContext = { ...ctx, onPlan: (decided) => void (scope.ended ? undefined : (plan = decided)) };
   return runInCallScope(scope, async () => {
     const started = performance.now();
     let start: ToolCallStart;
@@ -31,17 +36,17 @@ export async function observeCall<V>(
       start = callStart(source, tool, rawArgs, ctx);
     } catch (error) {
       loggerOf(source)?.error(`observability: cannot describe the call of ${tool}: ${messageOf(error)}`);
-      return run(ctx);
+      return run(planned);
     }
     await notify(source, observers, 'start', (observer) => observer.onCallStart?.(start));
     let result: ToolResult<V>;
     try {
-      result = await (scope.around ? scope.around(() => run(ctx)) : run(ctx));
+      result = await (scope.around ? scope.around(() => run(planned)) : run(planned));
     } catch (error) {
-      await ended(source, observers, start, { rawArgs, result: errorResult(messageOf(error)), scope, ctx, durationMs: performance.now() - started });
+      await ended(source, observers, start, scope, { rawArgs, result: errorResult(messageOf(error)), plan, ctx, durationMs: performance.now() - started });
       throw error;
     }
-    await ended(source, observers, start, { rawArgs, result, scope, ctx, durationMs: performance.now() - started });
+    await ended(source, observers, start, scope, { rawArgs, result, plan, ctx, durationMs: performance.now() - started });
     return result;
   });
 }
@@ -56,19 +61,20 @@ async function ended(
   source: ObservationSource,
   observers: readonly ToolCallObserver[],
   start: ToolCallStart,
+  scope: CallScope,
   ending: Parameters<typeof callEnd>[2],
 ): Promise<void> {
   let end: ToolCallEnd;
   try {
     end = callEnd(source, start, ending);
   } catch (error) {
-    ending.scope.ended = true;
+    scope.ended = true;
     loggerOf(source)?.error(`observability: cannot describe the end of call ${start.callId} (${start.tool}): ${messageOf(error)}`);
     return;
   }
   // The end observers still find the call's scope (the tracing observer ends its span there); then it is closed.
   await notify(source, observers, 'end', (observer) => observer.onCallEnd?.(end));
-  ending.scope.ended = true;
+  scope.ended = true;
 }
 
 /** Calls every observer (in binding order, without waiting for one before the next) and waits for all; failures are logged. */

@@ -2,6 +2,7 @@ import type { ContainerModuleLoadOptions, Newable, ServiceIdentifier } from 'inv
 import type { ApprovalDecision, ApprovalKind } from '../policy/approval/approval-service.js';
 import type { ExecutionSite } from '../../core/execution-site.js';
 import type { SandboxMode } from '../../core/sandbox-mode.js';
+import type { CallPlan, PolicyVerdict } from '../../core/call-plan.js';
 import type { ClientTrace } from './client-trace.js';
 
 /**
@@ -20,8 +21,6 @@ export const CALL_OUTCOMES: readonly CallOutcome[] = ['ok', 'exit_nonzero', 'err
 export type CallMode = ExecutionSite;
 
 /** What a command rule said about the call's command: `ask` went to the approval service. */
-import type { PolicyVerdict } from '../../core/call-scope.js';
-
 export type { PolicyVerdict };
 
 /** The call as it starts: who, where, what. */
@@ -92,6 +91,8 @@ export interface ToolCallEnd extends ToolCallStart {
   readonly persistentShell?: 'open' | 'closed';
   /** A background task the call started (or its command was promoted to). */
   readonly taskId?: string;
+  /** What the policy decided for the call, as the planner made it (also for a call it refused); absent for a call nobody planned. */
+  readonly plan?: CallPlan;
 }
 
 /**

@@ -1,37 +1,25 @@
 // --max-concurrent-calls: over the cap a call waits in line, runs when a place
 // frees, and fails with a clear result when none frees in time. Real server,
 // real SDK client, real bash.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createHost } from '../../../src/container/create-host.js';
-import type { DshHost } from '../../../src/container/dsh-host.js';
 import { CallGate } from '../../../src/mcp/calls/call-gate.js';
 import { resolveHttpToken } from '../../../src/mcp/access/http-auth.js';
-import { serveHttp, type RunningHttpServer } from '../../../src/mcp/http-server.js';
-import { localEnvironment } from '../../../src/plugins/local.environment.js';
+import type { RunningHttpServer } from '../../../src/mcp/http-server.js';
+import { localHttpServerForSuite } from '../../support/local-http-server.js';
 import { waitUntil } from '../../support/process-table.js';
 import { connectClient } from '../../support/mcp-clients.js';
 
 const TOKEN = 'gate-test-token-0123456789abcdef';
-let dir: string;
-let host: DshHost;
-let server: RunningHttpServer;
 let gate: CallGate;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-gate-'));
-  host = await createHost(...localEnvironment({ workspace: dir }));
+const suite = localHttpServerForSuite('dsh-gate-', () => {
   gate = new CallGate({ maxConcurrent: 1, queueTimeoutMs: 1500 });
-  server = await serveHttp(host, { workspace: dir, port: 0, auth: resolveHttpToken({ env: { DSH_HTTP_TOKEN: TOKEN } }), callGate: gate });
+  return { auth: resolveHttpToken({ env: { DSH_HTTP_TOKEN: TOKEN } }), callGate: gate };
 });
-
-afterAll(async () => {
-  await server?.close();
-  await host?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+let dir: string;
+let server: RunningHttpServer;
+beforeAll(() => void ({ dir, server } = suite));
 
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 const call = (client: Awaited<ReturnType<typeof connectClient>>['client'], command: string) =>

@@ -9,16 +9,16 @@ import { LocalSandboxPolicy } from './local-sandbox-policy.js';
 import { resolveSandboxConfig, SandboxConfig } from './sandbox-config.js';
 import { SandboxConfinement } from './sandbox-confinement.js';
 import { SandboxPolicy, SandboxProvider } from '../../policy/sandbox/sandbox-policy.js';
-import { SessionConfinement } from '../../exec/process/command-confinement.js';
+import { FallbackPlanner } from '../../policy/planner/fallback-planner.js';
 
 /**
  * The sandbox seams: `SandboxConfig`, `SandboxPolicy` → `LocalSandboxPolicy`,
  * `SandboxProvider` → `BwrapSandboxProvider` and `Confinement` →
  * `SandboxConfinement` (singletons; the confinement's private temp dirs are
  * removed when the module unloads). A bad config fails the load. The call
- * planner decides each call's confinement through it; the local executor's
- * `SessionConfinement` is the same instance (a request nobody planned gets
- * the session's default). Its prompt sections name the protected paths and
+ * planner decides each call's confinement through it, and so does the
+ * policy's `FallbackPlanner` (a request nobody planned gets the session's
+ * default). Its prompt sections name the protected paths and
  * say what the default mode lets commands do (and that they have no network, when so).
  */
 export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule {
@@ -30,8 +30,8 @@ export function sandboxModule(config: Partial<SandboxConfig> = {}): PluginModule
     bindProvider(bind, SandboxPolicy, LocalSandboxPolicy);
     bindProvider(bind, SandboxProvider, BwrapSandboxProvider);
     bindProvider(bind, Confinement, SandboxConfinement);
-    // What the executor applies to a request no planner decided (a tool of the embedder's own).
-    bind(SessionConfinement).toService(Confinement);
+    // The plan the executors ask for a request no planner decided (a tool of the embedder's own).
+    bind(FallbackPlanner).toService(Confinement);
     bind(ExecutionSite).toConstantValue('sandbox');
   });
 }

@@ -1,5 +1,6 @@
 import { inject, injectable, optional, preDestroy } from 'inversify';
-import { SessionConfinement, type CommandConfinement } from '../../exec/process/command-confinement.js';
+import type { CommandConfinement } from '../../exec/process/command-confinement.js';
+import { FallbackPlanner } from '../../policy/planner/fallback-planner.js';
 import { resolveExecutorConfig } from '../../exec/shell/executor-config.js';
 import { CapturedBackgroundProcess } from '../../exec/shell/captured-background-process.js';
 import { localBackground } from '../../exec/shell/local-background-process.js';
@@ -36,8 +37,8 @@ import { abortedBeforeStart, continuedResult, finishedResult } from '../../exec/
  * neither `timedOut` nor `aborted`: only its signal says it was stopped.
  *
  * Every spawn applies its spec's confinement as planned (`spec.confinement`;
- * a spec that carries none gets the session's default from a bound
- * `SessionConfinement`, which throws rather than run it unconfined). A
+ * a spec that carries none gets the policy's fallback plan, from a bound
+ * `FallbackPlanner`, which throws rather than run it unconfined). A
  * confined or planned command's spill files go to a subdirectory of its
  * session, which its confined commands may read and no other session's can.
  * Confined foreground results carry `confinementDenied`.
@@ -66,7 +67,7 @@ export class LocalShellExecutor implements ShellExecutor {
   /** Throws `invalid executor config: ...` for a bad config. */
   constructor(
     @inject(ExecutorConfig) @optional() config?: Partial<ExecutorConfig>,
-    @inject(SessionConfinement) @optional() private readonly sessionConfinement?: SessionConfinement,
+    @inject(FallbackPlanner) @optional() private readonly fallback?: FallbackPlanner,
     @inject(Redactor) @optional() private readonly redactor?: Redactor,
   ) {
     this.config = resolveExecutorConfig(config);
@@ -207,10 +208,10 @@ export class LocalShellExecutor implements ShellExecutor {
     return this.withDefaultConfinement(ExecSpec.of(given, this.config));
   }
 
-  /** A spec without a planned confinement gets the session's default (throws when it cannot be confined). */
+  /** A spec nobody planned gets the policy's fallback plan (which throws when it cannot be confined). */
   private withDefaultConfinement(spec: ExecSpec): ExecSpec {
-    if (spec.confinement !== undefined || this.sessionConfinement === undefined) return spec;
-    return spec.with({ confinement: this.sessionConfinement.forSession(spec.session) ?? null });
+    if (spec.confinement !== undefined || this.fallback === undefined) return spec;
+    return spec.with({ confinement: this.fallback.forSession(spec.session) ?? null });
   }
 
   /** The spill directory of the spec's session (its own subdirectory), and the confining wrapper that may read it. */

@@ -1,6 +1,6 @@
 import { inject, injectable, optional } from 'inversify';
 import { Redactor } from '../../output-filter/redactor.js';
-import { SessionConfinement } from '../../exec/process/command-confinement.js';
+import { FallbackPlanner } from '../../policy/planner/fallback-planner.js';
 import { buildChildEnv, dropShellStartupVars } from '../../exec/process/child-env.js';
 import { newProcessTag, PROCESS_TAG_VARIABLE } from '../../exec/process/leftover-reaper.js';
 import { ensureReaperWatchdog } from '../../exec/process/reaper-watchdog.js';
@@ -22,8 +22,8 @@ const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
  * The `shell` backend: `bash --noprofile --norc -i` (readline off) on a
  * node-pty PTY, its environment built by the shared child-env rules (scrub,
  * model-friendly settings, then the session's `DSH_*` overlay). A shell
- * opened with a confinement (its call's plan's, else the session's default
- * from a bound `SessionConfinement`, which fails closed) runs confined for
+ * opened with a confinement (its call's plan's, else the policy's fallback
+ * plan from a bound `FallbackPlanner`, which fails closed) runs confined for
  * its whole life, and failed commands with the denial signature are marked.
  */
 @injectable()
@@ -33,7 +33,7 @@ export class BashPtyBackend implements TerminalBackend {
 
   constructor(
     @inject(BashPtyConfig) @optional() config?: Partial<BashPtyConfig>,
-    @inject(SessionConfinement) @optional() private readonly sessionConfinement?: SessionConfinement,
+    @inject(FallbackPlanner) @optional() private readonly fallback?: FallbackPlanner,
     @inject(Redactor) @optional() private readonly redactor?: Redactor,
   ) {
     this.config = resolveBashPtyConfig(config);
@@ -42,7 +42,7 @@ export class BashPtyBackend implements TerminalBackend {
   async open(options: TerminalOpenOptions): Promise<PtySession> {
     checkWorkdir(options.cwd, 'working directory');
     const confined =
-      options.confinement !== undefined ? (options.confinement ?? undefined) : this.sessionConfinement?.forSession(options.session);
+      options.confinement !== undefined ? (options.confinement ?? undefined) : this.fallback?.forSession(options.session);
     // One group for the shell's whole life: its limits hold across calls.
     const limits = confined?.newLimitGroup?.();
     const wrapArgv = confined ? (argv: string[]) => confined.wrapArgv(argv, { cwd: options.cwd, ...(limits ? { limits } : {}) }) : options.wrapArgv;

@@ -1,9 +1,7 @@
-import type { ServiceIdentifier } from 'inversify';
-import type { SessionContext } from '../../../core/tool-contract.js';
-
 // How a command is confined, as the process kernel applies it: no modes, no
-// policy. What to confine and how widely is decided by the planner (or, for a
-// request nobody planned, by the session's default below).
+// policy. What to confine and how widely is decided by the policy: the call
+// planner, or, for a request nobody planned, its fallback plan
+// (src/providers/policy/planner/fallback-planner.ts).
 
 /** A resource limit a confined command reached: which one, and its value as configured (`2048`, `4g`). */
 export interface ResourceLimitHit {
@@ -56,16 +54,3 @@ export interface CommandConfinement {
   /** True when the command runs in a PID namespace of its own: it sees only its own processes, and they end with it. */
   readonly pidNamespace?: boolean;
 }
-
-/**
- * The confinement a session's command gets when its request carries none (a
- * tool that calls the executor itself rather than through the planner).
- * Bound by the sandbox module; without it, such commands run unconfined.
- * Throws — never returns something wider — when the session cannot be
- * confined (fail closed).
- */
-export interface SessionConfinement {
-  forSession(session: SessionContext | undefined): CommandConfinement | undefined;
-}
-
-export const SessionConfinement: ServiceIdentifier<SessionConfinement> = Symbol.for('dsh.SessionConfinement');

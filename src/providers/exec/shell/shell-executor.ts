@@ -21,8 +21,8 @@ export interface ExecRequest {
   readonly session?: SessionContext;
   /**
    * How the command is confined, as its plan decided (see the call planner):
-   * `null` runs it unconfined; absent, the session's default applies
-   * (`SessionConfinement`, when the composition has one).
+   * `null` runs it unconfined; absent, the policy's fallback plan applies
+   * (`FallbackPlanner`, when the composition has one).
    */
   readonly confinement?: CommandConfinement | null;
 }

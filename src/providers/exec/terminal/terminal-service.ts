@@ -23,7 +23,7 @@ export interface TerminalOpenOptions {
   readonly session?: SessionContext;
   /**
    * How the shell is confined for its whole life, as its call's plan decided:
-   * `null` unconfined; absent, the session's default (`SessionConfinement`,
+   * `null` unconfined; absent, the policy's fallback plan (`FallbackPlanner`,
    * when the composition has one).
    */
   readonly confinement?: CommandConfinement | null;

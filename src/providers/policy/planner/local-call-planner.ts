@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { noteSandboxMode } from '../../../core/call-scope.js';
+import { executionSiteOf, ExecutionSite } from '../../../core/execution-site.js';
 import { callInfoOf } from '../../../core/tool-call-context.js';
-import { inject, injectable, optional } from 'inversify';
+import { inject, injectable, multiInject, optional } from 'inversify';
 import type { CallContext, SessionContext } from '../../../core/tool-contract.js';
 import { enforceCommandPolicy } from '../approval/command-check.js';
 import { CommandPolicy } from '../approval/command-policy.js';
@@ -21,6 +21,7 @@ import {
   type ShellPlan,
 } from './call-planner.js';
 import { approvedEscalation, checkEscalationFields, noSandboxToEscalate } from './escalation-decision.js';
+import { recordPlan, type PlanDraft } from './plan-record.js';
 
 /**
  * The default planner. A sandbox is composed when a `Confinement` is bound;
@@ -33,6 +34,7 @@ import { approvedEscalation, checkEscalationFields, noSandboxToEscalate } from '
 @injectable()
 export class LocalCallPlanner implements CallPlanner {
   readonly escalation: EscalationFacts;
+  private readonly site: ExecutionSite;
 
   constructor(
     @inject(EnvRegistry) private readonly env: EnvRegistry,
@@ -44,7 +46,9 @@ export class LocalCallPlanner implements CallPlanner {
     @inject(CommandPolicy) @optional() private readonly commands?: CommandPolicy,
     @inject(CallPlannerConfig) @optional() config: CallPlannerConfig = {},
     @inject(Logger) @optional() private readonly logger?: Logger,
+    @multiInject(ExecutionSite) @optional() sites: readonly ExecutionSite[] = [],
   ) {
+    this.site = executionSiteOf(sites);
     const offered = confinement !== undefined;
     this.escalation = Object.freeze({
       offered,
@@ -53,17 +57,37 @@ export class LocalCallPlanner implements CallPlanner {
     });
   }
 
-  async plan(call: CallRequest, ctx: CallContext): Promise<ExecutionPlan> {
+  /** Hands the call its plan as data (`ctx.onPlan`), also when a check refuses it. */
+  plan(call: CallRequest, ctx: CallContext): Promise<ExecutionPlan> {
+    return recordPlan(ctx, this.site, (draft) => this.decide(call, ctx, draft));
+  }
+
+  planShell(call: Pick<CallRequest, 'tool' | 'command'>, ctx: CallContext): Promise<ShellPlan> {
+    return recordPlan(ctx, this.site, async (draft) => {
+      const sandbox = this.sandboxOf(ctx.session);
+      draft.sandboxMode = sandbox?.mode;
+      await enforceCommandPolicy(this.commands, { tool: call.tool, command: call.command, sandboxMode: sandbox?.mode }, ctx, (verdict) => (draft.verdict = verdict));
+      if (sandbox === undefined) return {};
+      const confinement = this.confinement!.forSession(ctx.session, sandbox) ?? null;
+      draft.confinement = confinement?.key;
+      return { confinement, sandbox };
+    });
+  }
+
+  private async decide(call: CallRequest, ctx: CallContext, draft: PlanDraft): Promise<ExecutionPlan> {
     const session = ctx.session;
     const current = this.sandboxOf(session);
+    draft.sandboxMode = current?.mode;
     const shownWorkdir = workdirFor(call.workdir, session);
-    await enforceCommandPolicy(this.commands, { tool: call.tool, command: call.command, workdir: shownWorkdir, sandboxMode: current?.mode }, ctx);
+    const check = { tool: call.tool, command: call.command, workdir: shownWorkdir, sandboxMode: current?.mode };
+    await enforceCommandPolicy(this.commands, check, ctx, (verdict) => (draft.verdict = verdict));
     const requested = checkEscalationFields(call.escalation);
     if (requested !== undefined && current === undefined) throw noSandboxToEscalate(this.escalation.refusal);
     const sandbox: SandboxDecision | undefined =
       requested === undefined || current === undefined
         ? current
         : { ...current, mode: await approvedEscalation(call, ctx, { current: current.mode, requested, workdir: shownWorkdir, approval: this.approval }) };
+    draft.sandboxMode = sandbox?.mode;
     // The checks of the arguments first (their errors come before the sandbox's), then the confinement decided from `sandbox`.
     if (this.executor === undefined) throw new Error('no shell executor is composed to run a one-shot call');
     const checked = this.executor.checkRequest({
@@ -74,17 +98,9 @@ export class LocalCallPlanner implements CallPlanner {
       confinement: null,
     });
     const confinement = sandbox === undefined ? null : (this.confinement!.forSession(session, sandbox) ?? null);
-    noteSandboxMode(sandbox?.mode);
+    draft.confinement = confinement?.key;
     const dshEnv = this.env.collect({ session, mode: call.background ? 'background' : 'foreground', workdir: checked.workdir, call: callInfoOf(ctx) });
     return ExecutionPlan.decided(checked.with({ confinement, dshEnv }), sandbox);
-  }
-
-  async planShell(call: Pick<CallRequest, 'tool' | 'command'>, ctx: CallContext): Promise<ShellPlan> {
-    const sandbox = this.sandboxOf(ctx.session);
-    noteSandboxMode(sandbox?.mode);
-    await enforceCommandPolicy(this.commands, { tool: call.tool, command: call.command, sandboxMode: sandbox?.mode }, ctx);
-    if (sandbox === undefined) return {};
-    return { confinement: this.confinement!.forSession(ctx.session, sandbox) ?? null, sandbox };
   }
 
   /** The session's sandbox, resolved once for the whole call; undefined without one. */
