@@ -121,3 +121,40 @@ async function sigkillToNoContainer(): Promise<Figure> {
   await client.close().catch(() => undefined);
   return { name: 'SIGKILL of the server to no container left', value: fmt(elapsed), goal: '≤ 10 s' };
 }
+
+/** Issue 32: a new session's first call with `container.warmPool: 2` against the cold path, in the same run. */
+export async function benchWarmPool(runs: number): Promise<Figure[]> {
+  const why = await unavailable();
+  if (why !== null) return [{ name: 'warm pool', value: `skipped: no container engine (${why})` }];
+  const pooled = await createHost(...containerEnvironment({ workspace: process.cwd(), container: { image: IMAGE, warmPool: 2 } }));
+  const cold = await createHost(...environment());
+  try {
+    const firstCall = async (host: typeof cold): Promise<number> => {
+      const session = host.openSession({ cwd: process.cwd() });
+      const took = await timeOnce(() => session.call('bash', args));
+      await session.dispose();
+      return took;
+    };
+    const subject: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      await poolReady(2);
+      subject.push(await firstCall(pooled));
+      baseline.push(await firstCall(cold));
+    }
+    const ratio = median(subject) / median(baseline);
+    return [{ name: 'first call of a new session, warm pool of 2 (container)', value: fmt(median(subject)), baseline: `cold start ${fmt(median(baseline))}`, ratio, goal: '≤ 100 ms' }];
+  } finally {
+    await Promise.all([pooled.dispose(), cold.dispose()]);
+  }
+}
+
+/** Waits until this process has `size` running containers (the pool, refilled; no session is open between runs). */
+async function poolReady(size: number): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { stdout } = await run('docker', ['ps', '-q', '--filter', `label=${LABELS.pid}=${process.pid}`, '--filter', 'status=running']);
+    if (stdout.trim().split('\n').filter(Boolean).length >= size) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+

@@ -3,7 +3,7 @@
 import { benchStartup } from './cli.bench.js';
 import { benchBackgroundTasks, benchConcurrentCalls } from './concurrency.bench.js';
 import { benchCommandRules } from './command-rules.bench.js';
-import { benchContainers } from './container.bench.js';
+import { benchContainers, benchWarmPool } from './container.bench.js';
 import { benchKubernetes } from './kubernetes.bench.js';
 import { benchMcpPrestarted, benchMcpRoundTrip } from './mcp.bench.js';
 import { benchExecutorPrestarted, benchOneShot, benchPrestarted } from './oneshot.bench.js';
@@ -26,6 +26,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   cli: () => benchStartup(15),
   rules: () => benchCommandRules(7),
   container: () => benchContainers(),
+  pool: () => benchWarmPool(7),
   kubernetes: () => benchKubernetes(),
 };
 

@@ -41,6 +41,7 @@ export function kubernetesEnvironment(options: KubernetesEnvironmentOptions): Pl
       network: 'none',
       capabilities: DEFAULT_CAPABILITIES,
       protectedPaths: config.protectedPaths,
+      warmPool: config.warmPool,
       ...(config.user === undefined ? {} : { user: config.user }),
     },
   });

@@ -47,6 +47,7 @@ export const containerSection = providerChecked(
     readOnlyRootfs: { type: 'boolean' },
     env: stringMap,
     protectedPaths: strings,
+    warmPool: { type: 'integer', minimum: 0, maximum: 32 },
   }),
 );
 
@@ -97,6 +98,7 @@ export const kubernetesSection = providerChecked(
     },
     protectedPaths: strings,
     seccompProfile: text,
+    warmPool: { type: 'integer', minimum: 0, maximum: 32 },
   }),
 );
 

@@ -2,7 +2,7 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../../core/config-merge.js';
 import { describeValue } from '../../../core/describe-value.js';
 import { checkProtectedPaths, DEFAULT_PROTECTED_PATHS } from '../../../core/protected-paths.js';
-import { parseMount } from '../../exec/engine/container-config.js';
+import { MAX_WARM_POOL, parseMount } from '../../exec/engine/container-config.js';
 import type { ContainerMount } from '../../exec/engine/container-engine.js';
 import type { SeccompSetting } from './pod-seccomp.js';
 import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
@@ -41,6 +41,8 @@ export interface KubernetesConfig {
   readonly protectedPaths: readonly string[];
   /** `auto` (default): the session profile, installed into this machine's kubelet; `runtime-default`; or `localhost:<path>` under the nodes' seccomp root. */
   readonly seccompProfile: SeccompSetting;
+  /** Pods started ahead for sessions to come (docs/containers.md#warm-pool). Default 0. */
+  readonly warmPool: number;
 }
 
 /** The config with every value checked; `mounts` parsed. */
@@ -73,6 +75,7 @@ const DEFAULTS = {
   networkPolicy: true,
   protectedPaths: DEFAULT_PROTECTED_PATHS,
   seccompProfile: 'auto',
+  warmPool: 0,
 };
 const OPTIONAL = ['image', 'namespace', 'kubeconfig', 'context', 'runtimeClassName', 'serviceAccountName', 'user'];
 /** Every key of the `kubernetes:` section (the composition file's JSON Schema lists the same). */
@@ -159,6 +162,7 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     networkPolicy: checkNetworkPolicy(LABEL, merged.networkPolicy),
     protectedPaths: protectedPaths.paths,
     seccompProfile: (seccompProfile ?? 'auto') as SeccompSetting,
+    warmPool: checkWarmPool(merged.warmPool, fail),
     ...(namespace === undefined ? {} : { namespace }),
     ...(kubeconfig === undefined ? {} : { kubeconfig }),
     ...(context === undefined ? {} : { context }),
@@ -166,4 +170,10 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     ...(serviceAccountName === undefined ? {} : { serviceAccountName }),
     ...(user === undefined ? {} : { user }),
   });
+}
+
+/** 0 to the container layer's maximum: the pool is the container layer's (engine-session). */
+function checkWarmPool(value: unknown, fail: (key: string, problem: string) => never): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_WARM_POOL) fail('warmPool', `must be an integer from 0 to ${MAX_WARM_POOL}`);
+  return value as number;
 }

@@ -45,6 +45,8 @@ export interface ContainerConfig {
   readonly env: Readonly<Record<string, string>>;
   /** Paths inside a writable workspace mounted read-only over it (docs/security.md#protected-paths). Default `.git`, `.envrc`, `.vscode`. */
   readonly protectedPaths: readonly string[];
+  /** Containers started ahead for sessions to come (docs/containers.md#warm-pool). Default 0. */
+  readonly warmPool: number;
 }
 
 /** The config with every value checked and converted for the engine. */
@@ -52,7 +54,11 @@ export interface ResolvedContainerConfig extends Omit<ContainerSpec, 'name' | 'l
   /** The engine's endpoint; undefined: `DOCKER_HOST`, else the local socket. */
   readonly host?: string;
   readonly protectedPaths: readonly string[];
+  readonly warmPool: number;
 }
+
+/** The most containers a warm pool may hold: each is a running container nobody uses yet. */
+export const MAX_WARM_POOL = 32;
 
 export const ContainerConfig: ServiceIdentifier<ResolvedContainerConfig> = Symbol.for('dsh.ContainerConfig');
 
@@ -68,6 +74,7 @@ const DEFAULTS = {
   noNewPrivileges: true,
   seccomp: 'dsh',
   protectedPaths: DEFAULT_PROTECTED_PATHS,
+  warmPool: 0,
 };
 /** Every key of the `container:` section (the composition file's JSON Schema lists the same). */
 export const CONTAINER_CONFIG_KEYS: readonly string[] = Object.freeze([...new Set(['image', 'host', 'cpus', 'user', ...Object.keys(DEFAULTS)])]);
@@ -110,6 +117,8 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
   if ('problem' in protectedPaths) throw configError(LABEL, 'protectedPaths', protectedPaths.problem);
   const host = optionalString('host');
   const user = optionalString('user');
+  const warmPool = merged.warmPool;
+  if (!Number.isSafeInteger(warmPool) || (warmPool as number) < 0 || (warmPool as number) > MAX_WARM_POOL) fail('warmPool', `must be an integer from 0 to ${MAX_WARM_POOL}`);
   return Object.freeze({
     image,
     mounts,
@@ -117,6 +126,7 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
     env: Object.freeze({ ...(env as Record<string, string>) }),
     ...hardening,
     protectedPaths: protectedPaths.paths,
+    warmPool: warmPool as number,
     ...(host === undefined ? {} : { host }),
     ...(user === undefined ? {} : { user }),
     ...(memoryBytes == null ? {} : { memoryBytes }),

@@ -14,6 +14,7 @@ import { sessionSeccompProfile } from './container-seccomp.js';
 import { describeEngineError } from './engine-errors.js';
 import { callStep } from '../../../core/call-scope.js';
 import { currentToolCall } from '../../../core/tool-call-context.js';
+import { WarmPool } from './warm-pool.js';
 
 /** A session's running container and the host directory it shares at the same path. */
 export interface LiveContainer {
@@ -59,6 +60,9 @@ export const SHARED_DIR_PREFIX = 'dsh-ct-';
 export const SESSION_BRIDGE_PREFIX = 'dsh-';
 
 /** `[container restarted: …]`, the line the model sees when its container was replaced. */
+/** The session label of a pooled container: no session yet (labels cannot change once it runs). */
+const POOLED = '';
+
 export const restartNotice = (reason: string): string => `[container restarted: the previous one stopped (${reason})]`;
 
 /**
@@ -75,12 +79,17 @@ export class SessionContainers {
   private readonly perSession = new PerSession<Holder, SessionContext>('the session container', {}, (session) => ({ session }), (holder) => this.releaseHolder(holder));
   private readonly sessionless: Holder = { session: undefined };
   private disposing?: Promise<void>;
+  /** Containers started ahead for new sessions (`warmPool`), filling from the start. */
+  private readonly pool: WarmPool<LiveContainer> | undefined;
 
   constructor(
     readonly engine: ContainerEngine,
     readonly config: ResolvedContainerConfig,
     private readonly options: SessionContainerOptions,
-  ) {}
+  ) {
+    this.pool = config.warmPool > 0 ? new WarmPool(config.warmPool, () => this.make(POOLED), (live) => this.discard(live)) : undefined;
+    this.pool?.fill();
+  }
 
   /** The session's running container, created (or replaced) as needed. Rejects with the cause. */
   async acquire(session: SessionContext | undefined): Promise<LiveContainer> {
@@ -129,8 +138,13 @@ export class SessionContainers {
   }
 
   dispose(): Promise<void> {
-    this.disposing ??= Promise.all(this.holders().map((holder) => this.releaseHolder(holder))).then(() => this.engine.dispose?.());
+    this.disposing ??= Promise.all([this.pool?.dispose(), ...this.holders().map((holder) => this.releaseHolder(holder))]).then(() => this.engine.dispose?.());
     return this.disposing;
+  }
+
+  /** How many pooled containers wait for a session (for tests and the bench). */
+  get pooled(): number {
+    return this.pool?.readyCount ?? 0;
   }
 
   /** How many containers are live (for tests and the bench). */
@@ -162,6 +176,16 @@ export class SessionContainers {
 
   private async create(session: SessionContext | undefined, previous: LiveContainer | undefined): Promise<LiveContainer> {
     if (previous) await this.discard(previous);
+    // A new session's first container may come from the pool; a replacement is made fresh (the pool's may be as old).
+    const pooled = previous === undefined && session !== undefined ? this.pool?.take() : undefined;
+    if (pooled) return pooled;
+    const live = await this.make(session?.id ?? '');
+    if (previous?.stopped) session?.notify(restartNotice(previous.stopped.reason ?? 'unknown reason'));
+    return live;
+  }
+
+  /** Makes a container for the session `sessionId` (`''`: the sessionless calls'; POOLED: one for the pool). */
+  private async make(sessionId: string): Promise<LiveContainer> {
     // The pid in the name lets `reapDeadInstances` remove the directory of a server that was SIGKILLed.
     const dir = mkdtempSync(path.join(os.tmpdir(), `${SHARED_DIR_PREFIX}${process.pid}-`));
     const mounts = sessionMounts({
@@ -172,7 +196,6 @@ export class SessionContainers {
       protectedPaths: this.config.protectedPaths,
       hidden: serverFiles(),
     });
-    const sessionId = session?.id ?? '';
     const suffix = randomBytes(4).toString('hex');
     const name = `dsh-${this.instanceId.slice(0, 8)}-${slug(sessionId)}-${suffix}`;
     const labels = {
@@ -209,7 +232,6 @@ export class SessionContainers {
     const spills = new SpillDirectory(`${path.relative(os.tmpdir(), dir)}/spill-`, this.options.maxRetainedSpillBytes);
     const live: LiveContainer = { id, dir, spills, ended: stopped, ...(networkId === undefined ? {} : { networkId }) };
     void stopped.then((state) => (live.stopped ??= state));
-    if (previous?.stopped) session?.notify(restartNotice(previous.stopped.reason ?? 'unknown reason'));
     return live;
   }
 
