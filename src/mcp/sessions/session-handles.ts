@@ -2,7 +2,7 @@ import type { DshHost } from '../../container/dsh-host.js';
 import type { HostSession } from '../../container/host-session.js';
 import type { Clock, Logger } from '../../providers/logging/logger.js';
 import { SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
-import { IdleSessionTable } from './idle-session-table.js';
+import { IdleSessionTable, type LiveSession } from './idle-session-table.js';
 import type { ReleaseCause, ServerRelease } from './released-sessions.js';
 import { freedNote, SessionCounter, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
 
@@ -93,6 +93,11 @@ export class SessionHandles {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The live sessions (the operator console's list). */
+  liveSessions(): LiveSession[] {
+    return this.table.liveSessions();
   }
 
   /** One idle stage pass now (tests drive it with a fake clock). */
