@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { APPROVAL_KINDS, type ApprovalAnswerer, type ApprovalFields, type ApprovalRequest, type NamedDecision } from '../../providers/policy/approval/approval-service.js';
 
 /** The answerer's name: what `approval.answerers` and `answeredBy` (`console:<operator>`) call it. */
-export const CONSOLE_ANSWERER = 'console';
+const CONSOLE_ANSWERER = 'console';
 
 /** One approval waiting in the console, as the page shows it. */
 export interface PendingApproval extends ApprovalFields {
@@ -20,7 +20,7 @@ interface Waiting {
 }
 
 /** What an operator's answer did: recorded, or why not (the id is unknown, or already answered). */
-export type ConsoleAnswerResult = 'recorded' | 'unknown';
+type ConsoleAnswerResult = 'recorded' | 'unknown';
 
 /**
  * Puts approvals to the operators of the console (docs/operations.md,

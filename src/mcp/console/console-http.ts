@@ -8,7 +8,7 @@ import { streamConsoleEvents } from './console-events.js';
 import { approvalsView, auditView, sessionDetail, sessionsView, type ConsoleSources } from './console-views.js';
 
 /** Where the console answers (`serve --http --console`). */
-export const CONSOLE_PATH = '/console';
+const CONSOLE_PATH = '/console';
 const API = `${CONSOLE_PATH}/api/`;
 /** An operator's answer is a few bytes of JSON. */
 const ACTION_BODY_BYTES = 4096;
@@ -23,7 +23,7 @@ const SAFETY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** What the HTTP server hands the console besides its data. */
-export interface ConsoleHttpOptions {
+interface ConsoleHttpOptions {
   readonly operators: HttpToken;
   /** Why the request's Host/Origin, or its peer (a command of this server), is refused; undefined when it passes. */
   readonly refusal: (req: IncomingMessage) => Promise<string | undefined>;
@@ -35,7 +35,7 @@ export function isConsolePath(pathname: string): boolean {
   return pathname === CONSOLE_PATH || pathname.startsWith(`${CONSOLE_PATH}/`);
 }
 
-export function send(res: ServerResponse, status: number, body: string | Buffer, type: string, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, status: number, body: string | Buffer, type: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...SAFETY_HEADERS, 'content-type': type, ...headers }).end(body);
 }
 

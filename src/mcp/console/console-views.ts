@@ -17,7 +17,7 @@ export interface ConsoleSources {
 }
 
 /** One live session as the sessions view lists it. */
-export interface SessionView {
+interface SessionView {
   readonly id: string;
   readonly caller: string | null;
   /** Where its commands run, as its last call said: local, sandbox, container or pod; null before its first call. */
@@ -31,7 +31,7 @@ export interface SessionView {
 }
 
 /** A task of a session, with what memory still holds of its output (at most `TAIL_CHARS`). */
-export interface TaskView {
+interface TaskView {
   readonly id: string;
   readonly label: string;
   readonly status: string;
@@ -42,11 +42,11 @@ export interface TaskView {
 }
 
 /** A task's tail is at most this long (its last characters). */
-export const TAIL_CHARS = 16 * 1024;
+const TAIL_CHARS = 16 * 1024;
 /** A session's view lists its last calls, at most this many. */
 const RECENT_CALLS = 50;
 
-export function isCallRecord(entry: FeedEntry): entry is AuditRecord {
+function isCallRecord(entry: FeedEntry): entry is AuditRecord {
   return !('event' in entry);
 }
 
@@ -103,7 +103,7 @@ export function approvalsView(sources: ConsoleSources): PendingApproval[] {
 }
 
 /** The audit stream's filters: each, when given, must equal the entry's field. */
-export interface AuditFilter {
+interface AuditFilter {
   readonly caller?: string;
   readonly session?: string;
   readonly outcome?: string;
