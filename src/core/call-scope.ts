@@ -21,6 +21,8 @@ export interface CallScope {
   policyVerdict?: PolicyVerdict;
   /** The sandbox mode the planner decided the call runs under (absent: no sandbox composed). */
   sandboxMode?: string;
+  /** Lines the call's answer ends with, said during the call for it alone (who approved it in the operator console). */
+  notes?: string[];
   /** Set by a tracing observer at the call's start. */
   startStep?: (name: string) => CallStep;
   /** Set by a tracing observer at the call's start: runs the call inside its span's context. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { currentCallScope } from '../../core/call-scope.js';
 import { APPROVAL_KINDS, type ApprovalAnswerer, type ApprovalFields, type ApprovalRequest, type NamedDecision } from '../../providers/policy/approval/approval-service.js';
 
 /** The answerer's name: what `approval.answerers` and `answeredBy` (`console:<operator>`) call it. */
@@ -40,6 +41,8 @@ export class ConsoleApprovalAnswerer implements ApprovalAnswerer {
 
   answer(request: ApprovalRequest): Promise<NamedDecision> {
     const id = randomUUID();
+    // The asking call's own scope: the approval's note goes on its answer, not on whichever call of the session ends next.
+    const call = currentCallScope();
     const shown: PendingApproval = Object.freeze({
       id,
       callId: request.callId,
@@ -63,9 +66,9 @@ export class ConsoleApprovalAnswerer implements ApprovalAnswerer {
         settle: (answer) => {
           request.signal?.removeEventListener('abort', withdraw);
           this.drop(id);
-          if (answer.decision === 'allowed-once') {
-            request.session?.notify(`[${request.kind} approved once by operator "${answer.by}" in the operator console]`);
-          }
+          const note = `[${request.kind} approved once by operator "${answer.by}" in the operator console]`;
+          if (answer.decision === 'allowed-once' && call && !call.ended) (call.notes ??= []).push(note);
+          else if (answer.decision === 'allowed-once') request.session?.notify(note);
           resolve(answer);
         },
       });
