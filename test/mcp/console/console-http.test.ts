@@ -5,6 +5,7 @@ import { localEnvironment } from '../../../src/plugins/local.environment.js';
 import { resolveOperatorTokens } from '../../../src/mcp/console/operator-tokens.js';
 import { resolveHttpToken } from '../../../src/mcp/access/http-auth.js';
 import { connectClient } from '../../support/mcp-clients.js';
+import { initializeBody } from '../../support/raw-legacy.js';
 import { CALLER_TOKENS, consoleRig, OPERATOR_TOKEN, tokenFile, type ConsoleRig } from '../../support/console-kit.js';
 
 let rig: ConsoleRig;
@@ -33,7 +34,7 @@ describe('operator console access', () => {
     const res = await fetch(rig.server.url, {
       method: 'POST',
       headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: initializeBody(),
     });
     expect(res.status).toBe(401);
   });
