@@ -115,4 +115,37 @@ describe('operator console access', () => {
       await b.transport.close();
     }
   });
+
+  it('streams server-sent events: the state at once, then each new audit entry', async () => {
+    const res = await rig.api('/console/api/events');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const nextEvent = async (name: string): Promise<unknown> => {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (block.startsWith(`event: ${name}\n`)) return JSON.parse(block.slice(block.indexOf('data: ') + 6));
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the stream ended');
+        buffer += decoder.decode(value, { stream: true });
+      }
+    };
+    try {
+      expect(await nextEvent('state')).toMatchObject({ operator: 'oscar', approvals: [] });
+      const a = await connectClient(new URL(rig.server.url), CALLER_TOKENS.alice);
+      await a.client.callTool({ name: 'bash', arguments: { command: 'echo streamed', description: 'Say it' } });
+      expect(await nextEvent('audit')).toMatchObject({ caller: 'alice', command: 'echo streamed', outcome: 'ok' });
+      await a.transport.close();
+    } finally {
+      await reader.cancel();
+    }
+  });
 });
