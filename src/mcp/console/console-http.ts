@@ -82,7 +82,8 @@ export class ConsoleHttp {
       return sendText(res, 401, 'unauthorized: the console needs an operator token (Authorization: Bearer <token>)', { 'www-authenticate': 'Bearer realm="dsh-console"' });
     }
     this.options.authenticated(req);
-    const route = url.pathname.slice(API.length).split('/').map((part) => decodeURIComponent(part));
+    const route = routeOf(url.pathname.slice(API.length));
+    if (route === undefined) return sendText(res, 400, 'bad request: the path is not valid percent-encoding');
     if (req.method === 'GET') return this.read(req, res, route, url, operator);
     if (req.method !== 'POST') return sendText(res, 405, 'method not allowed', { allow: 'GET, POST' });
     const crossOrigin = crossOriginOf(req);
@@ -136,6 +137,14 @@ export class ConsoleHttp {
 
   private state(operator: string) {
     return { operator, sessions: sessionsView(this.sources), approvals: approvalsView(this.sources) };
+  }
+}
+
+function routeOf(path: string): string[] | undefined {
+  try {
+    return path.split('/').map((part) => decodeURIComponent(part));
+  } catch {
+    return undefined;
   }
 }
 

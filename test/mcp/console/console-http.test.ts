@@ -80,6 +80,7 @@ describe('operator console access', () => {
     expect((await rig.api('/console/api/approvals/x', { method: 'POST', body: 'not json' })).status).toBe(400);
     expect((await rig.api('/console/api/approvals/x', { method: 'POST', body: 'x'.repeat(10_000) })).status).toBe(413);
     expect((await rig.api('/console/api/state', { method: 'DELETE' })).status).toBe(405);
+    expect((await rig.api('/console/api/sessions/%E0%A4%A')).status).toBe(400);
   });
 
   it('lists the live sessions of both callers with their shapes, and one session in detail', async () => {

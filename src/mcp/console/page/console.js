@@ -138,6 +138,8 @@
       return card;
     });
     $('tasks').replaceChildren(...(cards.length ? cards : [el('p', 'No tasks.', 'muted')]));
+    // The newest output is at the bottom of each tail.
+    for (const pre of $('tasks').querySelectorAll('pre')) pre.scrollTop = pre.scrollHeight;
     const bytes = (b) => (b ? b.stdout + b.stderr + b.pty + b.task : 0);
     $('calls').replaceChildren(
       ...detail.calls.map((c) => row([c.time, c.tool, el('code', c.command ?? ''), c.outcome, c.exitCode ?? '—', `${c.durationMs} ms`, bytes(c.outputBytes)])),
