@@ -6,7 +6,7 @@ import type { IdleCandidate, PlannedEnd, SessionCounter, SessionSlot } from './s
 /** A live session as the operator console lists it. */
 export interface LiveSession {
   readonly caller: string | undefined;
-  readonly activity: SessionActivity;
+  readonly activity: Pick<SessionActivity, 'session' | 'openedAt' | 'lastActiveAt'>;
 }
 
 /** What every session a server keeps has: whose it is, its place in the count, and what keeps it busy. */

@@ -78,6 +78,8 @@ interface HeldSession {
  */
 export class SessionHandles {
   private readonly table: IdleSessionTable<Entry>;
+  /** Fresh sessions whose first call still runs. */
+  private readonly inFlight = new Set<LiveSession>();
   private readonly entries: Map<string, Entry>;
   private readonly clock: Clock;
 
@@ -97,7 +99,7 @@ export class SessionHandles {
 
   /** The live sessions (the operator console's list). */
   liveSessions(): LiveSession[] {
-    return this.table.liveSessions();
+    return [...this.table.liveSessions(), ...this.inFlight];
   }
 
   /** One idle stage pass now (tests drive it with a fake clock). */
@@ -139,9 +141,13 @@ export class SessionHandles {
       return tooManySessions(slot, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(slot, caller), this.clock.now());
     }
     const session = this.host.openSession({ cwd: this.options.cwd, ...(caller !== undefined ? { caller } : {}) });
+    // Listed while its first call runs (it may wait for an approval), before it has a handle or is let go.
+    const running: LiveSession = { caller, activity: { session, openedAt: this.clock.now(), lastActiveAt: () => this.clock.now() } };
+    this.inFlight.add(running);
     return {
       session,
       finish: async () => {
+        this.inFlight.delete(running);
         if (!session.scope.holdsLastingState) {
           slot.free();
           await session.dispose();

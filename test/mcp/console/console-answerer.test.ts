@@ -10,6 +10,7 @@ import { localEnvironment } from '../../../src/plugins/local.environment.js';
 import { ApprovalService } from '../../../src/providers/policy/approval/approval-service.js';
 import { ConsoleApprovalAnswerer } from '../../../src/mcp/console/console-answerer.js';
 import { connectClient } from '../../support/mcp-clients.js';
+import { approvingClient, modernHttp, modernText } from '../../support/modern-client.js';
 import { CALLER_TOKENS, consoleRig, type ConsoleRig } from '../../support/console-kit.js';
 
 let rig: ConsoleRig;
@@ -70,6 +71,24 @@ describe('the console answers approvals', () => {
       expect(rig.host.get(ApprovalService).audit().at(-1)).toMatchObject({ decision: 'rejected', answeredBy: 'console:oscar' });
     } finally {
       await transport.close();
+    }
+  });
+
+  it('answers a 2026-07-28 call too (no elicitation declared), and lists its session while it waits', async () => {
+    const approver = approvingClient({});
+    const client = await modernHttp(new URL(rig.server.url), CALLER_TOKENS.bob, approver.client);
+    try {
+      const marker = path.join(rig.dir, 'approved-modern');
+      const call = client.callTool({ name: 'bash', arguments: { command: `touch ${marker}`, description: 'Touch' } });
+      const id = await rig.nextPending();
+      const state = (await (await rig.api('/console/api/state')).json()) as { sessions: Array<{ id: string; caller: string }>; approvals: Array<{ id: string; session: string }> };
+      expect(state.sessions.map((s) => s.id)).toContain(state.approvals.find((a) => a.id === id)!.session);
+      expect((await post(`/console/api/approvals/${id}`, { verdict: 'approve' })).status).toBe(200);
+      expect(modernText(await call)).toContain('[command approved once by operator "oscar" in the operator console]');
+      expect(existsSync(marker)).toBe(true);
+      expect(approver.asked).toEqual([]);
+    } finally {
+      await client.close();
     }
   });
 
