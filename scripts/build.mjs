@@ -18,6 +18,8 @@ function compile(project) {
 
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 compile('tsconfig.build.json');
+// The operator console's page (src/mcp/console/console-assets.ts finds it here): static files, no build step.
+cpSync(path.join(root, 'src/mcp/console/page'), path.join(root, 'dist/console'), { recursive: true });
 // The argument schemas, generated once here so the CLI starts without class-validator.
 const cached = spawnSync(process.execPath, [path.join(root, 'scripts/cache-arg-schemas.mjs')], { cwd: root, stdio: 'inherit' });
 if (cached.status !== 0) throw new Error('caching the argument schemas failed');

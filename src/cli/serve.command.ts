@@ -13,6 +13,7 @@ import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './hea
 import { hideServerFile } from '../core/server-files.js';
 import { addApprovalOptions, withApprovalFlags, type ApprovalFlags } from './approval-options.js';
 import { addReapOption, startReaper, type ReapFlags } from './serve-reaper.js';
+import { addConsoleOptions, consoleSettings, startConsole, type ConsoleFileSettings, type ConsoleFlags } from './console-options.js';
 
 const HELP_AFTER = `
 Transports:
@@ -62,6 +63,7 @@ Composition file (--config, YAML or JSON; unknown keys are errors):
   audit: { file }            one JSON line per tool call (like --audit-log)
   telemetry: { includeCommand }        the redacted command on each span
   serve: { sessionLifetimeMs }         HTTP sessions end this long after they opened (--session-lifetime)
+  serve: { console, operatorTokenFile } the operator console at /console (--console)
   kubernetes: { image, namespace, kubeconfig, context, env, mounts, resources, nodeSelector,
                 tolerations, runtimeClassName, serviceAccountName, labels, annotations,
                 podStartTimeoutMs, workspace, user, leaseSeconds, networkPolicy }
@@ -91,7 +93,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ReapFlags, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
+interface ServeOptions extends ServeDeployOptions, ReapFlags, ConsoleFlags, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
   readonly idleTimeout: number;
   readonly sessionLifetime?: number;
   readonly maxSessions: number;
@@ -122,7 +124,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
     .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
-  addReapOption(addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve)))))
+  addReapOption(addConsoleOptions(addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve))))))
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -137,8 +139,10 @@ export function registerServeCommand(program: Command): void {
         ]);
       checkObserveFlags(options, options.http !== undefined);
       let fileLifetimeMs: number | undefined;
+      let fileConsole: ConsoleFileSettings | undefined;
       const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), ({ serve: serveConfig, ...env }) => {
         fileLifetimeMs = serveConfig?.sessionLifetimeMs;
+        fileConsole = serveConfig;
         return withApprovalFlags(withLogFlags(withObserveFlags(env, options), options), options);
       });
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();
@@ -149,6 +153,7 @@ export function registerServeCommand(program: Command): void {
       let stopReaper: () => void = () => undefined;
       try {
         checkServeDeployOptions(options);
+        const operatorConsole = consoleSettings(options, fileConsole, options.http !== undefined);
         stopReaper = await startReaper(host, logger, options.reapInterval);
         await host.load(mcpApprovalModule(approvals));
         await loadHeartbeat(host, options);
@@ -172,7 +177,9 @@ export function registerServeCommand(program: Command): void {
           if (auth !== 'none' && auth.file !== undefined) {
             process.stderr.write(`dsh-tools: bearer token written to ${auth.file} (send "Authorization: Bearer <token>")\n`);
           }
+          const consoleParts = operatorConsole && (await startConsole(host, operatorConsole.tokenFile, auth));
           const http = await serveHttp(host, {
+            ...(consoleParts ? { console: consoleParts } : {}),
             workspace,
             port: options.http,
             host: options.host ?? '127.0.0.1',
@@ -190,6 +197,7 @@ export function registerServeCommand(program: Command): void {
             connectionLimits: connectionLimitsOf(options),
           });
           process.stderr.write(`dsh-tools: MCP server listening on ${http.url} (workspace ${workspace})\n`);
+          if (consoleParts) process.stderr.write(`dsh-tools: operator console at ${http.url.replace(/\/mcp$/, '/console')}\n`);
           server = http;
         }
       } catch (error) {

@@ -18,6 +18,8 @@ export interface CallScope {
    * listeners, a timer) keep its scope after it ended: they must not add to it.
    */
   ended?: boolean;
+  /** Lines the call's answer ends with, said during the call for it alone (who approved it in the operator console). */
+  notes?: string[];
   /** Set by a tracing observer at the call's start. */
   startStep?: (name: string) => CallStep;
   /** Set by a tracing observer at the call's start: runs the call inside its span's context. */

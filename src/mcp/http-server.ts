@@ -32,6 +32,8 @@ import { PeerCheck } from './access/http-peer-check.js';
 import { observeHttpAnswer } from './access/http-observe.js';
 import { addressOf, peerOf, trustedProxySet } from './access/http-peer.js';
 import { describeSessionClient } from '../providers/observability/session-client.js';
+import { ConsoleHttp, isConsolePath } from './console/console-http.js';
+import type { ConsoleParts } from './console/console-module.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -79,6 +81,8 @@ export interface HttpServeOptions {
   readonly connectionLimits?: Partial<HttpConnectionLimits>;
   /** Proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`); from anyone else it is ignored. */
   readonly trustedProxies?: readonly string[];
+  /** The operator console at `/console` (`--console`): its operator tokens and what `loadConsole` added to the host. */
+  readonly console?: ConsoleParts & { readonly operators: HttpToken };
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -166,8 +170,12 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     await openLegacySession(legacyDeps, req, res, body, caller, slot);
   };
 
+  const refusalOf = async (req: IncomingMessage) => access.refusal(req) ?? (await peers.refusal(req));
+  const sources = { host, sessions: () => [...sessions.liveSessions(), ...handles.liveSessions()] };
+  const operatorConsole = options.console && new ConsoleHttp({ ...sources, ...options.console }, { operators: options.console.operators, refusal: refusalOf, authenticated: (req) => guard.authenticated(req) });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (operatorConsole && isConsolePath(url.pathname)) return operatorConsole.serve(req, res, url);
     if (url.pathname === HEALTH_PATH || url.pathname === READY_PATH) {
       return answerHealth(url.pathname, req.method, res, { host, draining: () => draining, ...(log ? { logger: log } : {}) });
     }
@@ -179,7 +187,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
       });
     }
     // A command of this server never answers its approvals, signature or not (the peer check of every client).
-    if (isApprovalCallbackPath(url.pathname)) return serveApprovalCallback(host, req, res, url.pathname, access.refusal(req) ?? (await peers.refusal(req)));
+    if (isApprovalCallbackPath(url.pathname)) return serveApprovalCallback(host, req, res, url.pathname, await refusalOf(req));
     if (url.pathname !== MCP_PATH) {
       const refusal = access.refusal(req);
       if (refusal) return reply(res, 403, refusal);

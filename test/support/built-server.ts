@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +13,8 @@ function newestSourceMtime(dir: string): number {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(full));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+    // The operator console's page (html, js, css) is copied into dist/console by the build.
+    else if (/\.(ts|js|css|html)$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
   }
   return newest;
 }
@@ -66,8 +67,9 @@ export function ensureBuilt(): void {
       if (mtime(MAIN_JS) === 0) throw new Error(`building dist failed:\n${output}`);
       process.stderr.write(`e2e: tsc reported errors (dist was emitted anyway):\n${output}\n`);
     }
-    // The rest of `npm run build`: the argument schemas cached for start-up.
+    // The rest of `npm run build`: the argument schemas cached for start-up, the operator console's page.
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/cache-arg-schemas.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    cpSync(path.join(ROOT, 'src/mcp/console/page'), path.join(ROOT, 'dist/console'), { recursive: true });
   } finally {
     rmdirSync(LOCK);
   }

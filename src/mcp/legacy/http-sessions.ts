@@ -4,7 +4,7 @@ import type { Clock, Logger } from '../../providers/logging/logger.js';
 import type { McpConnection } from './mcp-connection.js';
 import type { DrainingTransport } from '../transport/draining-transport.js';
 import { SessionActivity, type IdleSettings, type RunningTasks } from '../sessions/idle-stages.js';
-import { IdleSessionTable } from '../sessions/idle-session-table.js';
+import { IdleSessionTable, type LiveSession } from '../sessions/idle-session-table.js';
 import type { ReleaseCause, ServerRelease } from '../sessions/released-sessions.js';
 import { freedNote, type SessionCounter, type SessionRefusal, type SessionSlot } from '../sessions/session-counter.js';
 
@@ -69,6 +69,11 @@ export class HttpSessionTable {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The live sessions (the operator console's list). */
+  liveSessions(): LiveSession[] {
+    return this.table.liveSessions();
   }
 
   /** One idle stage pass now (tests drive it with a fake clock). */

@@ -3,6 +3,12 @@ import { evictable, IdleStages, type IdleSettings, type SessionActivity } from '
 import { ReleasedSessions, releaseReason, stageCause, type ReleaseCause } from './released-sessions.js';
 import type { IdleCandidate, PlannedEnd, SessionCounter, SessionSlot } from './session-counter.js';
 
+/** A live session as the operator console lists it. */
+export interface LiveSession {
+  readonly caller: string | undefined;
+  readonly activity: Pick<SessionActivity, 'session' | 'openedAt' | 'lastActiveAt'>;
+}
+
 /** What every session a server keeps has: whose it is, its place in the count, and what keeps it busy. */
 interface IdleTableEntry {
   readonly caller: string | undefined;
@@ -65,6 +71,11 @@ export class IdleSessionTable<E extends IdleTableEntry> {
     if (!entry || !this.live(entry)) return;
     this.released.remember(key, entry.caller, releaseReason(cause, this.settings.counter.caps));
     this.end(key, entry, cause);
+  }
+
+  /** Who holds each live session and what it does (the operator console's list). */
+  liveSessions(): LiveSession[] {
+    return this.liveEntries().map(([, entry]) => ({ caller: entry.caller, activity: entry.activity }));
   }
 
   private liveEntries(): Array<[string, E]> {

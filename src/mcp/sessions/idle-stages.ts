@@ -115,6 +115,12 @@ export class SessionActivity {
     return this.lastActive;
   }
 
+  /** When it was last busy (now, while it is). */
+  lastActiveAt(): number {
+    this.idleSince();
+    return this.lastActive;
+  }
+
   /** How long it has been idle; undefined while it is busy. */
   idleFor(): number | undefined {
     const since = this.idleSince();

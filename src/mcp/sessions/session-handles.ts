@@ -2,7 +2,7 @@ import type { DshHost } from '../../container/dsh-host.js';
 import type { HostSession } from '../../container/host-session.js';
 import type { Clock, Logger } from '../../providers/logging/logger.js';
 import { SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
-import { IdleSessionTable } from './idle-session-table.js';
+import { IdleSessionTable, type LiveSession } from './idle-session-table.js';
 import type { ReleaseCause, ServerRelease } from './released-sessions.js';
 import { freedNote, SessionCounter, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
 
@@ -78,6 +78,8 @@ interface HeldSession {
  */
 export class SessionHandles {
   private readonly table: IdleSessionTable<Entry>;
+  /** Fresh sessions whose first call still runs. */
+  private readonly inFlight = new Set<LiveSession>();
   private readonly entries: Map<string, Entry>;
   private readonly clock: Clock;
 
@@ -93,6 +95,11 @@ export class SessionHandles {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The live sessions (the operator console's list). */
+  liveSessions(): LiveSession[] {
+    return [...this.table.liveSessions(), ...this.inFlight];
   }
 
   /** One idle stage pass now (tests drive it with a fake clock). */
@@ -134,9 +141,13 @@ export class SessionHandles {
       return tooManySessions(slot, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(slot, caller), this.clock.now());
     }
     const session = this.host.openSession({ cwd: this.options.cwd, ...(caller !== undefined ? { caller } : {}) });
+    // Listed while its first call runs (it may wait for an approval), before it has a handle or is let go.
+    const running: LiveSession = { caller, activity: { session, openedAt: this.clock.now(), lastActiveAt: () => this.clock.now() } };
+    this.inFlight.add(running);
     return {
       session,
       finish: async () => {
+        this.inFlight.delete(running);
         if (!session.scope.holdsLastingState) {
           slot.free();
           await session.dispose();

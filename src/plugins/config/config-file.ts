@@ -74,6 +74,8 @@ export function validateConfig(data: unknown, source: string): DshConfig {
   if (approval?.webhook !== undefined) {
     config.approval = { ...approval, webhook: { ...approval.webhook, secretFile: path.resolve(base, approval.webhook.secretFile) } };
   }
+  const serve = config.serve as { operatorTokenFile?: string } | undefined;
+  if (serve?.operatorTokenFile !== undefined) config.serve = { ...serve, operatorTokenFile: path.resolve(base, serve.operatorTokenFile) };
   return config as DshConfig;
 }
 

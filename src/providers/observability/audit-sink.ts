@@ -43,7 +43,21 @@ export interface AuditRecord {
  * session it ended with its tasks. Each record names itself in `event`; a
  * record without `event` is a finished call.
  */
-export type AuditEvent = HttpRefusalEvent | SessionEndedEvent;
+export type AuditEvent = HttpRefusalEvent | SessionEndedEvent | OperatorActionEvent;
+
+/** What an operator did in the console (`serve --console`) that is not an approval: a task killed. */
+interface OperatorActionEvent {
+  readonly event: 'operator_action';
+  readonly time: string;
+  /** The operator token's name. */
+  readonly operator: string;
+  readonly action: 'kill_task';
+  readonly session: string;
+  readonly caller: string | null;
+  readonly taskId: string;
+  /** `killed`, or `already finished`. */
+  readonly result: string;
+}
 
 interface HttpRefusalEvent {
   readonly event: 'auth_failure' | 'http_refused';

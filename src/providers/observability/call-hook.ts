@@ -47,8 +47,15 @@ export async function observeCall<V>(
       throw error;
     }
     await ended(source, observers, start, scope, { rawArgs, result, plan, ctx, durationMs: performance.now() - started });
-    return result;
+    return withNotes(result, scope.notes);
   });
+}
+
+/** The result with the call's notes as its last lines (they belong to this call, unlike the session's notices). */
+function withNotes<V>(result: ToolResult<V>, notes: readonly string[] | undefined): ToolResult<V> {
+  const last = result.content.at(-1);
+  if (!notes?.length || last === undefined) return result;
+  return { ...result, content: [...result.content.slice(0, -1), { ...last, text: [last.text, ...notes].join('\n') }] };
 }
 
 /** Counts the session among the open ones until it is disposed (when the host has metrics). Returns it. */

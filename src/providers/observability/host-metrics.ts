@@ -75,6 +75,11 @@ export class HostMetrics {
     else this.shells.delete(sessionId);
   }
 
+  /** Whether session `sessionId` has its persistent shell open (the operator console shows it). */
+  shellIsOpen(sessionId: string): boolean {
+    return this.shells.has(sessionId);
+  }
+
   @preDestroy()
   dispose(): void {
     this.disposed = true;

@@ -7,6 +7,7 @@ import { resolveTaskRuntimeConfig } from './task-runtime-config.js';
 import {
   TaskRuntimeConfig,
   type TaskCaller,
+  type TaskKiller,
   type TaskDoneEvent,
   type TaskOutcome,
   type TaskProcess,
@@ -129,15 +130,21 @@ export class LocalTaskRuntime implements TaskRuntime {
     });
   }
 
+  peek(caller: TaskCaller, id: string): string | undefined {
+    const entry = this.tables.find(caller, id)?.entry;
+    return entry === undefined ? undefined : (entry.process?.peekOutput?.() ?? '');
+  }
+
   async kill(
     caller: TaskCaller,
     id: string,
     reason?: string,
+    by: TaskKiller = 'model',
   ): Promise<{ snapshot: TaskSnapshot; alreadyFinished: boolean } | undefined> {
     const entry = this.tables.find(caller, id)?.entry;
     if (!entry) return undefined;
     if (!entry.live) return { snapshot: entry.snapshot(), alreadyFinished: true };
-    entry.killedByModel = true;
+    entry.killedByModel = by === 'model';
     if (reason !== undefined && entry.killReason === undefined) entry.killReason = String(reason);
     this.cancel(entry);
     return { snapshot: entry.snapshot(), alreadyFinished: false };

@@ -23,6 +23,8 @@ export interface TaskDelta {
  */
 export interface TaskProcess {
   readOutput(): TaskDelta;
+  /** What the task printed that memory still holds (redacted), without consuming it; optional. */
+  peekOutput?(): string;
   kill(): Promise<boolean>;
   readonly done: Promise<TaskOutcome>;
 }
@@ -98,8 +100,10 @@ export interface TaskRuntime {
   list(caller: TaskCaller): TaskSnapshot[];
   /** Consuming read; undefined for an unknown (or foreign) id. */
   read(caller: TaskCaller, id: string): TaskRead | undefined;
+  /** What a task printed that memory holds, unconsumed (the operator console's tail); optional. */
+  peek?(caller: TaskCaller, id: string): string | undefined;
   /** Requests cancellation; undefined for an unknown id; `alreadyFinished` when it had settled. */
-  kill(caller: TaskCaller, id: string, reason?: string): Promise<{ snapshot: TaskSnapshot; alreadyFinished: boolean } | undefined>;
+  kill(caller: TaskCaller, id: string, reason?: string, by?: TaskKiller): Promise<{ snapshot: TaskSnapshot; alreadyFinished: boolean } | undefined>;
   /** Terminal snapshot, or the live one at timeout; aborting stops only the wait. */
   wait(caller: TaskCaller, id: string, timeoutMs: number, signal?: AbortSignal): Promise<TaskSnapshot | undefined>;
   /** Listener errors are contained. Returns an unsubscribe function. */
@@ -108,5 +112,8 @@ export interface TaskRuntime {
   disposeOwner(ownerId: string): Promise<void>;
   dispose(): Promise<void>;
 }
+
+/** Who kills a task: the model (which then knows), or an operator (the model is told when the task ends). */
+export type TaskKiller = 'model' | 'operator';
 
 export const TaskRuntime: ServiceIdentifier<TaskRuntime> = Symbol.for('dsh.TaskRuntime');

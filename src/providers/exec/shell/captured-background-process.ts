@@ -73,6 +73,14 @@ export class CapturedBackgroundProcess implements BackgroundProcess {
     return readBackground(command.stdout, command.stderr, leftovers);
   }
 
+  /** Both streams' retained text, stdout first; nothing is consumed. */
+  peekOutput(): string {
+    const command = this.command;
+    if (command === undefined) return '';
+    const stderr = command.stderr.text();
+    return command.stdout.text() + (stderr === '' ? '' : `\n[stderr]\n${stderr}`);
+  }
+
   async kill(): Promise<boolean> {
     if (this.isFinished || this.command === undefined) return false;
     this.command.stop('kill');

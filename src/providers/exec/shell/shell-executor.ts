@@ -193,6 +193,8 @@ export interface BackgroundProcess {
   readonly pid: number | undefined;
   /** Consuming read: consecutive reads never re-deliver bytes. */
   readOutput(): OutputDelta;
+  /** The retained output, unconsumed (the operator console's tail). */
+  peekOutput?(): string;
   /**
    * Kills the whole process group (TERM, then KILL after the grace) and awaits the end. False once
    * finished, and when the command had already exited on its own (only its output was still draining).

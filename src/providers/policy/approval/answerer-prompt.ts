@@ -9,6 +9,7 @@ import { ApprovalAnswerers } from './local-approval-service.js';
 const WHO: Readonly<Record<string, string>> = {
   'mcp-elicitation': 'the user, in a form of your MCP client, if the client offers forms',
   webhook: "the operator's approval webhook",
+  console: "an operator, in this server's operator console (it may take a while: a person is asked)",
 };
 
 const OPENING = 'Approvals (a sandbox escalation, or a command under an ask rule)';

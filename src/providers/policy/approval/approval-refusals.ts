@@ -23,6 +23,8 @@ export function refusalMessage(kind: ApprovalKind, outcome: ApprovalOutcome, tim
   switch (outcome.decision) {
     case 'rejected': {
       const policy = outcome.answeredBy?.startsWith('policy:') ? outcome.answeredBy.slice('policy:'.length) : undefined;
+      const person = policy === undefined ? personOf(outcome.answeredBy) : undefined;
+      if (person !== undefined) return `${kind} rejected by operator "${person.by}" (${person.answerer})`;
       return `${kind} rejected by ${policy === undefined ? 'the user' : `policy ${policy}`}`;
     }
     case 'cancelled':
@@ -40,4 +42,11 @@ export function refusalMessage(kind: ApprovalKind, outcome: ApprovalOutcome, tim
       // `failed`, and anything a custom ApprovalService returns that is not a decision.
       return `${texts.refused}: the approver failed`;
   }
+}
+
+/** `console:alice` (an answerer and the person who answered through it), else undefined. */
+function personOf(answeredBy: string | undefined): { readonly answerer: string; readonly by: string } | undefined {
+  const colon = answeredBy?.indexOf(':') ?? -1;
+  if (answeredBy === undefined || colon <= 0) return undefined;
+  return { answerer: answeredBy.slice(0, colon), by: answeredBy.slice(colon + 1) };
 }

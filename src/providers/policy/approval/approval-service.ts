@@ -77,7 +77,16 @@ export interface ApprovalAnswerer {
   readonly name: string;
   /** The kinds of request this answerer decides; default `['command']`. */
   readonly kinds?: readonly ApprovalKind[];
-  answer(request: ApprovalRequest): Promise<ApprovalDecision | undefined>;
+  answer(request: ApprovalRequest): Promise<ApprovalDecision | NamedDecision | undefined>;
+}
+
+/**
+ * A decision with the person who made it (an operator of the console):
+ * the outcome's `answeredBy` is then `<answerer>:<by>`.
+ */
+export interface NamedDecision {
+  readonly decision: ApprovalDecision;
+  readonly by: string;
 }
 
 /** Whether `answerer` is asked requests of `kind` (see `ApprovalAnswerer.kinds`). */

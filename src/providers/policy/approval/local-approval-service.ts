@@ -19,6 +19,7 @@ import {
   ApprovalRecord,
   ApprovalRequest,
   ApprovalService,
+  type NamedDecision,
 } from './approval-service.js';
 
 /**
@@ -153,7 +154,7 @@ export class LocalApprovalService implements ApprovalService {
     if (answerers.length === 0) return { decision: 'unavailable', answeredBy: NO_ANSWERER_FOR_KIND };
     for (const answerer of answerers) {
       const name = typeof answerer?.name === 'string' ? answerer.name : 'unnamed answerer';
-      let answer: ApprovalDecision | undefined | typeof ABORTED;
+      let answer: ApprovalDecision | NamedDecision | undefined | typeof ABORTED;
       try {
         answer = await untilAborted(() => answerer.answer(request), signal);
       } catch (error) {
@@ -163,12 +164,15 @@ export class LocalApprovalService implements ApprovalService {
       }
       if (answer === ABORTED) return { decision: 'cancelled' };
       if (answer === undefined) continue;
+      // A person's answer names them: `console:alice`.
+      const by = namedBy(answer);
+      if (by !== undefined) return { decision: (answer as NamedDecision).decision, answeredBy: `${name}:${by}` };
       if (!DECISIONS.has(answer as string)) {
         this.logger?.warn(`approval: answerer "${name}" returned ${describeValue(answer)}; failing closed`);
         return { decision: 'failed', answeredBy: name };
       }
       // An answerer's own "unavailable" means it could not get a decision, not that none is configured.
-      return { decision: answer === 'unavailable' ? 'undecided' : answer, answeredBy: name };
+      return { decision: answer === 'unavailable' ? 'undecided' : (answer as ApprovalDecision), answeredBy: name };
     }
     return { decision: 'undecided' };
   }
@@ -205,6 +209,13 @@ export class LocalApprovalService implements ApprovalService {
 }
 
 const ABORTED = Symbol('aborted');
+
+/** The person of a `NamedDecision` whose decision is a decision (not `unavailable`), else undefined. */
+function namedBy(answer: unknown): string | undefined {
+  if (answer === null || typeof answer !== 'object') return undefined;
+  const { decision, by } = answer as Partial<NamedDecision>;
+  return typeof by === 'string' && by !== '' && decision !== 'unavailable' && DECISIONS.has(decision as string) ? by : undefined;
+}
 
 /** Runs `answer`, settling early with ABORTED when `signal` fires first. Sync throws reject. */
 async function untilAborted<T>(answer: () => Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
