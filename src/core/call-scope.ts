@@ -39,6 +39,19 @@ export function currentCallScope(): CallScope | undefined {
   return scope?.ended ? undefined : scope;
 }
 
+/**
+ * Adds lines to the current call's own answer later (an approval's note once
+ * an operator answered); undefined outside an observed call. Lines given after
+ * the call answered are dropped.
+ */
+export function noteForCurrentCall(): ((line: string) => void) | undefined {
+  const scope = currentCallScope();
+  if (!scope) return undefined;
+  return (line) => {
+    if (!scope.ended) (scope.notes ??= []).push(line);
+  };
+}
+
 /** Runs a step of the current call (e.g. a container start) so observers can time it; just runs it outside a call. */
 export async function callStep<T>(name: string, run: () => Promise<T>): Promise<T> {
   let step: CallStep | undefined;

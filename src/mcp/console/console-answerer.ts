@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { currentCallScope } from '../../core/call-scope.js';
+import { noteForCurrentCall } from '../../core/call-scope.js';
 import { APPROVAL_KINDS, type ApprovalAnswerer, type ApprovalFields, type ApprovalRequest, type NamedDecision } from '../../providers/policy/approval/approval-service.js';
 
 /** The answerer's name: what `approval.answerers` and `answeredBy` (`console:<operator>`) call it. */
@@ -42,7 +42,7 @@ export class ConsoleApprovalAnswerer implements ApprovalAnswerer {
   answer(request: ApprovalRequest): Promise<NamedDecision> {
     const id = randomUUID();
     // The asking call's own scope: the approval's note goes on its answer, not on whichever call of the session ends next.
-    const call = currentCallScope();
+    const noteOnCall = noteForCurrentCall();
     const shown: PendingApproval = Object.freeze({
       id,
       callId: request.callId,
@@ -67,7 +67,7 @@ export class ConsoleApprovalAnswerer implements ApprovalAnswerer {
           request.signal?.removeEventListener('abort', withdraw);
           this.drop(id);
           const note = `[${request.kind} approved once by operator "${answer.by}" in the operator console]`;
-          if (answer.decision === 'allowed-once' && call && !call.ended) (call.notes ??= []).push(note);
+          if (answer.decision === 'allowed-once' && noteOnCall) noteOnCall(note);
           else if (answer.decision === 'allowed-once') request.session?.notify(note);
           resolve(answer);
         },
