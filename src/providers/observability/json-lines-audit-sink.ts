@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditEvent, AuditRecord, AuditSink } from './audit-sink.js';
@@ -49,6 +49,7 @@ export class JsonLinesAuditSink implements AuditSink {
   ) {
     this.file = path.resolve(file);
     this.name = `audit file ${this.file}`;
+    createIfMissing(this.file);
   }
 
   write(record: AuditRecord): Promise<void> {
@@ -139,6 +140,20 @@ interface OpenFile {
   readonly handle: FileHandle;
   readonly dev: number;
   readonly ino: number;
+}
+
+/**
+ * The file exists from the start, not from the first record: the server's
+ * files are masked from commands only while they exist when a command starts
+ * (docs/security.md), and a second call must not start before the first
+ * call's record created it. A failure here is reported by the first write.
+ */
+function createIfMissing(file: string): void {
+  try {
+    closeSync(openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600));
+  } catch {
+    // The write path opens it again and says why it cannot.
+  }
 }
 
 async function openAuditFile(file: string): Promise<OpenFile> {
