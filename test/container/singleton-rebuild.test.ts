@@ -2,7 +2,8 @@
 // singleton scope that injects the provider) is rebuilt on every kind of swap
 // — replace, rebind, unload of the replacement, a load that binds what it
 // takes optionally, a swap under a decorator — and its old instance disposed;
-// with a class binding and with a factory that resolves through its context.
+// with a class binding, a factory that resolves through its context, and a
+// resolved value that names its injections.
 import 'reflect-metadata';
 import { inject, injectable, optional, type ServiceIdentifier } from 'inversify';
 import { PluginModule, Tool, bindTool, createHost, replace, textResult, type DshHost, type ToolInstance } from '../../src/index.js';
@@ -51,12 +52,22 @@ const byFactory = () =>
     bindTool(bind, SaluteTool);
   });
 
+// Its injections named in the binding (Inversify's toResolvedValue).
+const byResolvedValue = () =>
+  new PluginModule('salutation:resolved', ({ bind }) => {
+    bind(SalutationToken)
+      .toResolvedValue((greeter: Greeter, punctuation?: string) => new Salutation(greeter, punctuation), [Greeter, { serviceIdentifier: Punctuation, optional: true }])
+      .inSingletonScope();
+    bindTool(bind, SaluteTool);
+  });
+
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 const salute = async (host: DshHost) => text(await host.call('salute', {}));
 
 describe.each([
   ['a class', byClass],
   ['a factory', byFactory],
+  ['a resolved value', byResolvedValue],
 ])('a singleton intermediary bound to %s', (_kind, salutation) => {
   let greeters: Greeters;
   let host: DshHost | undefined;
