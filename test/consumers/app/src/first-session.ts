@@ -1,7 +1,8 @@
 // The first page of docs/embedding.md: a host over the local shell, one
 // session, one command, the prompt, and disposal.
 import 'reflect-metadata';
-import { createHost, localEnvironment, staticEnvModule, type ToolResult } from 'dsh-tools';
+import { createHost, localEnvironment, staticEnvModule } from 'dsh-tools';
+import type { ToolResult } from 'dsh-tools';
 
 export interface FirstSession {
   readonly text: string;
