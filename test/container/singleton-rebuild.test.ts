@@ -5,6 +5,7 @@
 // with a class binding, a factory that resolves through its context, and a
 // resolved value that names its injections.
 import 'reflect-metadata';
+import { jest } from '@jest/globals';
 import { inject, injectable, optional, type ServiceIdentifier } from 'inversify';
 import { PluginModule, Tool, bindTool, createHost, replace, textResult, type DshHost, type ToolInstance } from '../../src/index.js';
 import { Greeter, Greeters, NoArgs, baseGreeter, undisposableWrapper } from './greeter-kit.js';
@@ -140,5 +141,45 @@ describe.each([
     await host.load(new PluginModule('unrelated', ({ bind }) => void bind(Symbol.for('test.Unrelated')).toConstantValue(1)));
     expect(await salute(host)).toBe('base');
     expect(Salutation.made).toHaveLength(1);
+  });
+});
+
+describe('a singleton whose dispose() throws', () => {
+  @injectable()
+  class Fragile {
+    constructor(@inject(Greeter) readonly greeter: Greeter) {}
+    dispose(): void {
+      throw new Error('disk gone');
+    }
+  }
+  const FragileToken: ServiceIdentifier<Fragile> = Symbol.for('test.Fragile');
+
+  @Tool({ name: 'fragile', description: 'Greet through a fragile service.', args: NoArgs })
+  class FragileTool implements ToolInstance<NoArgs> {
+    constructor(@inject(FragileToken) private readonly fragile: Fragile) {}
+    async run() {
+      return textResult(this.fragile.greeter.greet());
+    }
+  }
+
+  it('is still rebuilt, and the failure is reported as a warning naming it', async () => {
+    const greeters = new Greeters();
+    const host = await createHost(
+      baseGreeter(greeters),
+      new PluginModule('fragile', ({ bind }) => {
+        bind(FragileToken).to(Fragile).inSingletonScope();
+        bindTool(bind, FragileTool);
+      }),
+    );
+    const emitted = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      expect(text(await host.call('fragile', {}))).toBe('base');
+      await host.rebind(Greeter, greeters.make('rebound'));
+      expect(text(await host.call('fragile', {}))).toBe('rebound');
+      expect(emitted).toHaveBeenCalledWith('disposing the old test.Fragile (rebuilt after a swap) failed: disk gone', { code: 'DSH_DISPOSE_FAILED' });
+    } finally {
+      emitted.mockRestore();
+      await host.dispose().catch(() => undefined);
+    }
   });
 });
