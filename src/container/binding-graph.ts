@@ -1,5 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
-import { constructorTokens, type ConstructorToken } from '../core/constructor-tokens.js';
+import { injectedTokens, type ConstructorToken } from '../core/constructor-tokens.js';
 
 /**
  * What each bound token's provider injects, read from the constructor
@@ -31,6 +31,11 @@ export class BindingGraph {
   /** `owner` bound `token` in singleton scope. */
   markSingleton(owner: object, token: ServiceIdentifier): void {
     this.singletonsOf.set(owner, (this.singletonsOf.get(owner) ?? new Set()).add(token));
+  }
+
+  /** `owner`'s binding of `token` was put in another scope. */
+  unmarkSingleton(owner: object, token: ServiceIdentifier): void {
+    this.singletonsOf.get(owner)?.delete(token);
   }
 
   /** Whether a current binding of `token` is a singleton. */
@@ -96,8 +101,8 @@ export class BindingGraph {
   }
 }
 
-/** The edges of a binding target: a class's constructor tokens, or the one token a `toService` aliases. */
+/** The edges of a binding target: what a class injects (constructor and properties), or the one token a `toService` aliases. */
 export function edgesOfTarget(kind: 'class' | 'service', target: unknown): ConstructorToken[] {
   if (kind === 'service') return target === undefined ? [] : [{ token: target as ServiceIdentifier, optional: false }];
-  return constructorTokens(target);
+  return injectedTokens(target);
 }

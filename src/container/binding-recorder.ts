@@ -1,5 +1,5 @@
 import type { ResolutionContext, ServiceIdentifier } from 'inversify';
-import type { ConstructorToken } from '../core/constructor-tokens.js';
+import { declaresSingleton, type ConstructorToken } from '../core/constructor-tokens.js';
 import { edgesOfTarget, type BindingGraph } from './binding-graph.js';
 
 /**
@@ -24,7 +24,9 @@ export function recordingBinding<T extends object>(syntax: T, graph: BindingGrap
         else graph.record(owner, token, []);
         if ((key === 'toDynamicValue' || key === 'toFactory') && typeof args[0] === 'function') args[0] = learningFactory(args[0] as Factory, graph, owner, token);
         const next: unknown = (member as (...a: unknown[]) => unknown).apply(target, args);
-        return scopeWatching(next, () => graph.markSingleton(owner, token));
+        // A class may name its scope itself (`@injectable('Singleton')`); the binding's own in…Scope() overrides it.
+        if ((key === 'to' || key === 'toSelf') && declaresSingleton(args[0] ?? token)) graph.markSingleton(owner, token);
+        return scopeWatching(next, (singleton) => (singleton ? graph.markSingleton(owner, token) : graph.unmarkSingleton(owner, token)));
       };
     },
   });
@@ -67,15 +69,15 @@ function learningFactory(factory: Factory, graph: BindingGraph, owner: object, t
   };
 }
 
-/** The next step of a chain, telling `singleton` when it is put in singleton scope. */
-function scopeWatching<T>(syntax: T, singleton: () => void): T {
+/** The next step of a chain, telling `scoped` which scope it is put in (singleton or not). */
+function scopeWatching<T>(syntax: T, scoped: (singleton: boolean) => void): T {
   if (typeof syntax !== 'object' || syntax === null || typeof (syntax as { inSingletonScope?: unknown }).inSingletonScope !== 'function') return syntax;
   return new Proxy(syntax as object, {
     get(target, key) {
       const member: unknown = Reflect.get(target, key, target);
       if (typeof member !== 'function') return member;
-      if (key !== 'inSingletonScope') return member.bind(target);
-      return (...args: unknown[]) => (singleton(), (member as (...a: unknown[]) => unknown).apply(target, args));
+      if (key !== 'inSingletonScope' && key !== 'inTransientScope' && key !== 'inRequestScope') return member.bind(target);
+      return (...args: unknown[]) => (scoped(key === 'inSingletonScope'), (member as (...a: unknown[]) => unknown).apply(target, args));
     },
   }) as T;
 }

@@ -53,6 +53,33 @@ const byFactory = () =>
     bindTool(bind, SaluteTool);
   });
 
+// Raw Inversify: the class names its own scope, the binding none.
+@injectable('Singleton')
+class DeclaredSingleton extends Salutation {
+  constructor(@inject(Greeter) greeter: Greeter, @inject(Punctuation) @optional() punctuation: string | undefined) {
+    super(greeter, punctuation);
+  }
+}
+const byDeclaredScope = () =>
+  new PluginModule('salutation:declared', ({ bind }) => {
+    bind(SalutationToken).to(DeclaredSingleton);
+    bindTool(bind, SaluteTool);
+  });
+
+// Raw Inversify: the greeter comes in through a property.
+@injectable()
+class PropertySalutation extends Salutation {
+  @inject(Greeter) private readonly held!: Greeter;
+  constructor(@inject(Punctuation) @optional() punctuation: string | undefined) {
+    super({ name: 'held', greet: () => this.held.greet() }, punctuation);
+  }
+}
+const byProperty = () =>
+  new PluginModule('salutation:property', ({ bind }) => {
+    bind(SalutationToken).to(PropertySalutation).inSingletonScope();
+    bindTool(bind, SaluteTool);
+  });
+
 // Its injections named in the binding (Inversify's toResolvedValue).
 const byResolvedValue = () =>
   new PluginModule('salutation:resolved', ({ bind }) => {
@@ -69,6 +96,8 @@ describe.each([
   ['a class', byClass],
   ['a factory', byFactory],
   ['a resolved value', byResolvedValue],
+  ['a class that declares itself a singleton', byDeclaredScope],
+  ['a class injecting by property', byProperty],
 ])('a singleton intermediary bound to %s', (_kind, salutation) => {
   let greeters: Greeters;
   let host: DshHost | undefined;
