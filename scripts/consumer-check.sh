@@ -3,7 +3,9 @@
 #  1. each fixture in test/consumers (cjs, esm) = app/ + its own settings, in a
 #     temp dir: install the tarball and the fixture's devDependencies (from the
 #     npm cache when it has them), type-check, compile, run a real session,
-#     run its jest suite over dsh-tools/testing (cjs: plain ts-jest, no VM flag);
+#     run its jest suite over dsh-tools/testing (cjs: plain ts-jest, no VM flag)
+#     and real shells, the bwrap sandbox and Docker (those cases are skipped,
+#     the reason in their names, where the engine does not answer);
 #  2. an install with python/make/g++ hidden from PATH: it succeeds and serves
 #     the one-shot shell; it is also a local-only install (no optional peer
 #     dependencies): the compositions that need one fail naming it, in both
@@ -36,15 +38,19 @@ for kind in cjs esm; do
   bounded node dist/src/main.js | node "$root/test/consumers/expect-session.cjs"
   if [ -f require-check.js ]; then bounded node require-check.js; fi
   step "$kind: jest"
+  # The whole log when a test fails (it names the test), its summary otherwise.
+  log="$work/$kind-jest.log"
+  # jest's cache in the temp dir too (its default is one shared under /tmp).
+  JEST_CACHE="$work/jest-cache"
   if [ "$kind" = esm ]; then
-    NODE_OPTIONS=--experimental-vm-modules bounded npx jest --ci 2>&1 | tail -n 5
+    NODE_OPTIONS=--experimental-vm-modules bounded npx jest --ci --cacheDirectory "$JEST_CACHE" >"$log" 2>&1 || { cat "$log"; exit 1; }
   else
-    env -u NODE_OPTIONS timeout "${CONSUMER_STEP_TIMEOUT:-300}" npx jest --ci 2>&1 | tail -n 5
+    env -u NODE_OPTIONS timeout "${CONSUMER_STEP_TIMEOUT:-300}" npx jest --ci --cacheDirectory "$JEST_CACHE" >"$log" 2>&1 || { cat "$log"; exit 1; }
   fi
-  [ "${PIPESTATUS[0]}" -eq 0 ]
+  tail -n 5 "$log"
   step "$kind: jest exits by itself after a forgotten shell, --detectOpenHandles quiet"
   if [ "$kind" = esm ]; then vm=--experimental-vm-modules; else vm=; fi
-  forgotten="$(NODE_OPTIONS="$vm" timeout 120 npx jest --ci --detectOpenHandles test/forgotten-shell.test.ts 2>&1)" || { echo "$forgotten"; exit 1; }
+  forgotten="$(NODE_OPTIONS="$vm" timeout 120 npx jest --ci --cacheDirectory "$JEST_CACHE" --detectOpenHandles test/forgotten-shell.test.ts 2>&1)" || { echo "$forgotten"; exit 1; }
   if grep -Eiq 'open handle|did not exit' <<<"$forgotten" || ! grep -Fq DSH_FORGOTTEN_SHELL <<<"$forgotten"; then echo "$forgotten"; exit 1; fi
   cd "$root"
 done

@@ -1,5 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
-import { constructorTokens, type ConstructorToken } from '../core/constructor-tokens.js';
+import { injectedTokens, type ConstructorToken } from '../core/constructor-tokens.js';
 
 /**
  * What each bound token's provider injects, read from the constructor
@@ -12,6 +12,8 @@ import { constructorTokens, type ConstructorToken } from '../core/constructor-to
 export class BindingGraph {
   /** Per plugin (its guarded module), per token, the edges of what it bound. */
   private readonly byOwner = new Map<object, Map<ServiceIdentifier, ConstructorToken[]>>();
+  /** Per plugin, the tokens it bound in singleton scope. */
+  private readonly singletonsOf = new Map<object, Set<ServiceIdentifier>>();
 
   /** Records that `owner` bound `token` to something that injects `edges`. */
   record(owner: object, token: ServiceIdentifier, edges: readonly ConstructorToken[]): void {
@@ -20,14 +22,47 @@ export class BindingGraph {
     this.byOwner.set(owner, tokens);
   }
 
+  /** A factory of `owner`'s binding of `token` resolved `edge` while building (recorded once). */
+  learn(owner: object, token: ServiceIdentifier, edge: ConstructorToken): void {
+    const known = this.byOwner.get(owner)?.get(token);
+    if (known && !known.some((other) => other.token === edge.token)) known.push(edge);
+  }
+
+  /** `owner` bound `token` in singleton scope. */
+  markSingleton(owner: object, token: ServiceIdentifier): void {
+    this.singletonsOf.set(owner, (this.singletonsOf.get(owner) ?? new Set()).add(token));
+  }
+
+  /** `owner`'s binding of `token` was put in another scope. */
+  unmarkSingleton(owner: object, token: ServiceIdentifier): void {
+    this.singletonsOf.get(owner)?.delete(token);
+  }
+
+  /** Whether a current binding of `token` is a singleton. */
+  isSingleton(token: ServiceIdentifier): boolean {
+    return [...this.singletonsOf.values()].some((tokens) => tokens.has(token));
+  }
+
+  /** Every token some current binding holds in singleton scope. */
+  singletons(): Set<ServiceIdentifier> {
+    return new Set([...this.singletonsOf.values()].flatMap((tokens) => [...tokens]));
+  }
+
+  /** The owners (guarded modules) whose bindings of `token` are current, in the order they bound it. */
+  bindersOf(token: ServiceIdentifier): object[] {
+    return [...this.byOwner].filter(([, tokens]) => tokens.has(token)).map(([owner]) => owner);
+  }
+
   /** `token` was unbound (a rebind): every owner's edges of it go. */
   unbound(token: ServiceIdentifier): void {
     for (const tokens of this.byOwner.values()) tokens.delete(token);
+    for (const tokens of this.singletonsOf.values()) tokens.delete(token);
   }
 
   /** `owner` was unloaded. */
   forget(owner: object): void {
     this.byOwner.delete(owner);
+    this.singletonsOf.delete(owner);
   }
 
   /** What `token`'s providers inject, across owners. */
@@ -66,8 +101,8 @@ export class BindingGraph {
   }
 }
 
-/** The edges of a binding target: a class's constructor tokens, or the one token a `toService` aliases. */
+/** The edges of a binding target: what a class injects (constructor and properties), or the one token a `toService` aliases. */
 export function edgesOfTarget(kind: 'class' | 'service', target: unknown): ConstructorToken[] {
   if (kind === 'service') return target === undefined ? [] : [{ token: target as ServiceIdentifier, optional: false }];
-  return constructorTokens(target);
+  return injectedTokens(target);
 }

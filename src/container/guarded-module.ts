@@ -5,7 +5,8 @@ import { tokenName } from '../core/token-name.js';
 import { getToolMeta } from '../core/tool.decorator.js';
 import { ServiceHandlers } from './service-handlers.js';
 import { withBuiltValueDeactivation } from './decorated-values.js';
-import { edgesOfTarget, type BindingGraph } from './binding-graph.js';
+import type { BindingGraph } from './binding-graph.js';
+import { recordingBinding } from './binding-recorder.js';
 
 /** What the host keeps across loads and learns from each one. */
 interface ModuleGuard {
@@ -23,6 +24,8 @@ interface ModuleGuard {
   readonly ownersOf?: (token: ServiceIdentifier) => string[];
   /** Filled with what each binding's provider injects (its class's constructor tokens). */
   readonly graph?: BindingGraph;
+  /** Told each value built for a token (with `activated`): the host disposes a rebuilt singleton's old instance. */
+  readonly onBuilt?: (token: ServiceIdentifier, value: unknown) => void;
 }
 
 /**
@@ -38,7 +41,7 @@ interface ModuleGuard {
  * deactivation handler gets the provider it built, never a decorator's wrapper.
  */
 export function guardedModule(module: ContainerModule, guard: ModuleGuard): ContainerModule {
-  const { boundHere, replacedHere, singleTokens = new Set(), handlers = new ServiceHandlers(), activated, ownersOf, graph } = guard;
+  const { boundHere, replacedHere, singleTokens = new Set(), handlers = new ServiceHandlers(), activated, ownersOf, graph, onBuilt } = guard;
   const guarded: ContainerModule = new ContainerModule((options) => {
     boundHere.clear();
     graph?.forget(guarded);
@@ -48,7 +51,7 @@ export function guardedModule(module: ContainerModule, guard: ModuleGuard): Cont
       activated?.delete(token);
       if (!activated || probed.has(token)) return;
       probed.add(token);
-      options.onActivation(token, (_context, value) => (activated.add(token), value));
+      options.onActivation(token, (_context, value) => (activated.add(token), onBuilt?.(token, value), value));
     };
     const guardedBind: ContainerModuleLoadOptions['bind'] = (token) => {
       if (singleTokens.has(token) && (boundHere.has(token) || options.isBound(token))) {
@@ -68,7 +71,7 @@ export function guardedModule(module: ContainerModule, guard: ModuleGuard): Cont
       boundHere.add(token);
       const binding = options.bind(token);
       probe(token);
-      return withBuiltValueDeactivation(graph ? recordingTargets(binding, (kind, target) => graph.record(guarded, token, edgesOfTarget(kind, target ?? token))) : binding);
+      return withBuiltValueDeactivation(graph ? recordingBinding(binding, graph, guarded, token) : binding);
     };
     const bind = Object.assign(guardedBind, {
       [DECLARE_SINGLE_PROVIDER]: (token: ServiceIdentifier) => void singleTokens.add(token),
@@ -97,20 +100,4 @@ export function guardedModule(module: ContainerModule, guard: ModuleGuard): Cont
     return module.load(handlers.recording(guarded, { ...options, bind, rebind, rebindSync }));
   });
   return guarded;
-}
-
-/** The binding syntax, telling `record` what it is bound to (a class, itself, or another token). */
-function recordingTargets<T extends object>(syntax: T, record: (kind: 'class' | 'service', target: unknown) => void): T {
-  return new Proxy(syntax, {
-    get(target, key) {
-      const member: unknown = Reflect.get(target, key, target);
-      if (typeof member !== 'function') return member;
-      const kind = key === 'to' || key === 'toSelf' ? 'class' : key === 'toService' ? 'service' : undefined;
-      if (kind === undefined) return member.bind(target);
-      return (...args: unknown[]) => {
-        record(kind, args[0]);
-        return (member as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
 }

@@ -5,9 +5,10 @@ import { replayBindingsOf } from './binding-replay.js';
 import { BindingGraph } from './binding-graph.js';
 import { guardedModule } from './guarded-module.js';
 import { ServiceHandlers } from './service-handlers.js';
+import { rebuildSingletonDependents, type RebuildSite } from './singleton-rebuild.js';
 
 interface LoadedModule {
-  readonly guarded: ContainerModule;
+  guarded: ContainerModule;
   readonly tokens: Set<ServiceIdentifier>;
   /** Tokens this plugin rebound (`replace()`, `host.rebind`). */
   readonly replaced: Set<ServiceIdentifier>;
@@ -28,9 +29,29 @@ export class LoadedPlugins {
   readonly handlers: ServiceHandlers;
   /** What every bound provider injects: the host rebuilds a tool when anything it reaches changes. */
   readonly graph = new BindingGraph();
+  /** Each guarded module (a plugin's, or a restoration's) → the plugin whose recipe it runs. */
+  private readonly sources = new Map<object, { readonly module: ContainerModule; readonly loaded: LoadedModule }>();
+  /** The values built for singleton tokens, until a rebuild disposes them. */
+  private readonly built = new Map<ServiceIdentifier, Set<unknown>>();
+  private readonly rebuildSite: RebuildSite;
 
   constructor(private readonly container: Container) {
     this.handlers = new ServiceHandlers(container);
+    this.rebuildSite = {
+      container,
+      graph: this.graph,
+      handlers: this.handlers,
+      activated: this.activated,
+      takeBuilt: (token) => {
+        const values = [...(this.built.get(token) ?? [])];
+        this.built.delete(token);
+        return values;
+      },
+      replay: async (owner, token) => {
+        const source = this.sources.get(owner);
+        if (source) await this.loadRestoration(source.module, source.loaded, token);
+      },
+    };
   }
 
   has(module: ContainerModule): boolean {
@@ -42,14 +63,19 @@ export class LoadedPlugins {
     if (this.modules.has(module)) throw new Error(`plugin "${pluginName(module)}" is already loaded`);
     const loaded: LoadedModule = { guarded: undefined as never, tokens: new Set(), replaced: new Set(), restorations: [] };
     const guarded = this.guard(module, loaded.tokens, loaded.replaced);
+    this.sources.set(guarded, { module, loaded });
     try {
       await this.container.load(guarded);
     } catch (error) {
       this.graph.forget(guarded);
+      this.sources.delete(guarded);
       await this.container.unload(this.handlers.forget(guarded)).catch(() => undefined);
       throw error;
     }
-    this.modules.set(module, { ...loaded, guarded });
+    loaded.guarded = guarded;
+    // A rebound token's old instances went with its old binding.
+    for (const token of loaded.replaced) this.built.delete(token);
+    this.modules.set(module, loaded);
     const late = this.handlers.activationTokensOf(guarded).filter((token) => !loaded.tokens.has(token) && (this.activated.has(token) || inUse(token)));
     if (late.length > 0) {
       await this.remove(module);
@@ -59,6 +85,7 @@ export class LoadedPlugins {
           `load decorate() with the composition (createHost(…, decorate(…))), or swap the provider with replace(token, …), which a decorator loaded before it wraps`,
       );
     }
+    await rebuildSingletonDependents(this.rebuildSite, loaded.tokens);
     return loaded.tokens;
   }
 
@@ -69,12 +96,18 @@ export class LoadedPlugins {
     this.modules.delete(module);
     for (const restoration of loaded.restorations) {
       this.graph.forget(restoration);
+      this.sources.delete(restoration);
       await this.container.unload(this.handlers.forget(restoration));
     }
     this.graph.forget(loaded.guarded);
+    this.sources.delete(loaded.guarded);
     await this.container.unload(this.handlers.forget(loaded.guarded));
-    for (const token of loaded.tokens) this.activated.delete(token);
+    for (const token of loaded.tokens) {
+      this.activated.delete(token);
+      this.built.delete(token);
+    }
     for (const token of loaded.replaced) if (!this.container.isBound(token)) await this.restore(token);
+    await rebuildSingletonDependents(this.rebuildSite, loaded.tokens);
     return new Set(loaded.tokens);
   }
 
@@ -99,6 +132,9 @@ export class LoadedPlugins {
       activated: this.activated,
       ownersOf: (token) => this.ownersOf(token),
       graph: this.graph,
+      onBuilt: (token, value) => {
+        if (this.graph.isSingleton(token)) this.built.set(token, (this.built.get(token) ?? new Set()).add(value));
+      },
     });
   }
 
@@ -107,8 +143,13 @@ export class LoadedPlugins {
     const owners = [...this.modules].filter(([, loaded]) => loaded.tokens.has(token));
     const latest = owners[owners.length - 1];
     if (!latest) return;
-    const [module, loaded] = latest;
+    await this.loadRestoration(latest[0], latest[1], token);
+  }
+
+  /** Loads what `module` binds under `token` again; it goes when `module` is unloaded. */
+  private async loadRestoration(module: ContainerModule, loaded: LoadedModule, token: ServiceIdentifier): Promise<void> {
     const restoration = this.guard(replayBindingsOf(module, token), new Set(), new Set());
+    this.sources.set(restoration, { module, loaded });
     await this.container.load(restoration);
     loaded.restorations.push(restoration);
   }

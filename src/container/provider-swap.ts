@@ -20,7 +20,7 @@ function isProviderSpec<T>(provider: T | ProviderSpec<T>): provider is ProviderS
 }
 
 /** Calls `dispose()` when the object has one: the lifecycle every provider seam offers. */
-async function disposeIfDisposable(value: unknown): Promise<void> {
+export async function disposeIfDisposable(value: unknown): Promise<void> {
   const dispose = (value as { dispose?: unknown } | null | undefined)?.dispose;
   if (typeof dispose === 'function') await (dispose as () => unknown).call(value);
 }

@@ -16,16 +16,37 @@ export interface ConstructorToken {
   readonly optional: boolean;
 }
 
-/** The tokens `cls`'s constructor injects (`@inject`), each with whether it is `@optional()`. */
-export function constructorTokens(cls: unknown): ConstructorToken[] {
-  if (typeof cls !== 'function') return [];
-  const metadata = Reflect.getOwnMetadata(CLASS_METADATA, cls) as { constructorArguments?: readonly (ArgumentMetadata | undefined)[] } | undefined;
+interface ClassMetadata {
+  readonly constructorArguments?: readonly (ArgumentMetadata | undefined)[];
+  readonly properties?: ReadonlyMap<string | symbol, ArgumentMetadata>;
+  readonly scope?: string;
+}
+
+const metadataOf = (cls: unknown): ClassMetadata | undefined =>
+  typeof cls === 'function' ? (Reflect.getOwnMetadata(CLASS_METADATA, cls) as ClassMetadata | undefined) : undefined;
+
+function tokensOf(entries: Iterable<ArgumentMetadata | undefined>): ConstructorToken[] {
   const tokens: ConstructorToken[] = [];
-  for (const argument of metadata?.constructorArguments ?? []) {
+  for (const argument of entries) {
     const token = unwrap(argument?.value);
     if (token !== undefined) tokens.push({ token, optional: argument?.optional === true });
   }
   return tokens;
+}
+
+/** The tokens `cls`'s constructor injects (`@inject`), each with whether it is `@optional()`. */
+function constructorTokens(cls: unknown): ConstructorToken[] {
+  return tokensOf(metadataOf(cls)?.constructorArguments ?? []);
+}
+
+/** Everything a built `cls` holds from the container: its constructor's tokens and its `@inject` properties'. */
+export function injectedTokens(cls: unknown): ConstructorToken[] {
+  return [...constructorTokens(cls), ...tokensOf(metadataOf(cls)?.properties?.values() ?? [])];
+}
+
+/** Whether `cls` says it is a singleton itself (`@injectable('Singleton')`), whatever scope its binding names. */
+export function declaresSingleton(cls: unknown): boolean {
+  return metadataOf(cls)?.scope === 'Singleton';
 }
 
 /** A lazy identifier (`new LazyServiceIdentifier(() => X)`) stands for X. */

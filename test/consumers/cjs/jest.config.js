@@ -4,6 +4,8 @@
 module.exports = {
   preset: 'ts-jest',
   testEnvironment: 'node',
+  // Containers and sandboxes start on a shared CI machine: a safety net, not a speed check.
+  testTimeout: 60_000,
   roots: ['<rootDir>/test'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
 };

@@ -35,7 +35,6 @@ export interface DiskUsageValue {
   name: 'disk_usage',
   description: 'Report how many kilobytes a file or directory takes.',
   args: DiskUsageArgs,
-  requires: [ShellExecutor, EnvRegistry],
 })
 export class DiskUsageTool implements ToolInstance<DiskUsageArgs> {
   constructor(

@@ -6,6 +6,7 @@ import { configModules, configSchema, createHost, loadConfigFile, localEnvironme
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { hostFromConfigFile } from '../src/config-host.js';
 
 let dir: string;
 beforeAll(() => (dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'consumer-config-')))));
@@ -32,11 +33,11 @@ it.each([
 
 it('loads a file, composes it and runs a real command under its rules', async () => {
   mkdirSync(path.join(dir, 'repo'));
-  const config = await loadConfigFile(file('dsh.yaml', 'workspace: repo\napproval:\n  rules:\n    - { match: rm, action: deny, name: no rm }\n'));
-  const host = await createHost(...(await configModules(config)));
+  const host = await hostFromConfigFile(file('dsh.yaml', 'workspace: repo\napproval:\n  rules:\n    - { match: rm, action: deny, name: no rm }\n'));
   try {
     expect((await host.call('bash', { command: 'pwd', description: 'Where' })).content[0]?.text).toBe(path.join(dir, 'repo'));
     expect((await host.call('bash', { command: 'rm -f x', description: 'Remove' })).content[0]?.text).toBe('Error: command denied by policy: no rm');
+    expect(host.tools().map((tool) => tool.name)).toContain('disk_usage');
   } finally {
     await host.dispose();
   }

@@ -46,6 +46,15 @@ describe('disk_usage over the scripted executor', () => {
     expect(value?.kind === 'foreground' && 'stdout' in value ? value.exitCode : 'missing').toBe(0);
   });
 
+  it('types its value and arguments by name: the registry extended in src/tool-types.ts', async () => {
+    const result = await host.openSession({ cwd: '/repo' }).call('disk_usage', { path: 'dist' });
+    const kilobytes: number | undefined = result.value?.kilobytes;
+    expect(kilobytes).toBe(42);
+    // @ts-expect-error: a wrong argument type is a compile error for a registered tool
+    const wrong = await host.call('disk_usage', { path: 1 });
+    expect(wrong.content[0]?.text).toBe('Error: invalid path: expected a non-empty string');
+  });
+
   it('shows the prompt section only while its tool is mounted', () => {
     expect(host.prompt().sections.map((section) => section.name)).toContain('tool:disk_usage');
   });
