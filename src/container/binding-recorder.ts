@@ -51,21 +51,31 @@ function unwrapLazy(token: ServiceIdentifier): ServiceIdentifier {
   return typeof token === 'object' && token !== null && typeof lazy.unwrap === 'function' ? lazy.unwrap() : token;
 }
 
-/** A factory whose context records each token it resolves as an edge of the binding. */
+/**
+ * A factory whose context records each token it resolves while it builds as
+ * an edge of the binding. A resolve after it returned (a context kept to look
+ * up providers at use time) is not an edge: that service already sees a swap,
+ * and rebuilding it would lose its state (an approval service's records).
+ */
 function learningFactory(factory: Factory, graph: BindingGraph, owner: object, token: ServiceIdentifier): Factory {
   return (context) => {
+    let building = true;
     const learning = new Proxy(context, {
       get(target, key) {
         const member: unknown = Reflect.get(target, key, target);
         if (typeof member !== 'function') return member;
         if (key !== 'get' && key !== 'getAsync' && key !== 'getAll' && key !== 'getAllAsync') return member.bind(target);
         return (id: ServiceIdentifier, options?: { optional?: boolean }) => {
-          graph.learn(owner, token, { token: id, optional: options?.optional === true });
+          if (building) graph.learn(owner, token, { token: id, optional: options?.optional === true });
           return (member as (...a: unknown[]) => unknown).call(target, id, options);
         };
       },
     });
-    return factory(learning);
+    try {
+      return factory(learning);
+    } finally {
+      building = false;
+    }
   };
 }
 
