@@ -28,7 +28,7 @@ export function dockerMounts(mounts: readonly ContainerMount[], labels: Readonly
   const binds: string[] = [];
   const volumes: EngineMount[] = [];
   for (const mount of mounts) {
-    if (mount.readOnly && isDirectory(mount)) {
+    if (flaggedByVolume(mount)) {
       const flags = ['bind', 'ro', 'nosuid', 'nodev', ...(mount.noExec === true ? ['noexec'] : [])];
       volumes.push({
         Type: 'volume',
@@ -45,6 +45,11 @@ export function dockerMounts(mounts: readonly ContainerMount[], labels: Readonly
     }
   }
   return { binds, mounts: volumes };
+}
+
+/** Whether the mount becomes a flagged `local` volume (a read-only directory); every other one is a bind without the flags. */
+export function flaggedByVolume(mount: ContainerMount): boolean {
+  return mount.readOnly && isDirectory(mount);
 }
 
 function isDirectory(mount: ContainerMount): boolean {

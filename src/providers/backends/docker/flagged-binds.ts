@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ContainerMount } from '../../exec/engine/container-engine.js';
+import { flaggedByVolume } from './docker-mounts.js';
 
 const run = promisify(execFile);
 
@@ -127,9 +128,9 @@ export class FlaggedBinds {
   }
 }
 
+/** What the volume driver does not flag: writable binds and files; a missing read-only source is the engine's to refuse. */
 function needsStaging(mount: ContainerMount): boolean {
-  // Read-only directories are the local volume driver's (it remounts them with the flags).
-  return !mount.readOnly || !isDirectory(mount);
+  return !flaggedByVolume(mount) && (!mount.readOnly || mount.kind !== undefined || fs.existsSync(mount.source));
 }
 
 /** Creates a missing writable directory as the engine's plain bind would; true when the source is a file. */
@@ -140,15 +141,6 @@ function prepareSource(mount: ContainerMount): boolean {
   } catch {
     fs.mkdirSync(mount.source, { recursive: true, mode: 0o755 });
     return false;
-  }
-}
-
-function isDirectory(mount: ContainerMount): boolean {
-  if (mount.kind !== undefined) return mount.kind === 'directory';
-  try {
-    return fs.statSync(mount.source).isDirectory();
-  } catch {
-    return true;
   }
 }
 

@@ -2,7 +2,7 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../../core/config-merge.js';
 import { describeValue } from '../../../core/describe-value.js';
 import { checkProtectedPaths, DEFAULT_PROTECTED_PATHS } from '../../../core/protected-paths.js';
-import { MAX_WARM_POOL, parseMount } from '../../exec/engine/container-config.js';
+import { checkWarmPool, parseMount } from '../../exec/engine/container-config.js';
 import type { ContainerMount } from '../../exec/engine/container-engine.js';
 import type { SeccompSetting } from './pod-seccomp.js';
 import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
@@ -170,10 +170,4 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     ...(serviceAccountName === undefined ? {} : { serviceAccountName }),
     ...(user === undefined ? {} : { user }),
   });
-}
-
-/** 0 to the container layer's maximum: the pool is the container layer's (engine-session). */
-function checkWarmPool(value: unknown, fail: (key: string, problem: string) => never): number {
-  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_WARM_POOL) fail('warmPool', `must be an integer from 0 to ${MAX_WARM_POOL}`);
-  return value as number;
 }

@@ -58,7 +58,13 @@ export interface ResolvedContainerConfig extends Omit<ContainerSpec, 'name' | 'l
 }
 
 /** The most containers a warm pool may hold: each is a running container nobody uses yet. */
-export const MAX_WARM_POOL = 32;
+const MAX_WARM_POOL = 32;
+
+/** `warmPool` of the `container:` and `kubernetes:` sections: 0 to MAX_WARM_POOL (docs/containers.md#warm-pool). */
+export function checkWarmPool(value: unknown, fail: (key: string, problem: string) => never): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > MAX_WARM_POOL) fail('warmPool', `must be an integer from 0 to ${MAX_WARM_POOL}`);
+  return value as number;
+}
 
 export const ContainerConfig: ServiceIdentifier<ResolvedContainerConfig> = Symbol.for('dsh.ContainerConfig');
 
@@ -117,8 +123,7 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
   if ('problem' in protectedPaths) throw configError(LABEL, 'protectedPaths', protectedPaths.problem);
   const host = optionalString('host');
   const user = optionalString('user');
-  const warmPool = merged.warmPool;
-  if (!Number.isSafeInteger(warmPool) || (warmPool as number) < 0 || (warmPool as number) > MAX_WARM_POOL) fail('warmPool', `must be an integer from 0 to ${MAX_WARM_POOL}`);
+  const warmPool = checkWarmPool(merged.warmPool, fail);
   return Object.freeze({
     image,
     mounts,
@@ -126,7 +131,7 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
     env: Object.freeze({ ...(env as Record<string, string>) }),
     ...hardening,
     protectedPaths: protectedPaths.paths,
-    warmPool: warmPool as number,
+    warmPool,
     ...(host === undefined ? {} : { host }),
     ...(user === undefined ? {} : { user }),
     ...(memoryBytes == null ? {} : { memoryBytes }),
