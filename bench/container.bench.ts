@@ -4,8 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createHost, containerEnvironment, DockerContainerEngine, LABELS } from '../dist/index.js';
+import { createHost, containerEnvironment, DockerContainerEngine, LABELS, localEnvironment } from '../dist/index.js';
+import { SessionContainersToken } from '../dist/providers/exec/engine/session-containers.js';
 import { fmt, interleaved, median, timeOnce, type Figure } from './stats.js';
+import { rawSpawn } from './raw-spawn.js';
 
 const IMAGE = 'dsh-tools-test:latest';
 const run = promisify(execFile);
@@ -22,8 +24,8 @@ async function unavailable(): Promise<string | null> {
   return spawnSync('bash', [script, IMAGE], { stdio: 'ignore' }).status === 0 ? null : 'could not build the test image';
 }
 
-const environment = (shell: 'oneshot' | 'persistent' = 'oneshot') =>
-  containerEnvironment({ workspace: process.cwd(), shell, container: { image: IMAGE } });
+const environment = (shell: 'oneshot' | 'persistent' = 'oneshot', channel = true) =>
+  containerEnvironment({ workspace: process.cwd(), shell, container: { image: IMAGE, channel } });
 
 export async function benchContainers(): Promise<Figure[]> {
   const why = await unavailable();
@@ -31,6 +33,8 @@ export async function benchContainers(): Promise<Figure[]> {
   return [
     await firstResult(5),
     await oneShotVsCli(30),
+    ...(await channelVsLocalSpawn(30)),
+    await concurrentInOneSession(5),
     await persistentRoundTrip(100),
     await twentySessions(),
     await sigkillToNoContainer(),
@@ -67,6 +71,56 @@ async function oneShotVsCli(runs: number): Promise<Figure> {
     return { name: 'one-shot `true` in a container', value: fmt(r.subject), baseline: `docker exec CLI ${fmt(r.baseline)}`, ratio: r.ratio, goal: 'faster than the CLI' };
   } finally {
     await host.dispose();
+  }
+}
+
+/**
+ * Issue 32: a one-shot `true` in a session container, through the session's
+ * channel and as an engine exec, each against a raw local spawn by the
+ * server (`bash -c true`) interleaved in the same run.
+ */
+async function channelVsLocalSpawn(runs: number): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const channel of [true, false]) {
+    const host = await createHost(...environment('oneshot', channel));
+    try {
+      const session = host.openSession({ cwd: process.cwd() });
+      await session.call('bash', args);
+      if (channel && !(await host.get(SessionContainersToken).channelReady(session))) throw new Error('the channel did not start');
+      const r = await interleaved(runs, () => session.call('bash', args), () => rawSpawn('true'), 3);
+      figures.push({
+        name: `one-shot \`true\` in a container, ${channel ? 'through the channel' : 'engine exec per call'}`,
+        value: fmt(r.subject),
+        baseline: `local raw spawn ${fmt(r.baseline)}`,
+        ratio: r.ratio,
+        goal: channel ? '≤ 3×' : 'before the channel',
+      });
+    } finally {
+      await host.dispose();
+    }
+  }
+  return figures;
+}
+
+/** Issue 32: 100 concurrent one-shot calls in one container session against the same calls in one local session, rounds alternating. */
+async function concurrentInOneSession(rounds: number): Promise<Figure> {
+  const container = await createHost(...environment());
+  const local = await createHost(...localEnvironment({ workspace: process.cwd() }));
+  try {
+    const inContainer = container.openSession({ cwd: process.cwd() });
+    const inLocal = local.openSession({ cwd: process.cwd() });
+    await inContainer.call('bash', args);
+    if (!(await container.get(SessionContainersToken).channelReady(inContainer))) throw new Error('the channel did not start');
+    const burst = async (session: typeof inLocal): Promise<number> => {
+      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => session.call('bash', { command: `echo ${i}`, description: 'Echo' })));
+      const lost = results.filter((result, i) => result.content.map((block) => ('text' in block ? block.text : '')).join('') !== String(i)).length;
+      if (lost > 0) throw new Error(`${lost} of 100 concurrent calls lost their output`);
+      return 0;
+    };
+    const r = await interleaved(rounds, () => burst(inContainer), () => burst(inLocal), 1);
+    return { name: '100 concurrent one-shot calls, one container session (channel)', value: `${fmt(r.subject)}, 0 lost`, baseline: `one local session ${fmt(r.baseline)}`, ratio: r.ratio, goal: '≤ 1.5×' };
+  } finally {
+    await Promise.all([container.dispose(), local.dispose()]);
   }
 }
 

@@ -42,6 +42,8 @@ export function kubernetesEnvironment(options: KubernetesEnvironmentOptions): Pl
       capabilities: DEFAULT_CAPABILITIES,
       protectedPaths: config.protectedPaths,
       warmPool: config.warmPool,
+      // A pod does not see this host's directories: one-shot calls stay engine execs (docs/containers.md#one-channel-per-session).
+      channel: false,
       ...(config.user === undefined ? {} : { user: config.user }),
     },
   });

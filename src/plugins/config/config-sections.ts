@@ -48,6 +48,7 @@ export const containerSection = providerChecked(
     env: stringMap,
     protectedPaths: strings,
     warmPool: { type: 'integer', minimum: 0, maximum: 32 },
+    channel: { type: 'boolean' },
   }),
 );
 

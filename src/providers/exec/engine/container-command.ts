@@ -8,6 +8,7 @@ import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel } from './containe
 import { workdirMessage } from '../process/workdir-check.js';
 import { WORKDIR_STATUS, WRAPPER_TAG_SUFFIX, wrapperInput, type WrapperInput } from './container-exec-wrapper.js';
 import { ExecStatusReader, signalName } from '../process/exec-status.js';
+import type { ChannelExit, SessionChannel } from './session-channel.js';
 
 /** How often a stopped exec that has not ended is killed again. */
 const KILL_RETRY_MS = 500;
@@ -36,6 +37,8 @@ interface ContainerCommandOptions {
   readonly onOutput?: (chunk: Buffer, stream: 0 | 1) => void;
   /** Secrets kept out of the captured text and the spill files. */
   readonly redactor?: Redactor;
+  /** The session's channel, when it is ready: the command starts through it instead of an engine exec. */
+  readonly channel?: SessionChannel;
 }
 
 /**
@@ -50,6 +53,7 @@ export class ContainerCommand {
   readonly exited: Promise<ShellExit>;
   private reason: StopReason | undefined;
   private done = false;
+  private lostReason: string | undefined;
   private timers: NodeJS.Timeout[] = [];
   private readonly onAbort = (): void => this.stop('abort');
   private readonly status: ExecStatusReader;
@@ -59,6 +63,7 @@ export class ContainerCommand {
     private readonly channel: ExecChannel,
     private readonly tag: string,
     input: WrapperInput,
+    stdinSent: boolean,
   ) {
     this.status = new ExecStatusReader(input.key);
     const limits = { maxOutputBytes: options.config.maxOutputBytes, maxSpillBytes: options.config.maxSpillBytes };
@@ -74,8 +79,9 @@ export class ContainerCommand {
       this.stderr.write(output);
       options.onOutput?.(output, 1);
     });
-    channel.write(input.stdin);
-    this.exited = channel.exited.then(({ exitCode }) => {
+    if (!stdinSent) channel.write(input.stdin);
+    this.exited = channel.exited.then(({ exitCode, lost }: ChannelExit) => {
+      this.lostReason = lost;
       this.done = true;
       for (const timer of this.timers) clearTimeout(timer);
       options.signal?.removeEventListener('abort', this.onAbort);
@@ -94,17 +100,25 @@ export class ContainerCommand {
     const tag = randomBytes(8).toString('hex');
     const { spec } = options;
     const input = wrapperInput(options.config.shellPath, spec.command, spec.workdir, spec.stdin);
+    // The wrapper hands the bare tag to the command; its own stays out of reach of the command's stop.
+    const env = { ...options.env, [EXEC_TAG_VAR]: tag + WRAPPER_TAG_SUFFIX };
+    const held = await options.channel?.run(input.argv, env, input.stdin);
+    if (held !== undefined) return new ContainerCommand(options, held, tag, input, true);
     const channel = await options.engine.exec(options.containerId, {
       argv: input.argv,
-      // The wrapper hands the bare tag to the command; its own stays out of reach of the command's stop.
-      env: { ...options.env, [EXEC_TAG_VAR]: tag + WRAPPER_TAG_SUFFIX },
+      env,
       workdir: '/',
       tty: false,
       // The wrapper's key and any long command arrive on stdin, before the command's own stdin bytes.
       stdin: true,
       ...(options.user === undefined ? {} : { user: options.user }),
     });
-    return new ContainerCommand(options, channel, tag, input);
+    return new ContainerCommand(options, channel, tag, input, false);
+  }
+
+  /** Set when the session's channel broke under the command (which was then killed): the call failed, whatever its status says. */
+  get lost(): string | undefined {
+    return this.lostReason;
   }
 
   /** Once exited: why the command could not start in its workdir (it never ran), else undefined. */
@@ -118,6 +132,7 @@ export class ContainerCommand {
   /** How a background command ended; a workdir it could not enter is an `error` (it never ran). */
   outcome(): Promise<ProcessOutcome> {
     return this.exited.then((exit) => {
+      if (this.lostReason !== undefined) return { exitCode: null, signal: null, error: this.lostReason };
       const unusable = this.workdirFailure(exit);
       return unusable === undefined ? { exitCode: exit.exitCode, signal: exit.signal } : { exitCode: null, signal: null, error: unusable };
     });

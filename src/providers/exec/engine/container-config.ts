@@ -47,6 +47,8 @@ export interface ContainerConfig {
   readonly protectedPaths: readonly string[];
   /** Containers started ahead for sessions to come (docs/containers.md#warm-pool). Default 0. */
   readonly warmPool: number;
+  /** One-shot calls start through one long-lived holder per container, not an engine exec each (docs/containers.md#one-channel-per-session). Default true. */
+  readonly channel: boolean;
 }
 
 /** The config with every value checked and converted for the engine. */
@@ -55,6 +57,7 @@ export interface ResolvedContainerConfig extends Omit<ContainerSpec, 'name' | 'l
   readonly host?: string;
   readonly protectedPaths: readonly string[];
   readonly warmPool: number;
+  readonly channel: boolean;
 }
 
 /** The most containers a warm pool may hold: each is a running container nobody uses yet. */
@@ -81,6 +84,7 @@ const DEFAULTS = {
   seccomp: 'dsh',
   protectedPaths: DEFAULT_PROTECTED_PATHS,
   warmPool: 0,
+  channel: true,
 };
 /** Every key of the `container:` section (the composition file's JSON Schema lists the same). */
 export const CONTAINER_CONFIG_KEYS: readonly string[] = Object.freeze([...new Set(['image', 'host', 'cpus', 'user', ...Object.keys(DEFAULTS)])]);
@@ -124,6 +128,7 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
   const host = optionalString('host');
   const user = optionalString('user');
   const warmPool = checkWarmPool(merged.warmPool, fail);
+  if (typeof merged.channel !== 'boolean') fail('channel', 'must be true or false');
   return Object.freeze({
     image,
     mounts,
@@ -132,6 +137,7 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
     ...hardening,
     protectedPaths: protectedPaths.paths,
     warmPool,
+    channel: merged.channel as boolean,
     ...(host === undefined ? {} : { host }),
     ...(user === undefined ? {} : { user }),
     ...(memoryBytes == null ? {} : { memoryBytes }),

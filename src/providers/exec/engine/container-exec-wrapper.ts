@@ -37,7 +37,7 @@ export const WRAPPER_TAG_SUFFIX = 'w';
  * pipe and the wrapper writes a keyed `signal:<n>` record when the command
  * was killed by a signal.
  */
-const EXEC_WRAPPER =
+export const EXEC_WRAPPER =
   'IFS=" " read -r K c i || exit 124; C=$2; ((c)) && { LC_ALL=C IFS= read -r -N "$c" C || exit 124; }; ' +
   'cd -- "$1" 2>/dev/null || { if [[ ! -e $1 ]]; then w=missing; elif [[ ! -d $1 ]]; then w=notdir; else w=denied; fi; ' +
   `printf '\\037dsh-status:%s:workdir:%s\\037' "$K" "$w" >&2; exit ${WORKDIR_STATUS}; }; ` +

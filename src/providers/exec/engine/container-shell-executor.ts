@@ -14,6 +14,7 @@ import { CapturedBackgroundProcess } from '../shell/captured-background-process.
 import { ContainerCommand } from './container-command.js';
 import { containerExecEnv } from './container-env.js';
 import type { LiveContainer, SessionContainers } from './session-containers.js';
+import type { SessionChannel } from './session-channel.js';
 
 /** How long an unexplained kill waits for the engine to report its container stopped. */
 const STOP_SETTLE_MS = 500;
@@ -71,6 +72,7 @@ export class ContainerShellExecutor implements ShellExecutor {
       const state = await this.containers.markIfStopped(container, exit.reason === undefined ? STOP_SETTLE_MS : 0);
       if (state) throw new Error(`the session container stopped while the command ran (${state.reason ?? 'unknown reason'})`);
     }
+    if (command.lost !== undefined) throw new Error(command.lost);
     const result = finishedResult(command.stdout, command.stderr, exit, timeoutMs, startedAt);
     return command.leftoversKilled === 0 ? result : { ...result, leftoversKilled: command.leftoversKilled };
   }
@@ -113,6 +115,7 @@ export class ContainerShellExecutor implements ShellExecutor {
           env: containerExecEnv(this.config.allowEnv, this.containers.config.env, spec),
           config: this.config,
           spills: container.spills,
+          ...channelOf(container),
           ...(this.redactor === undefined ? {} : { redactor: this.redactor }),
           ...(this.containers.config.user === undefined ? {} : { user: this.containers.config.user }),
           ...extra,
@@ -136,6 +139,12 @@ export class ContainerShellExecutor implements ShellExecutor {
   private checkOpen(): void {
     if (this.disposing !== undefined) throw new Error('shell executor is disposed');
   }
+}
+
+/** The container's channel when it is ready (asking starts it for the calls to come). */
+function channelOf(container: LiveContainer): { channel?: SessionChannel } {
+  const channel = container.channel?.current();
+  return channel === undefined ? {} : { channel };
 }
 
 function abortedBeforeStart(signal: AbortSignal): Error {

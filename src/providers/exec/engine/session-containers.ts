@@ -15,6 +15,7 @@ import { describeEngineError } from './engine-errors.js';
 import { callStep } from '../../../core/call-scope.js';
 import { currentToolCall } from '../../../core/tool-call-context.js';
 import { WarmPool } from './warm-pool.js';
+import { ChannelSlot } from './channel-slot.js';
 
 /** A session's running container and the host directory it shares at the same path. */
 export interface LiveContainer {
@@ -28,6 +29,8 @@ export interface LiveContainer {
   stopped?: ContainerState;
   /** Settles when the engine reports the container stopped. */
   readonly ended: Promise<ContainerState>;
+  /** The one-shot calls' channel into it (`container.channel`), started on the first call. */
+  readonly channel?: ChannelSlot;
 }
 
 interface SessionContainerOptions {
@@ -147,6 +150,12 @@ export class SessionContainers {
     return this.pool?.readyCount ?? 0;
   }
 
+  /** Whether the session's container has a ready channel for one-shot calls, waiting for one being started (for tests and the bench). */
+  async channelReady(session: SessionContext | undefined): Promise<boolean> {
+    const live = await this.acquire(session);
+    return (await live.channel?.ready()) ?? false;
+  }
+
   /** How many containers are live (for tests and the bench). */
   get size(): number {
     return this.holders().filter(({ entry }) => entry?.live && !entry.live.stopped).length;
@@ -230,13 +239,24 @@ export class SessionContainers {
     }
     // A relative prefix puts the lazily made spill directory inside the shared one.
     const spills = new SpillDirectory(`${path.relative(os.tmpdir(), dir)}/spill-`, this.options.maxRetainedSpillBytes);
-    const live: LiveContainer = { id, dir, spills, ended: stopped, ...(networkId === undefined ? {} : { networkId }) };
+    const channel = this.config.channel
+      ? new ChannelSlot({ engine: this.engine, containerId: id, sharedDir: dir, ...(this.config.user === undefined ? {} : { user: this.config.user }) })
+      : undefined;
+    const live: LiveContainer = {
+      id,
+      dir,
+      spills,
+      ended: stopped,
+      ...(networkId === undefined ? {} : { networkId }),
+      ...(channel === undefined ? {} : { channel }),
+    };
     void stopped.then((state) => (live.stopped ??= state));
     return live;
   }
 
   private async discard(live: LiveContainer): Promise<void> {
     live.stopped ??= { running: false, reason: 'removed' };
+    live.channel?.close();
     await this.engine.remove(live.id).catch(() => undefined);
     if (live.networkId !== undefined) await this.engine.removeNetwork(live.networkId).catch(() => undefined);
     if (!this.options.keepSpills) rmSync(live.dir, { recursive: true, force: true });

@@ -1,0 +1,38 @@
+// The small bash program a session's channel runs inside its container
+// (docs/containers.md#one-channel-per-session), and the names it uses.
+
+/** The holder's first line on its stdout: it can reach the channel directory. */
+export const HOLDER_READY = 'ready';
+
+/** A status line's word once the holder opened a call's files (the host may remove their names). */
+export const HOLDER_OPENED = '+';
+
+/** A status line's word for a call the holder could not start (its files were not there to open). */
+export const HOLDER_UNSTARTED = '!';
+
+/** `$0` of the holder, so it can be told apart in a process table. */
+export const HOLDER_NAME = 'dsh-channel';
+
+/**
+ * Reads one call id per line on stdin. For each, in a subshell of its own:
+ * reads the call's request (`<id>.q`: shell path, workdir, command, then the
+ * call's `NAME=value` variables, NUL-separated), opens its stdin file
+ * (`<id>.i`) and the two FIFOs the host is already reading (`<id>.o`,
+ * `<id>.e`), and runs the one-shot exec wrapper exactly as an engine exec
+ * would: the variables bash itself sets (`PWD`, `OLDPWD`, `SHLVL`, `_`) are
+ * dropped first, so the wrapper starts from the environment an exec gets.
+ * The subshell then writes `<id> <status>` on the holder's stdout (one short
+ * write: lines from concurrent calls never interleave), or `<id> !` when it
+ * could not open the call's files — the command never ran. `<id> +` comes
+ * first, once the files are open. The command gets
+ * none of the holder's descriptors. Ends when its stdin closes.
+ */
+export const CHANNEL_HOLDER =
+  'D=$1 W=$2; [[ -d $D && -x $D ]] || exit 3; ' +
+  `printf '%s\\n' ${HOLDER_READY}; ` +
+  'while IFS= read -r n; do [[ $n =~ ^[0-9a-f]{32}$ ]] || continue; { ' +
+  `mapfile -d '' -t a <"$D/$n.q" && exec 5<"$D/$n.i" 6>"$D/$n.o" 7>"$D/$n.e" || { printf '%s ${HOLDER_UNSTARTED}\\n' "$n"; exit; }; ` +
+  `printf '%s ${HOLDER_OPENED}\\n' "$n"; ` +
+  'unset PWD OLDPWD SHLVL _; ((${#a[@]} > 3)) && export "${a[@]:3}"; ' +
+  'bash -c "$W" "${a[0]}" "${a[1]}" "${a[2]}" <&5 >&6 2>&7 5<&- 6<&- 7<&-; ' +
+  "printf '%s %d\\n' \"$n\" $?; } 2>/dev/null & done";

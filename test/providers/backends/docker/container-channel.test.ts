@@ -1,0 +1,139 @@
+// One-shot calls through the session's channel (docs/containers.md#one-channel-per-session), on the
+// real engine: the same results as an engine exec, and what happens when the holder goes away.
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHost, containerEnvironment, type DshHost, type HostSession } from '../../../../src/index.js';
+import { SessionContainersToken } from '../../../../src/providers/exec/engine/session-containers.js';
+import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../../support/container-engine.js';
+import { containerProcesses } from '../../../support/container-kit.js';
+
+const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
+
+describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, () => {
+  let root: string;
+  let withChannel: DshHost;
+  let withoutChannel: DshHost;
+  const hostFor = (channel: boolean) =>
+    createHost(
+      ...containerEnvironment({
+        workspace: root,
+        container: { image: TEST_IMAGE, env: { FIXED_VAR: 'fixed' }, channel },
+        executor: { graceMs: 300 },
+      }),
+    );
+  /** A session whose container's channel is ready (its first call made the container). */
+  const readySession = async (id: string): Promise<HostSession> => {
+    const session = withChannel.openSession({ id, cwd: root });
+    expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
+    return session;
+  };
+  const run = async (session: HostSession, command: string) => text(await session.call('bash', { command, description: 'Run it' }));
+
+  beforeAll(async () => {
+    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'dsh-ch-ws-')));
+    withChannel = await hostFor(true);
+    withoutChannel = await hostFor(false);
+  });
+  afterAll(async () => {
+    await Promise.all([withChannel.dispose(), withoutChannel.dispose()]);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('runs the command through the channel: its output is a FIFO of the session, not an engine exec pipe', async () => {
+    const session = await readySession('ch-path');
+    try {
+      expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c "/ch/[0-9a-f]*\\.o"')).toBe('1');
+      const exec = withoutChannel.openSession({ id: 'ch-path-exec', cwd: root });
+      expect(await run(exec, 'readlink /proc/self/fd/1')).toMatch(/^pipe:\[\d+\]$/);
+      await exec.dispose();
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it('gives the same environment, descriptors, output, stderr and status as an engine exec', async () => {
+    const session = await readySession('ch-same');
+    const exec = withoutChannel.openSession({ id: 'ch-same', cwd: root });
+    try {
+      const probes = [
+        'env | grep -v "^DSH_EXEC_TAG=\\|^HOSTNAME=" | sort',
+        'ls /proc/self/fd; echo "$SHLVL $PWD $-"; trap -p; ulimit -n',
+        'printf "a\\0b"; echo out; echo err >&2; exit 7',
+        'kill -TERM $$',
+        'cd /nonexistent-dir',
+      ];
+      for (const probe of probes) expect(await run(session, probe)).toBe(await run(exec, probe));
+    } finally {
+      await Promise.all([session.dispose(), exec.dispose()]);
+    }
+  });
+
+  it('passes a command longer than the argument limit and a workdir, and keeps every byte of a large output', async () => {
+    const session = await readySession('ch-long');
+    try {
+      const long = `echo ${'x'.repeat(300_000)} | wc -c`;
+      expect(await run(session, long)).toBe('300001');
+      const result = await session.call('bash', { command: 'pwd', description: 'Where', workdir: '/usr' });
+      expect(text(result)).toBe('/usr');
+      const big = await run(session, 'seq 1 20000 | tail -n 1; seq 1 20000 | wc -c');
+      expect(big).toBe('20000\n108894');
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it('kills what a command left behind, and a timed-out tree, as the exec path does', async () => {
+    const session = await readySession('ch-kill');
+    try {
+      expect(await run(session, 'sleep 4545 & echo started')).toBe(
+        'started\n[killed 1 leftover process when the command ended; use run_in_background to keep one running]',
+      );
+      const timed = await session.call('bash', { command: 'sleep 4646 & sleep 4747', description: 'Hang', timeoutMs: 500 });
+      expect(text(timed)).toMatch(/\[timed out after 500ms\]/);
+      expect((await containerProcesses(session.id)).filter((line) => /sleep (4545|4646|4747)/.test(line))).toEqual([]);
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it('runs 100 concurrent calls of one session, none lost', async () => {
+    const session = await readySession('ch-burst');
+    try {
+      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => run(session, `echo call-${i}; echo e-${i} >&2`)));
+      results.forEach((result, i) => expect(result).toBe(`call-${i}\n[stderr]\ne-${i}`));
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it('a holder killed under a running command fails that call clearly, kills its tree, and the next calls still run', async () => {
+    const session = await readySession('ch-broken');
+    try {
+      const hanging = session.call('bash', { command: 'echo begun; sleep 4848', description: 'Hang' }, {
+        onProgress: () => void run(session, 'pkill -KILL -f "^bash -c D=" ; true'),
+      });
+      expect(text(await hanging)).toBe(
+        "Error: the session's channel into its container broke while the command ran; the command was stopped",
+      );
+      expect((await containerProcesses(session.id)).filter((line) => line.includes('sleep 4848'))).toEqual([]);
+      expect(await run(session, 'echo still here')).toBe('still here');
+      expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
+      expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c /ch/')).toBe('1');
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it('leaves nothing of a session in the shared directory but its spill files', async () => {
+    const session = await readySession('ch-clean');
+    try {
+      await run(session, 'true');
+      const listing = await run(session, 'ls -A "$(dirname "$(readlink /proc/$$/fd/1)")" | grep -v "\\.p$" | wc -l');
+      // Only this call's own two FIFOs were listed, and they are unlinked once opened: none left by earlier calls.
+      expect(listing).toBe('0');
+    } finally {
+      await session.dispose();
+    }
+  });
+});
