@@ -7,7 +7,9 @@ import * as k8s from '@kubernetes/client-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHost, kubernetesEnvironment, LABELS } from '../dist/index.js';
+import { SessionContainersToken } from '../dist/providers/exec/engine/session-containers.js';
 import { fmt, interleaved, median, timeOnce, type Figure } from './stats.js';
+import { rawSpawn } from './raw-spawn.js';
 
 const IMAGE = process.env.K8S_KIT_IMAGE ?? 'k8s.local/shell:1';
 const args = { command: 'true', description: 'Do nothing' };
@@ -25,8 +27,8 @@ async function unavailable(): Promise<string | null> {
   }
 }
 
-const environment = (shell: 'oneshot' | 'persistent' = 'oneshot', leaseSeconds?: number) =>
-  kubernetesEnvironment({ workspace: process.cwd(), shell, kubernetes: { image: IMAGE, ...(leaseSeconds === undefined ? {} : { leaseSeconds }) } });
+const environment = (shell: 'oneshot' | 'persistent' = 'oneshot', leaseSeconds?: number, channel = true) =>
+  kubernetesEnvironment({ workspace: process.cwd(), shell, kubernetes: { image: IMAGE, channel, ...(leaseSeconds === undefined ? {} : { leaseSeconds }) } });
 
 async function podsWith(label: string): Promise<string[]> {
   const list = await kube.makeApiClient(k8s.CoreV1Api).listNamespacedPod({ namespace: 'default', labelSelector: `${LABELS.managed}=1,${label}` });
@@ -36,7 +38,14 @@ async function podsWith(label: string): Promise<string[]> {
 export async function benchKubernetes(): Promise<Figure[]> {
   const why = await unavailable();
   if (why !== null) return [{ name: 'kubernetes suite', value: `skipped: no cluster (${why})` }];
-  return [await firstResult(5), await oneShotVsRawExec(30), await persistentRoundTrip(100), await twentySessions(), await sigkillToNoPod()];
+  return [
+    await firstResult(5),
+    await oneShotVsRawExec(30),
+    await channelVsLocalSpawn(30),
+    await persistentRoundTrip(100),
+    await twentySessions(),
+    await sigkillToNoPod(),
+  ];
 }
 
 async function firstResult(runs: number): Promise<Figure> {
@@ -54,6 +63,20 @@ async function firstResult(runs: number): Promise<Figure> {
   }
 }
 
+/** Issue 32: a one-shot `true` in a session pod through the session's channel, against a raw local spawn by the server in the same run. */
+async function channelVsLocalSpawn(runs: number): Promise<Figure> {
+  const host = await createHost(...environment());
+  try {
+    const session = host.openSession({ cwd: process.cwd() });
+    await session.call('bash', args);
+    if (!(await host.get(SessionContainersToken).channelReady(session))) throw new Error('the channel did not start');
+    const r = await interleaved(runs, () => session.call('bash', args), () => rawSpawn('true'), 3);
+    return { name: 'one-shot `true` in a pod, through the channel', value: fmt(r.subject), baseline: `local raw spawn ${fmt(r.baseline)}`, ratio: r.ratio, goal: '≤ 3×' };
+  } finally {
+    await host.dispose();
+  }
+}
+
 /** `true` through client-node's own Exec, as the kit measured it. */
 function rawExec(pod: string): Promise<void> {
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -63,7 +86,7 @@ function rawExec(pod: string): Promise<void> {
 }
 
 async function oneShotVsRawExec(runs: number): Promise<Figure> {
-  const host = await createHost(...environment());
+  const host = await createHost(...environment('oneshot', undefined, false));
   try {
     const session = host.openSession({ id: 'bench-raw', cwd: process.cwd() });
     await session.call('bash', args);

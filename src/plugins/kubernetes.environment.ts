@@ -42,8 +42,8 @@ export function kubernetesEnvironment(options: KubernetesEnvironmentOptions): Pl
       capabilities: DEFAULT_CAPABILITIES,
       protectedPaths: config.protectedPaths,
       warmPool: config.warmPool,
-      // A pod does not see this host's directories: one-shot calls stay engine execs (docs/containers.md#one-channel-per-session).
-      channel: false,
+      // Used only when the pod proves it shares this host's session directory (docs/containers.md#one-channel-per-session).
+      channel: config.channel,
       ...(config.user === undefined ? {} : { user: config.user }),
     },
   });

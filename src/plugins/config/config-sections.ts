@@ -100,6 +100,7 @@ export const kubernetesSection = providerChecked(
     protectedPaths: strings,
     seccompProfile: text,
     warmPool: { type: 'integer', minimum: 0, maximum: 32 },
+    channel: { type: 'boolean' },
   }),
 );
 

@@ -2,7 +2,7 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../../core/config-merge.js';
 import { describeValue } from '../../../core/describe-value.js';
 import { checkProtectedPaths, DEFAULT_PROTECTED_PATHS } from '../../../core/protected-paths.js';
-import { checkWarmPool, parseMount } from '../../exec/engine/container-config.js';
+import { checkChannel, checkWarmPool, parseMount } from '../../exec/engine/container-config.js';
 import type { ContainerMount } from '../../exec/engine/container-engine.js';
 import type { SeccompSetting } from './pod-seccomp.js';
 import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
@@ -43,6 +43,8 @@ export interface KubernetesConfig {
   readonly seccompProfile: SeccompSetting;
   /** Pods started ahead for sessions to come (docs/containers.md#warm-pool). Default 0. */
   readonly warmPool: number;
+  /** One-shot calls start through one holder per pod, when the server shares the pod's node (docs/containers.md#one-channel-per-session). Default true. */
+  readonly channel: boolean;
 }
 
 /** The config with every value checked; `mounts` parsed. */
@@ -76,6 +78,7 @@ const DEFAULTS = {
   protectedPaths: DEFAULT_PROTECTED_PATHS,
   seccompProfile: 'auto',
   warmPool: 0,
+  channel: true,
 };
 const OPTIONAL = ['image', 'namespace', 'kubeconfig', 'context', 'runtimeClassName', 'serviceAccountName', 'user'];
 /** Every key of the `kubernetes:` section (the composition file's JSON Schema lists the same). */
@@ -163,6 +166,7 @@ export function resolveKubernetesConfig(partial: unknown): ResolvedKubernetesCon
     protectedPaths: protectedPaths.paths,
     seccompProfile: (seccompProfile ?? 'auto') as SeccompSetting,
     warmPool: checkWarmPool(merged.warmPool, fail),
+    channel: checkChannel(merged.channel, fail),
     ...(namespace === undefined ? {} : { namespace }),
     ...(kubeconfig === undefined ? {} : { kubeconfig }),
     ...(context === undefined ? {} : { context }),

@@ -1,7 +1,7 @@
 // The small bash program a session's channel runs inside its container
 // (docs/containers.md#one-channel-per-session), and the names it uses.
 
-/** The holder's first line on its stdout: it can reach the channel directory. */
+/** What the holder writes into the `ready` FIFO the host reads: it sees the host's channel directory. */
 export const HOLDER_READY = 'ready';
 
 /** A status line's word once the holder opened a call's files (the host may remove their names). */
@@ -14,7 +14,9 @@ export const HOLDER_UNSTARTED = '!';
 export const HOLDER_NAME = 'dsh-channel';
 
 /**
- * Reads one call id per line on stdin. For each, in a subshell of its own:
+ * First writes `ready` into the FIFO `ready` of the channel directory (the
+ * host reads it: the two share the directory on one machine). Then reads
+ * one call id per line on stdin. For each, in a subshell of its own:
  * reads the call's request (`<id>.q`: shell path, workdir, command, then the
  * call's `NAME=value` variables, NUL-separated), opens its stdin file
  * (`<id>.i`) and the two FIFOs the host is already reading (`<id>.o`,
@@ -29,7 +31,7 @@ export const HOLDER_NAME = 'dsh-channel';
  */
 export const CHANNEL_HOLDER =
   'D=$1 W=$2; [[ -d $D && -x $D ]] || exit 3; ' +
-  `printf '%s\\n' ${HOLDER_READY}; ` +
+  `printf '%s\\n' ${HOLDER_READY} >"$D/ready" || exit 3; ` +
   'while IFS= read -r n; do [[ $n =~ ^[0-9a-f]{32}$ ]] || continue; { ' +
   `mapfile -d '' -t a <"$D/$n.q" && exec 5<"$D/$n.i" 6>"$D/$n.o" 7>"$D/$n.e" || { printf '%s ${HOLDER_UNSTARTED}\\n' "$n"; exit; }; ` +
   `printf '%s ${HOLDER_OPENED}\\n' "$n"; ` +

@@ -69,6 +69,12 @@ export function checkWarmPool(value: unknown, fail: (key: string, problem: strin
   return value as number;
 }
 
+/** `channel` of the `container:` and `kubernetes:` sections (docs/containers.md#one-channel-per-session). */
+export function checkChannel(value: unknown, fail: (key: string, problem: string) => never): boolean {
+  if (typeof value !== 'boolean') fail('channel', 'must be true or false');
+  return value as boolean;
+}
+
 export const ContainerConfig: ServiceIdentifier<ResolvedContainerConfig> = Symbol.for('dsh.ContainerConfig');
 
 const DEFAULTS = {
@@ -128,7 +134,6 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
   const host = optionalString('host');
   const user = optionalString('user');
   const warmPool = checkWarmPool(merged.warmPool, fail);
-  if (typeof merged.channel !== 'boolean') fail('channel', 'must be true or false');
   return Object.freeze({
     image,
     mounts,
@@ -137,7 +142,7 @@ export function resolveContainerConfig(partial: unknown): ResolvedContainerConfi
     ...hardening,
     protectedPaths: protectedPaths.paths,
     warmPool,
-    channel: merged.channel as boolean,
+    channel: checkChannel(merged.channel, fail),
     ...(host === undefined ? {} : { host }),
     ...(user === undefined ? {} : { user }),
     ...(memoryBytes == null ? {} : { memoryBytes }),

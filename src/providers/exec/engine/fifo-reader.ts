@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
 
-// Reading the channel's FIFOs and the holder's first line (session-channel.ts).
+// Reading the channel's FIFOs: a call's output and the holder's `ready` (session-channel.ts).
 
 /** The host's read end of a FIFO and a write end of its own, held until `release` so no EOF comes before the writer opened it. */
 export interface OpenFifo {
@@ -44,22 +44,22 @@ export function openFifo(file: string): OpenFifo {
   };
 }
 
-/** The first line a stream writes, or undefined when it ends first. */
-export function firstLine(stream: Readable, exited: Promise<unknown>): Promise<string | undefined> {
+/** The first line a stream writes, or undefined when the process ends or `timeoutMs` passes first. */
+export function firstLine(stream: Readable, exited: Promise<unknown>, timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
     let text = '';
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+    const done = (line: string | undefined): void => {
+      clearTimeout(timer);
+      stream.off('data', onData);
+      resolve(line);
+    };
     const onData = (chunk: Buffer): void => {
       text += chunk.toString('latin1');
       const newline = text.indexOf('\n');
-      if (newline < 0) return;
-      stream.off('data', onData);
-      stream.pause();
-      // What came after the first line belongs to the channel: put it back.
-      const rest = text.slice(newline + 1);
-      if (rest !== '') stream.unshift(Buffer.from(rest, 'latin1'));
-      resolve(text.slice(0, newline));
+      if (newline >= 0) done(text.slice(0, newline));
     };
     stream.on('data', onData);
-    void exited.then(() => resolve(undefined));
+    void exited.then(() => done(undefined));
   });
 }

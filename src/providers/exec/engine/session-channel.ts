@@ -7,6 +7,9 @@ import { EXEC_WRAPPER, WRAPPER_TAG_SUFFIX } from './container-exec-wrapper.js';
 import { FifoStock } from './fifo-stock.js';
 import { firstLine, openFifo, type OpenFifo } from './fifo-reader.js';
 
+/** How long a holder may take to say it is ready (a call never waits for it: it runs as an engine exec meanwhile). */
+const HOLDER_START_MS = 15_000;
+
 /** How long a call's output may stay open after its status arrived before what still holds it is killed. */
 const OUTPUT_IDLE_MS = 200;
 /** The longest a call's output may stay open after its status, however much such a process writes. */
@@ -59,7 +62,6 @@ export interface SessionChannelOptions {
  */
 export class SessionChannel {
   private readonly calls = new Map<string, Call>();
-  private readonly stock: FifoStock;
   private closed = false;
   private ended = false;
   private controlBuffer = '';
@@ -67,35 +69,52 @@ export class SessionChannel {
   private constructor(
     private readonly options: SessionChannelOptions,
     private readonly dir: string,
+    private readonly stock: FifoStock,
     private readonly holder: ExecChannel,
     private readonly holderTag: string,
   ) {
-    this.stock = new FifoStock(dir);
     holder.stdout.on('data', (chunk: Buffer) => this.onControl(chunk.toString('latin1')));
     holder.stdout.resume();
     holder.stderr.resume();
     void holder.exited.then(() => this.broke());
   }
 
-  /** Starts the holder; resolves once it said it can reach the channel directory, else undefined (use engine execs). */
+  /**
+   * Starts the holder; resolves once it wrote `ready` into a FIFO the host is
+   * reading, which proves the container and this process see the same
+   * directory on the same machine. Else (the holder cannot reach it, the
+   * directory is another machine's, no answer in time) undefined: use engine execs.
+   */
   static async open(options: SessionChannelOptions): Promise<SessionChannel | undefined> {
     const dir = path.join(options.sharedDir, 'ch');
     fs.mkdirSync(dir, { mode: 0o700, recursive: true });
+    const stock = new FifoStock(dir);
+    const [probePath, spare] = await stock.take();
+    fs.rmSync(spare, { force: true });
+    const readyPath = path.join(dir, 'ready');
+    fs.renameSync(probePath, readyPath);
+    const probe = openFifo(readyPath);
     const holderTag = randomBytes(8).toString('hex');
-    const holder = await options.engine.exec(options.containerId, {
-      argv: ['bash', '-c', CHANNEL_HOLDER, HOLDER_NAME, dir, EXEC_WRAPPER],
-      env: { [EXEC_TAG_VAR]: holderTag },
-      workdir: '/',
-      tty: false,
-      stdin: true,
-      ...(options.user === undefined ? {} : { user: options.user }),
-    });
-    const ready = await firstLine(holder.stdout, holder.exited);
-    if (ready !== HOLDER_READY) {
-      holder.detach();
-      return undefined;
+    let holder: ExecChannel | undefined;
+    try {
+      holder = await options.engine.exec(options.containerId, {
+        argv: ['bash', '-c', CHANNEL_HOLDER, HOLDER_NAME, dir, EXEC_WRAPPER],
+        env: { [EXEC_TAG_VAR]: holderTag },
+        workdir: '/',
+        tty: false,
+        stdin: true,
+        ...(options.user === undefined ? {} : { user: options.user }),
+      });
+      const ready = await firstLine(probe.stream, holder.exited, HOLDER_START_MS);
+      if (ready === HOLDER_READY) return new SessionChannel(options, dir, stock, holder, holderTag);
+    } finally {
+      probe.close();
+      fs.rmSync(readyPath, { force: true });
     }
-    return new SessionChannel(options, dir, holder, holderTag);
+    holder.detach();
+    // One blocked on a FIFO nobody here reads does not see its stream close.
+    await options.engine.killTagged(options.containerId, holderTag, 'KILL').catch(() => 0);
+    return undefined;
   }
 
   get usable(): boolean {

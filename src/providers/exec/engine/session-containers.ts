@@ -242,6 +242,8 @@ export class SessionContainers {
     const channel = this.config.channel
       ? new ChannelSlot({ engine: this.engine, containerId: id, sharedDir: dir, ...(this.config.user === undefined ? {} : { user: this.config.user }) })
       : undefined;
+    // A pooled container's holder starts now: the session that takes it starts its first call through it.
+    if (sessionId === POOLED) channel?.current();
     const live: LiveContainer = {
       id,
       dir,

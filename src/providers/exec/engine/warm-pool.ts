@@ -2,8 +2,9 @@
  * Containers (or pods) started ahead, so a new session's first call takes a
  * ready one instead of waiting for a start (docs/containers.md#warm-pool).
  * Each is made exactly like a session's, before any session exists, and
- * runs nothing but its main process until a session takes it. `take` hands
- * one over and starts its replacement; one that stops while it waits is
+ * runs nothing but its main process (and the channel's holder) until a
+ * session takes it. `take` hands one over and starts its replacement; one
+ * that stops while it waits is
  * dropped and replaced. A failed start stops the refill until the next
  * `take`, so an engine that is away is not asked in a loop.
  */
