@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-/** How many FIFO pairs one `mkfifo` makes. */
-const BATCH = 32;
+/** How many FIFOs one `mkfifo` makes. */
+const BATCH = 96;
 
 /**
- * Named pipes made ahead in a directory, handed out two at a time (a call's
- * stdout and stderr). Node cannot make a FIFO itself, so one `mkfifo` makes a
+ * Named pipes made ahead in a directory, handed out a few at a time (a
+ * call's stdout, stderr and status). Node cannot make a FIFO itself, so one `mkfifo` makes a
  * batch and its cost is shared by the calls that use them. Each name is
  * random and used once: a process left over from one call can never write
  * into another's output.
@@ -18,13 +18,13 @@ export class FifoStock {
 
   constructor(private readonly dir: string) {}
 
-  /** Two fresh FIFO paths (made now if none are left). Rejects when `mkfifo` fails. */
-  async take(): Promise<readonly [string, string]> {
-    while (this.ready.length < 2) await this.refill();
-    const pair = [this.ready.pop()!, this.ready.pop()!] as const;
+  /** `count` fresh FIFO paths (made now if too few are left). Rejects when `mkfifo` fails. */
+  async take(count: number): Promise<string[]> {
+    while (this.ready.length < count) await this.refill();
+    const taken = this.ready.splice(this.ready.length - count, count);
     // Refill ahead, so the next calls do not wait for the spawn.
-    if (this.ready.length < BATCH) void this.refill().catch(() => undefined);
-    return pair;
+    if (this.ready.length < BATCH / 3) void this.refill().catch(() => undefined);
+    return taken;
   }
 
   private refill(): Promise<void> {
@@ -33,7 +33,7 @@ export class FifoStock {
   }
 
   private make(): Promise<void> {
-    const names = Array.from({ length: BATCH * 2 }, () => path.join(this.dir, `${randomBytes(16).toString('hex')}.p`));
+    const names = Array.from({ length: BATCH }, () => path.join(this.dir, `${randomBytes(16).toString('hex')}.p`));
     return new Promise((resolve, reject) => {
       const child = spawn('mkfifo', ['-m', '600', '--', ...names], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';

@@ -15,29 +15,22 @@ const OUTPUT_IDLE_MS = 200;
 /** The longest a call's output may stay open after its status, however much such a process writes. */
 const OUTPUT_DRAIN_CAP_MS = 5000;
 
-/** What the model sees when the channel broke under a running command (the command is killed). */
+/** What the model sees when the subshell running its command died before it reported the status (the command is killed). */
 const CHANNEL_LOST = "the session's channel into its container broke while the command ran; the command was stopped";
 
 /** What a caller gets when the channel broke before the holder said whether it started the command. */
 const CHANNEL_LOST_UNSTARTED = "the session's channel into its container broke before the command could start";
 
-/** An exec's end as the channel reports it: `lost` when the channel broke under it. */
+/** An exec's end as the channel reports it: `lost` when the call's subshell died without a status. */
 export interface ChannelExit extends ExecExit {
   readonly lost?: string;
 }
 
-/** One call in flight on the channel; what the holder said is kept until the call's channel is built. */
-interface Call {
-  readonly tag: string;
-  /** Settles once the holder said it opened the call's files (`true`) or could not (`false`). */
+/** A call the holder was asked to start and has not said it opened yet. */
+interface Pending {
+  /** `true` once the holder opened the call's files, `false` when it could not. */
   readonly opened: (started: boolean) => void;
   readonly failed: (error: Error) => void;
-  /** The wrapper's exit status, once the holder reported it. */
-  status?: number;
-  /** Set when the channel broke under the call. */
-  lost?: string;
-  /** Called on either of the two above once the call's channel is built. */
-  changed?: () => void;
 }
 
 export interface SessionChannelOptions {
@@ -51,17 +44,17 @@ export interface SessionChannelOptions {
 /**
  * One long-lived exec per session container (the holder, `CHANNEL_HOLDER`)
  * through which one-shot calls start: a call costs a fork inside the
- * container instead of an engine exec. Each call's stdout and stderr are
- * FIFOs in the session's shared directory that the host reads, its stdin a
- * file, its status a line on the holder's stdout; the wrapper, the tag and
- * the records are the engine exec's, so `ContainerCommand` cannot tell the
- * two apart. Works only where the engine's host is this one (the shared
- * directory is a bind mount of ours). When the holder's stream breaks,
- * running calls end with `CHANNEL_LOST` (their trees are killed) and the next
- * call starts a new holder.
+ * container instead of an engine exec. Each call's stdout, stderr and status
+ * are FIFOs in the session's shared directory that the host reads, its stdin
+ * a file; the wrapper, the tag and the records are the engine exec's, so
+ * `ContainerCommand` cannot tell the two apart. Only the start of a call
+ * goes through the holder's stream: a call that started runs to its end even
+ * if that stream breaks (an API server that went away for a moment), and
+ * the next call starts a new holder. Works only where the container sees
+ * this host's session directory, which the holder proves at start.
  */
 export class SessionChannel {
-  private readonly calls = new Map<string, Call>();
+  private readonly pending = new Map<string, Pending>();
   private closed = false;
   private ended = false;
   private controlBuffer = '';
@@ -89,8 +82,7 @@ export class SessionChannel {
     const dir = path.join(options.sharedDir, 'ch');
     fs.mkdirSync(dir, { mode: 0o700, recursive: true });
     const stock = new FifoStock(dir);
-    const [probePath, spare] = await stock.take();
-    fs.rmSync(spare, { force: true });
+    const [probePath] = await stock.take(1);
     const readyPath = path.join(dir, 'ready');
     fs.renameSync(probePath, readyPath);
     const probe = openFifo(readyPath);
@@ -133,40 +125,38 @@ export class SessionChannel {
     if (argv[2] !== EXEC_WRAPPER || argv.length !== 6) throw new Error('the channel runs the one-shot wrapper only');
     const id = randomBytes(16).toString('hex');
     const base = path.join(this.dir, id);
-    const [outFifo, errFifo] = await this.stock.take();
-    fs.renameSync(outFifo, `${base}.o`);
-    fs.renameSync(errFifo, `${base}.e`);
-    const out = openFifo(`${base}.o`);
-    const err = openFifo(`${base}.e`);
+    const fifos = await this.stock.take(3);
+    const names = ['.o', '.e', '.s'].map((suffix, i) => {
+      fs.renameSync(fifos[i]!, base + suffix);
+      return base + suffix;
+    });
+    const [out, err, status] = names.map((name) => openFifo(name)) as [OpenFifo, OpenFifo, OpenFifo];
     const fields = [argv[3]!, argv[4]!, argv[5]!, ...Object.entries(env).map(([name, value]) => `${name}=${value}`)];
     fs.writeFileSync(`${base}.q`, fields.join('\0') + '\0', { mode: 0o600, flag: 'wx' });
     fs.writeFileSync(`${base}.i`, stdin, { mode: 0o600, flag: 'wx' });
-    const cleanup = (): void => {
-      for (const suffix of ['.o', '.e', '.q', '.i']) fs.rmSync(base + suffix, { force: true });
-    };
+    const closeAll = (): void => [out, err, status].forEach((fifo) => fifo.close());
     let started: boolean;
     try {
       started = await new Promise<boolean>((opened, failed) => {
-        this.calls.set(id, { tag: (env[EXEC_TAG_VAR] ?? '').replace(new RegExp(`${WRAPPER_TAG_SUFFIX}$`), ''), opened, failed });
+        this.pending.set(id, { opened, failed });
         this.holder.write(`${id}\n`);
       });
     } catch (error) {
-      out.close();
-      err.close();
+      closeAll();
       throw error;
     } finally {
+      this.pending.delete(id);
       // Open on both sides now (or never to be): the names have done their job.
-      cleanup();
+      for (const name of [...names, `${base}.q`, `${base}.i`]) fs.rmSync(name, { force: true });
     }
     if (!started) {
       // The holder could not open the call's files: this channel cannot run commands.
-      this.calls.delete(id);
       this.closed = true;
-      out.close();
-      err.close();
+      closeAll();
       return undefined;
     }
-    return this.track(id, out, err);
+    const tag = (env[EXEC_TAG_VAR] ?? '').replace(new RegExp(`${WRAPPER_TAG_SUFFIX}$`), '');
+    return this.track(tag, out, err, status);
   }
 
   /** Stops the holder (running calls are the container's to end). */
@@ -176,36 +166,46 @@ export class SessionChannel {
     this.broke();
   }
 
-  private track(id: string, out: OpenFifo, err: OpenFifo): ExecChannel {
-    const call = this.calls.get(id)!;
+  /**
+   * The call's end: its status FIFO ends once the subshell that ran the
+   * wrapper exited, with the wrapper's status in it, or without one when
+   * that subshell was killed (then the command is killed too, as lost).
+   */
+  private track(tag: string, out: OpenFifo, err: OpenFifo, status: OpenFifo): ExecChannel {
     let settle!: (exit: ChannelExit) => void;
     const exited = new Promise<ChannelExit>((resolve) => (settle = resolve));
     const timers: NodeJS.Timeout[] = [];
     const close = (): void => {
       out.close();
       err.close();
+      status.close();
     };
-    void Promise.all([out.ended, err.ended]).then(() => {
-      for (const timer of timers) clearTimeout(timer);
-      this.calls.delete(id);
-      settle(call.lost === undefined ? { exitCode: call.status ?? null } : { exitCode: null, lost: call.lost });
-    });
-    let released = false;
-    call.changed = () => {
-      if (call.lost !== undefined) {
-        void this.killTree(call.tag);
+    let statusText = '';
+    status.stream.on('data', (chunk: Buffer) => (statusText += chunk.toString('latin1')));
+    // The subshell holds its end now: the status ends when it exits.
+    status.release();
+    let code: number | null = null;
+    let lost: string | undefined;
+    void status.ended.then(() => {
+      const reported = /^(\d+)\n$/.exec(statusText);
+      if (reported === null) {
+        lost = CHANNEL_LOST;
+        void this.killTree(tag);
         close();
-      } else if (call.status !== undefined && !released) {
-        released = true;
-        // The pipes end once read: the wrapper killed its command's tree before it ended. A writer
-        // still there a moment later outlived a wrapper that was killed itself: kill it as the
-        // wrapper would have, and read what it wrote up to the cap.
-        out.release();
-        err.release();
-        timers.push(setTimeout(() => void this.killTree(call.tag), OUTPUT_IDLE_MS), setTimeout(close, OUTPUT_DRAIN_CAP_MS));
+        return;
       }
-    };
-    call.changed();
+      code = Number(reported[1]);
+      // The pipes end once read: the wrapper killed its command's tree before it ended. A writer
+      // still there a moment later outlived a wrapper that was killed itself: kill it as the
+      // wrapper would have, and read what it wrote up to the cap.
+      out.release();
+      err.release();
+      timers.push(setTimeout(() => void this.killTree(tag), OUTPUT_IDLE_MS), setTimeout(close, OUTPUT_DRAIN_CAP_MS));
+    });
+    void Promise.all([out.ended, err.ended, status.ended]).then(() => {
+      for (const timer of timers) clearTimeout(timer);
+      settle(lost === undefined ? { exitCode: code } : { exitCode: null, lost });
+    });
     return {
       stdout: out.stream,
       stderr: err.stream,
@@ -224,36 +224,25 @@ export class SessionChannel {
       const line = this.controlBuffer.slice(0, newline);
       this.controlBuffer = this.controlBuffer.slice(newline + 1);
       const [id, word] = line.split(' ');
-      const call = id === undefined ? undefined : this.calls.get(id);
-      if (call === undefined || word === undefined) continue;
+      const call = id === undefined ? undefined : this.pending.get(id);
+      if (call === undefined) continue;
       if (word === HOLDER_OPENED) call.opened(true);
       else if (word === HOLDER_UNSTARTED) call.opened(false);
-      else if (/^\d+$/.test(word)) {
-        call.status = Number(word);
-        call.changed?.();
-      }
     }
   }
 
-  /** The holder's stream ended: every call in flight is lost (and killed); later calls need a new channel. */
+  /** The holder's stream ended: calls not yet started fail, started ones run on; later calls need a new holder. */
   private broke(): void {
     if (this.ended) return;
     this.ended = this.closed = true;
-    for (const call of this.calls.values()) {
-      call.failed(new Error(CHANNEL_LOST_UNSTARTED));
-      // A call whose status came is complete: its output drains as usual.
-      if (call.status !== undefined) continue;
-      call.lost = CHANNEL_LOST;
-      call.changed?.();
-    }
-    void this.killTree(this.holderTag);
+    for (const call of this.pending.values()) call.failed(new Error(CHANNEL_LOST_UNSTARTED));
   }
 
   private async killTree(tag: string): Promise<void> {
     if (tag === '') return;
     try {
       await this.options.engine.killTagged(this.options.containerId, tag, 'KILL');
-      if (tag !== this.holderTag) await this.options.engine.killTagged(this.options.containerId, tag + WRAPPER_TAG_SUFFIX, 'KILL');
+      await this.options.engine.killTagged(this.options.containerId, tag + WRAPPER_TAG_SUFFIX, 'KILL');
     } catch {
       // The container is gone: so is the tree.
     }

@@ -90,7 +90,7 @@ export class SessionContainers {
     readonly config: ResolvedContainerConfig,
     private readonly options: SessionContainerOptions,
   ) {
-    this.pool = config.warmPool > 0 ? new WarmPool(config.warmPool, () => this.make(POOLED), (live) => this.discard(live)) : undefined;
+    this.pool = config.warmPool > 0 ? new WarmPool(config.warmPool, () => this.make(POOLED, true), (live) => this.discard(live)) : undefined;
     this.pool?.fill();
   }
 
@@ -193,8 +193,8 @@ export class SessionContainers {
     return live;
   }
 
-  /** Makes a container for the session `sessionId` (`''`: the sessionless calls'; POOLED: one for the pool). */
-  private async make(sessionId: string): Promise<LiveContainer> {
+  /** Makes a container for the session `sessionId` (`''`: the sessionless calls'; POOLED, `pooled`: one for the pool). */
+  private async make(sessionId: string, pooled = false): Promise<LiveContainer> {
     // The pid in the name lets `reapDeadInstances` remove the directory of a server that was SIGKILLed.
     const dir = mkdtempSync(path.join(os.tmpdir(), `${SHARED_DIR_PREFIX}${process.pid}-`));
     const mounts = sessionMounts({
@@ -239,21 +239,18 @@ export class SessionContainers {
     }
     // A relative prefix puts the lazily made spill directory inside the shared one.
     const spills = new SpillDirectory(`${path.relative(os.tmpdir(), dir)}/spill-`, this.options.maxRetainedSpillBytes);
-    const channel = this.config.channel
-      ? new ChannelSlot({ engine: this.engine, containerId: id, sharedDir: dir, ...(this.config.user === undefined ? {} : { user: this.config.user }) })
-      : undefined;
+    const channel = this.channelFor(id, dir);
     // A pooled container's holder starts now: the session that takes it starts its first call through it.
-    if (sessionId === POOLED) channel?.current();
-    const live: LiveContainer = {
-      id,
-      dir,
-      spills,
-      ended: stopped,
-      ...(networkId === undefined ? {} : { networkId }),
-      ...(channel === undefined ? {} : { channel }),
-    };
+    if (pooled) channel?.current();
+    const optional = { ...(networkId === undefined ? {} : { networkId }), ...(channel === undefined ? {} : { channel }) };
+    const live: LiveContainer = { id, dir, spills, ended: stopped, ...optional };
     void stopped.then((state) => (live.stopped ??= state));
     return live;
+  }
+
+  private channelFor(containerId: string, sharedDir: string): ChannelSlot | undefined {
+    if (!this.config.channel) return undefined;
+    return new ChannelSlot({ engine: this.engine, containerId, sharedDir, ...(this.config.user === undefined ? {} : { user: this.config.user }) });
   }
 
   private async discard(live: LiveContainer): Promise<void> {

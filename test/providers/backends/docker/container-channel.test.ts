@@ -107,7 +107,7 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
     }
   });
 
-  it('a holder killed under a running command fails that call clearly, kills its tree, and the next calls still run', async () => {
+  it('a subshell killed under a running command fails that call clearly, kills its tree, and the next calls still run', async () => {
     const session = await readySession('ch-broken');
     try {
       const hanging = session.call('bash', { command: 'echo begun; sleep 4848', description: 'Hang' }, {
@@ -118,6 +118,27 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
       );
       expect((await containerProcesses(session.id)).filter((line) => line.includes('sleep 4848'))).toEqual([]);
       expect(await run(session, 'echo still here')).toBe('still here');
+      expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
+      expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c /ch/')).toBe('1');
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it('a call that started runs to its end when only the holder dies, and the next call starts a new holder', async () => {
+    const session = await readySession('ch-holder-gone');
+    try {
+      // The holder is the channel's process the runtime started (parent 0 in the container); its subshells are its children.
+      const holderLive = 'for p in $(pgrep -f "^bash -c D="); do [ "$(ps -o ppid= -p "$p" | tr -d " ")" = 0 ] && echo "$p"; done';
+      const running = session.call(
+        'bash',
+        { command: `echo begun; for i in $(seq 300); do [ -n "$(${holderLive})" ] || break; sleep 0.1; done; echo "holder gone: $i"`, description: 'Wait' },
+        { onProgress: () => void run(session, `kill -KILL $(${holderLive})`) },
+      );
+      const output = text(await running);
+      expect(output).toMatch(/^begun\nholder gone: \d+$/);
+      expect(output).not.toBe('begun\nholder gone: 300');
+      expect(await run(session, 'echo next')).toBe('next');
       expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
       expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c /ch/')).toBe('1');
     } finally {
