@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
 
-// Reading the channel's FIFOs: a call's output and the holder's `ready` (session-channel.ts).
+// The channel's FIFOs, host side: a call's stdin, output and status, and the holder's `ready` (session-channel.ts).
 
 /** The host's read end of a FIFO and a write end of its own, held until `release` so no EOF comes before the writer opened it. */
 export interface OpenFifo {
@@ -62,4 +62,19 @@ export function firstLine(stream: Readable, exited: Promise<unknown>, timeoutMs:
     stream.on('data', onData);
     void exited.then(() => done(undefined));
   });
+}
+
+/**
+ * Writes `data` into a FIFO the container reads, and closes it with `close`.
+ * Opened read-write, which never blocks or fails for want of a reader; the
+ * reader takes exactly the bytes it was told of, so it needs no EOF. Unlike a
+ * file, what was read is gone: no process can read it again through the
+ * reader's descriptor (the wrapper's key is in it).
+ */
+export function fifoWriter(file: string, data: string): { close(): void } {
+  const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+  const socket = new net.Socket({ fd, readable: false, writable: true });
+  socket.on('error', () => undefined);
+  socket.write(data);
+  return { close: () => void socket.destroy() };
 }

@@ -5,11 +5,12 @@ import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel, type ExecExit } f
 import { CHANNEL_HOLDER, HOLDER_NAME, HOLDER_OPENED, HOLDER_READY, HOLDER_UNSTARTED } from './channel-holder.js';
 import { EXEC_WRAPPER, WRAPPER_TAG_SUFFIX } from './container-exec-wrapper.js';
 import { FifoStock } from './fifo-stock.js';
-import { firstLine, openFifo, type OpenFifo } from './fifo-reader.js';
+import { fifoWriter, firstLine, openFifo, type OpenFifo } from './fifo-reader.js';
 
 /** How long a holder may take to say it is ready (a call never waits for it: it runs as an engine exec meanwhile). */
 const HOLDER_START_MS = 15_000;
-
+/** How long a call waits for its subshell to open its files before it asks whether anyone ever will. */
+const OPEN_CHECK_MS = 30_000;
 /** How long a call's output may stay open after its status arrived before what still holds it is killed. */
 const OUTPUT_IDLE_MS = 200;
 /** The longest a call's output may stay open after its status, however much such a process writes. */
@@ -17,20 +18,12 @@ const OUTPUT_DRAIN_CAP_MS = 5000;
 
 /** What the model sees when the subshell running its command died before it reported the status (the command is killed). */
 const CHANNEL_LOST = "the session's channel into its container broke while the command ran; the command was stopped";
-
-/** What a caller gets when the channel broke before the holder said whether it started the command. */
+/** What a caller gets when the holder went away after it was handed the call and nothing started it. */
 const CHANNEL_LOST_UNSTARTED = "the session's channel into its container broke before the command could start";
 
 /** An exec's end as the channel reports it: `lost` when the call's subshell died without a status. */
 export interface ChannelExit extends ExecExit {
   readonly lost?: string;
-}
-
-/** A call the holder was asked to start and has not said it opened yet. */
-interface Pending {
-  /** `true` once the holder opened the call's files, `false` when it could not. */
-  readonly opened: (started: boolean) => void;
-  readonly failed: (error: Error) => void;
 }
 
 export interface SessionChannelOptions {
@@ -41,35 +34,39 @@ export interface SessionChannelOptions {
   readonly user?: string;
 }
 
+/** A call handed to the holder whose subshell has not opened its files yet. */
+interface Pending {
+  /** Drops our own hold on the call's status FIFO: it ends at once unless a subshell opened it. */
+  readonly askOpened: () => void;
+}
+
 /**
- * One long-lived exec per session container (the holder, `CHANNEL_HOLDER`)
- * through which one-shot calls start: a call costs a fork inside the
- * container instead of an engine exec. Each call's stdout, stderr and status
- * are FIFOs in the session's shared directory that the host reads, its stdin
- * a file; the wrapper, the tag and the records are the engine exec's, so
- * `ContainerCommand` cannot tell the two apart. Only the start of a call
- * goes through the holder's stream: a call that started runs to its end even
- * if that stream breaks (an API server that went away for a moment), and
- * the next call starts a new holder. Works only where the container sees
- * this host's session directory, which the holder proves at start.
+ * One holder per session container (`CHANNEL_HOLDER`, started by one engine
+ * exec) through which one-shot calls start: a call costs a fork inside the
+ * container instead of an engine exec. The host names each call in the
+ * holder's `ctl` FIFO; the call's stdin, stdout, stderr and status are FIFOs
+ * of its own in the session's shared directory; the wrapper, the tag and
+ * the records are the engine exec's, so `ContainerCommand` cannot tell the
+ * two apart. Nothing goes through the engine once the holder runs: a call
+ * starts and ends while the API server is away. Works only where the
+ * container sees this host's session directory, which the holder proves at
+ * start. A holder that died is found at the next write into `ctl`.
  */
 export class SessionChannel {
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Set<Pending>();
   private closed = false;
-  private ended = false;
-  private controlBuffer = '';
 
   private constructor(
     private readonly options: SessionChannelOptions,
     private readonly dir: string,
     private readonly stock: FifoStock,
     private readonly holder: ExecChannel,
-    private readonly holderTag: string,
+    private readonly ctl: number,
   ) {
-    holder.stdout.on('data', (chunk: Buffer) => this.onControl(chunk.toString('latin1')));
     holder.stdout.resume();
     holder.stderr.resume();
-    void holder.exited.then(() => this.broke());
+    // The stream may end while the holder lives on (it does not use it): ask the holder itself.
+    void holder.exited.then(() => this.send('\n'));
   }
 
   /**
@@ -82,10 +79,14 @@ export class SessionChannel {
     const dir = path.join(options.sharedDir, 'ch');
     fs.mkdirSync(dir, { mode: 0o700, recursive: true });
     const stock = new FifoStock(dir);
-    const [probePath] = await stock.take(1);
+    const [readyFifo, ctlFifo] = await stock.take(2);
     const readyPath = path.join(dir, 'ready');
-    fs.renameSync(probePath, readyPath);
+    const ctlPath = path.join(dir, 'ctl');
+    fs.renameSync(readyFifo!, readyPath);
+    fs.renameSync(ctlFifo!, ctlPath);
     const probe = openFifo(readyPath);
+    // Read-write until the holder opened it for reading: its open must not wait for us.
+    const ctlHold = fs.openSync(ctlPath, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
     const holderTag = randomBytes(8).toString('hex');
     let holder: ExecChannel | undefined;
     try {
@@ -94,14 +95,17 @@ export class SessionChannel {
         env: { [EXEC_TAG_VAR]: holderTag },
         workdir: '/',
         tty: false,
-        stdin: true,
+        stdin: false,
         ...(options.user === undefined ? {} : { user: options.user }),
       });
       const ready = await firstLine(probe.stream, holder.exited, HOLDER_START_MS);
-      if (ready === HOLDER_READY) return new SessionChannel(options, dir, stock, holder, holderTag);
+      // Write-only from now on: a holder that died is EPIPE on the next write, not a silent wait.
+      if (ready === HOLDER_READY) return new SessionChannel(options, dir, stock, holder, fs.openSync(ctlPath, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
     } finally {
       probe.close();
+      fs.closeSync(ctlHold);
       fs.rmSync(readyPath, { force: true });
+      fs.rmSync(ctlPath, { force: true });
     }
     holder.detach();
     // One blocked on a FIFO nobody here reads does not see its stream close.
@@ -116,54 +120,83 @@ export class SessionChannel {
   /**
    * Starts the wrapper with `argv` (`wrapperInput`'s: bash -c <wrapper> shell
    * workdir command) and `env`, its stdin `stdin`. Resolves with the exec's
-   * channel, or undefined when the holder could not open the call's files
-   * (the command never ran: start it with an engine exec). Rejects when the
-   * channel broke before the holder answered.
+   * channel, or undefined when the holder did not take the call (gone, busy,
+   * or it could not open the call's files): the command never ran, start it
+   * with an engine exec. Rejects when the holder took the call and went away
+   * before anything started it.
    */
   async run(argv: readonly string[], env: Readonly<Record<string, string>>, stdin: string): Promise<ExecChannel | undefined> {
-    if (this.closed) throw new Error(CHANNEL_LOST_UNSTARTED);
+    if (this.closed) return undefined;
     if (argv[2] !== EXEC_WRAPPER || argv.length !== 6) throw new Error('the channel runs the one-shot wrapper only');
     const id = randomBytes(16).toString('hex');
     const base = path.join(this.dir, id);
-    const fifos = await this.stock.take(3);
-    const names = ['.o', '.e', '.s'].map((suffix, i) => {
+    const fifos = await this.stock.take(4);
+    const names = ['.o', '.e', '.s', '.i'].map((suffix, i) => {
       fs.renameSync(fifos[i]!, base + suffix);
       return base + suffix;
     });
-    const [out, err, status] = names.map((name) => openFifo(name)) as [OpenFifo, OpenFifo, OpenFifo];
+    const [out, err, status] = names.slice(0, 3).map((name) => openFifo(name)) as [OpenFifo, OpenFifo, OpenFifo];
+    const input = fifoWriter(`${base}.i`, stdin);
     const fields = [argv[3]!, argv[4]!, argv[5]!, ...Object.entries(env).map(([name, value]) => `${name}=${value}`)];
     fs.writeFileSync(`${base}.q`, fields.join('\0') + '\0', { mode: 0o600, flag: 'wx' });
-    fs.writeFileSync(`${base}.i`, stdin, { mode: 0o600, flag: 'wx' });
-    const closeAll = (): void => [out, err, status].forEach((fifo) => fifo.close());
-    let started: boolean;
-    try {
-      started = await new Promise<boolean>((opened, failed) => {
-        this.pending.set(id, { opened, failed });
-        this.holder.write(`${id}\n`);
-      });
-    } catch (error) {
+    const closeAll = (): void => [out, err, status, input].forEach((fifo) => fifo.close());
+    const removeNames = (): void => [...names, `${base}.q`].forEach((name) => fs.rmSync(name, { force: true }));
+    if (!this.send(`${id}\n`)) {
       closeAll();
-      throw error;
-    } finally {
-      this.pending.delete(id);
-      // Open on both sides now (or never to be): the names have done their job.
-      for (const name of [...names, `${base}.q`, `${base}.i`]) fs.rmSync(name, { force: true });
-    }
-    if (!started) {
-      // The holder could not open the call's files: this channel cannot run commands.
-      this.closed = true;
-      closeAll();
+      removeNames();
       return undefined;
     }
-    const tag = (env[EXEC_TAG_VAR] ?? '').replace(new RegExp(`${WRAPPER_TAG_SUFFIX}$`), '');
-    return this.track(tag, out, err, status);
+    const pending: Pending = { askOpened: () => status.release() };
+    this.pending.add(pending);
+    const timer = setTimeout(pending.askOpened, OPEN_CHECK_MS);
+    // `+` once the subshell opened the call's files, then the wrapper's status: one reader for both.
+    let statusText = '';
+    let first: string | undefined;
+    try {
+      first = await new Promise<string | undefined>((resolve) => {
+        status.stream.on('data', (chunk: Buffer) => {
+          statusText += chunk.toString('latin1');
+          const newline = statusText.indexOf('\n');
+          if (newline >= 0) resolve(statusText.slice(0, newline));
+        });
+        void status.ended.then(() => resolve(undefined));
+      });
+    } finally {
+      clearTimeout(timer);
+      this.pending.delete(pending);
+      // Open on both sides now (or never to be): the names have done their job.
+      removeNames();
+    }
+    if (first === HOLDER_OPENED) return this.track(env, out, err, status, () => statusText, input);
+    closeAll();
+    // `!`: this holder cannot open a call's files; it will not start any.
+    if (first === HOLDER_UNSTARTED) {
+      this.close();
+      return undefined;
+    }
+    throw new Error(CHANNEL_LOST_UNSTARTED);
   }
 
-  /** Stops the holder (running calls are the container's to end). */
+  /** Stops the holder (it reads the end of `ctl`); calls that started run to their end. */
   close(): void {
     if (this.closed) return;
+    this.closed = true;
+    fs.closeSync(this.ctl);
     this.holder.detach();
-    this.broke();
+    for (const pending of this.pending) pending.askOpened();
+  }
+
+  /** Writes into `ctl`; false (and the channel closed, for a holder that died) when the holder cannot take it. */
+  private send(line: string): boolean {
+    if (this.closed) return false;
+    try {
+      fs.writeSync(this.ctl, line);
+      return true;
+    } catch (error) {
+      // EAGAIN: the holder is behind by a whole pipe of ids; this call goes around it.
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') this.close();
+      return false;
+    }
   }
 
   /**
@@ -171,23 +204,25 @@ export class SessionChannel {
    * wrapper exited, with the wrapper's status in it, or without one when
    * that subshell was killed (then the command is killed too, as lost).
    */
-  private track(tag: string, out: OpenFifo, err: OpenFifo, status: OpenFifo): ExecChannel {
+  private track(
+    env: Readonly<Record<string, string>>,
+    out: OpenFifo,
+    err: OpenFifo,
+    status: OpenFifo,
+    statusText: () => string,
+    input: { close(): void },
+  ): ExecChannel {
+    const tag = (env[EXEC_TAG_VAR] ?? '').slice(0, -WRAPPER_TAG_SUFFIX.length);
     let settle!: (exit: ChannelExit) => void;
     const exited = new Promise<ChannelExit>((resolve) => (settle = resolve));
     const timers: NodeJS.Timeout[] = [];
-    const close = (): void => {
-      out.close();
-      err.close();
-      status.close();
-    };
-    let statusText = '';
-    status.stream.on('data', (chunk: Buffer) => (statusText += chunk.toString('latin1')));
+    const close = (): void => [out, err, status].forEach((fifo) => fifo.close());
     // The subshell holds its end now: the status ends when it exits.
     status.release();
     let code: number | null = null;
     let lost: string | undefined;
     void status.ended.then(() => {
-      const reported = /^(\d+)\n$/.exec(statusText);
+      const reported = /^\+\n(\d+)\n$/.exec(statusText());
       if (reported === null) {
         lost = CHANNEL_LOST;
         void this.killTree(tag);
@@ -204,6 +239,7 @@ export class SessionChannel {
     });
     void Promise.all([out.ended, err.ended, status.ended]).then(() => {
       for (const timer of timers) clearTimeout(timer);
+      input.close();
       settle(lost === undefined ? { exitCode: code } : { exitCode: null, lost });
     });
     return {
@@ -215,27 +251,6 @@ export class SessionChannel {
       hostPid: async () => undefined,
       detach: close,
     };
-  }
-
-  private onControl(text: string): void {
-    this.controlBuffer += text;
-    let newline: number;
-    while ((newline = this.controlBuffer.indexOf('\n')) >= 0) {
-      const line = this.controlBuffer.slice(0, newline);
-      this.controlBuffer = this.controlBuffer.slice(newline + 1);
-      const [id, word] = line.split(' ');
-      const call = id === undefined ? undefined : this.pending.get(id);
-      if (call === undefined) continue;
-      if (word === HOLDER_OPENED) call.opened(true);
-      else if (word === HOLDER_UNSTARTED) call.opened(false);
-    }
-  }
-
-  /** The holder's stream ended: calls not yet started fail, started ones run on; later calls need a new holder. */
-  private broke(): void {
-    if (this.ended) return;
-    this.ended = this.closed = true;
-    for (const call of this.pending.values()) call.failed(new Error(CHANNEL_LOST_UNSTARTED));
   }
 
   private async killTree(tag: string): Promise<void> {

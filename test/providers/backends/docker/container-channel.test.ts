@@ -69,6 +69,16 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
     }
   });
 
+  it("leaves nothing of the wrapper's keyed header to read back through its stdin", async () => {
+    const session = await readySession('ch-key');
+    try {
+      // The wrapper ($PPID) read its header from a FIFO: read again, it holds nothing (a file would still hold the key).
+      expect(await run(session, 'readlink /proc/$PPID/fd/0 | grep -c "/ch/[0-9a-f]*\\.i"; timeout 1 cat /proc/$PPID/fd/0 | wc -c')).toBe('1\n0');
+    } finally {
+      await session.dispose();
+    }
+  });
+
   it('passes a command longer than the argument limit and a workdir, and keeps every byte of a large output', async () => {
     const session = await readySession('ch-long');
     try {
