@@ -86,6 +86,10 @@ describeWithCluster(`kubernetes: a brief API outage${NEEDS_CLUSTER}`, () => {
       expect(text(await during)).toBe(`kept\n${before}`);
       expect(session.takeNotices()).toEqual([]);
     } finally {
+      // Disposed while the proxy still answers: the session's pod and lease go through it.
+      proxy.up();
+      await host?.dispose();
+      host = undefined;
       proxy.close();
     }
   });
@@ -104,6 +108,10 @@ describeWithCluster(`kubernetes: a brief API outage${NEEDS_CLUSTER}`, () => {
       proxy.up();
       expect(session.takeNotices()).toEqual([]);
     } finally {
+      // Disposed while the proxy still answers: the session's pod and lease go through it.
+      proxy.up();
+      await host?.dispose();
+      host = undefined;
       proxy.close();
     }
   });
