@@ -86,21 +86,35 @@ const chunkedPackages = {
 };
 
 /**
- * Exports of packages that nothing here uses, made to load on first access
- * instead of with their package: prom-client's Pushgateway requires node:http,
- * node:https and node:zlib (about 15 ms) for every command that keeps metrics.
- * The property still gives the same value when read.
+ * Parts of packages made to load on first use instead of with their package,
+ * each the same value when used: prom-client's Pushgateway (which nothing here
+ * uses) requires node:http, node:https and node:zlib, about 15 ms for every
+ * command that keeps metrics; class-validator's phone-number check (which no
+ * argument uses) evaluates libphonenumber's metadata with the first tool call.
  */
-const LAZY_EXPORTS = [{ file: /[\\/]prom-client[\\/]index\.js$/, name: 'Pushgateway', request: './lib/pushgateway' }];
-const lazyExports = {
-  name: 'lazy-exports',
+const LAZY_PARTS = [
+  {
+    file: /[\\/]prom-client[\\/]index\.js$/,
+    eager: "exports.Pushgateway = require('./lib/pushgateway');",
+    lazy: "Object.defineProperty(exports, 'Pushgateway', { enumerable: true, configurable: true, get: () => require('./lib/pushgateway') });",
+  },
+  {
+    file: /[\\/]class-validator[\\/]cjs[\\/]decorator[\\/]string[\\/]IsPhoneNumber\.js$/,
+    eager: 'const max_1 = require("libphonenumber-js/max");',
+    lazy: 'const max_1 = { get parsePhoneNumber() { return require("libphonenumber-js/max").parsePhoneNumber; } };',
+    // The stand-in has only this member: the file must use no other.
+    uses: /max_1\.(\w+)/g,
+    only: ['parsePhoneNumber'],
+  },
+];
+const lazyParts = {
+  name: 'lazy-parts',
   setup(build) {
-    for (const { file, name, request } of LAZY_EXPORTS) {
+    for (const { file, eager, lazy, uses, only } of LAZY_PARTS) {
       build.onLoad({ filter: file }, (args) => {
         const text = readFileSync(args.path, 'utf8');
-        const eager = `exports.${name} = require('${request}');`;
-        if (!text.includes(eager)) throw new Error(`${args.path} no longer has \`${eager}\`: update LAZY_EXPORTS in scripts/bundle-cli.mjs`);
-        const lazy = `Object.defineProperty(exports, '${name}', { enumerable: true, configurable: true, get: () => require('${request}') });`;
+        const stale = !text.includes(eager) || (uses !== undefined && [...text.matchAll(uses)].some((match) => !only.includes(match[1])));
+        if (stale) throw new Error(`${args.path} changed (\`${eager}\`): update LAZY_PARTS in scripts/bundle-cli.mjs`);
         return { contents: text.replace(eager, lazy), loader: 'js' };
       });
     }
@@ -163,7 +177,7 @@ for (const [group, specifiers] of Object.entries(chunkSpecifiers)) {
     ...COMMON,
     stdin: { contents: exportsOf, resolveDir: root, sourcefile: `dsh-tools.${group}.cjs`, loader: 'js' },
     outfile: path.join(path.dirname(bundle), `dsh-tools.${group}.cjs`),
-    plugins: [sameResolution(path.join(root, `dsh-tools.${group}.cjs`), specifiers), lazyExports],
+    plugins: [sameResolution(path.join(root, `dsh-tools.${group}.cjs`), specifiers), lazyParts],
   });
 }
 // A package in two files would be two instances of it (two registries, two classes): refuse.
