@@ -22,12 +22,24 @@ const INITIALIZE = `${JSON.stringify({
 /** The module tree instead of the bundled CLI (src/cli/bundled-cli.ts), for the comparison row. */
 const MODULE_TREE = { ...process.env, DSH_TOOLS_MODULE_TREE: '1' };
 
+/** CPU time (user + system, ms) a running process has spent so far (Linux /proc, 10 ms ticks). */
+function processCpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').replace(/^.*\) /, '').split(' ');
+    // Fields 14 and 15 of stat(5) (utime, stime); the slice starts at field 3.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Spawns `dsh-tools serve` (stdio), sends `initialize` at once and resolves
- * when the response line arrives; the server is then stopped by closing its
- * stdin, outside the timed part.
+ * when the response line arrives, noting the server's CPU time at that
+ * moment in `cpuAtAnswer`; the server is then stopped by closing its stdin,
+ * outside the timed part.
  */
-async function serveUntilInitialized(stopped: Promise<void>[]): Promise<void> {
+async function serveUntilInitialized(stopped: Promise<void>[], cpuAtAnswer: number[]): Promise<void> {
   const child = spawn(process.execPath, ['dist/cli/main.js', 'serve', '--workspace', process.cwd()], {
     stdio: ['pipe', 'pipe', 'ignore'],
   });
@@ -40,6 +52,8 @@ async function serveUntilInitialized(stopped: Promise<void>[]): Promise<void> {
       seen += chunk.toString();
       if (!seen.includes('\n')) return;
       if (!seen.includes('"serverInfo"')) reject(new Error(`unexpected reply: ${seen.slice(0, 200)}`));
+      const cpu = processCpuMs(child.pid);
+      if (cpu !== undefined) cpuAtAnswer.push(cpu);
       resolve();
     });
     child.once('error', reject);
@@ -72,7 +86,9 @@ function reapedChildrenCpuMs(): number | undefined {
   }
 }
 
-type Subject = 'baseline' | 'prompt' | 'call' | 'serve' | 'promptTree';
+type Subject = 'baseline' | 'prompt' | 'call' | 'callTrue' | 'serve' | 'promptTree';
+
+const CALL_TRUE = JSON.stringify({ command: 'true', description: 'Do nothing' });
 
 /**
  * Start-up: `dsh-tools prompt` and `dsh-tools call` to their exit and
@@ -83,11 +99,13 @@ type Subject = 'baseline' | 'prompt' | 'call' | 'serve' | 'promptTree';
  */
 export async function benchStartup(runs: number, warmup = 2): Promise<Figure[]> {
   const stopped: Promise<void>[] = [];
+  const serveCpu: number[] = [];
   const subjects: Record<Subject, () => Promise<void>> = {
     baseline: () => node(['-e', '0']),
     prompt: () => node(['dist/cli/main.js', 'prompt']),
     call: () => node(['dist/cli/main.js', 'call', 'task_list', '{}']),
-    serve: () => serveUntilInitialized(stopped),
+    callTrue: () => node(['dist/cli/main.js', 'call', 'bash', CALL_TRUE]),
+    serve: () => serveUntilInitialized(stopped, serveCpu),
     promptTree: () => node(['dist/cli/main.js', 'prompt'], MODULE_TREE),
   };
   const wall = Object.fromEntries(Object.keys(subjects).map((name) => [name, [] as number[]])) as Record<Subject, number[]>;
@@ -100,7 +118,10 @@ export async function benchStartup(runs: number, warmup = 2): Promise<Figure[]> 
       // Each server exits before the next process starts, so none runs during a timing.
       await Promise.all(stopped.splice(0));
       const cpuAfter = reapedChildrenCpuMs();
-      if (i < warmup) continue;
+      if (i < warmup) {
+        if (name === 'serve') serveCpu.splice(0);
+        continue;
+      }
       wall[name].push(ms);
       if (cpuBefore !== undefined && cpuAfter !== undefined) cpu[name].push(cpuAfter - cpuBefore);
     }
@@ -111,14 +132,18 @@ export async function benchStartup(runs: number, warmup = 2): Promise<Figure[]> 
   const figures: Figure[] = [
     { name: 'dsh-tools prompt (process)', value: spread(wall.prompt), baseline, ratio: median(wall.prompt) / base, goal: '≤ 2×' },
     { name: 'dsh-tools call task_list (process)', value: spread(wall.call), baseline, ratio: median(wall.call) / base, goal: '≤ 2×' },
+    { name: 'dsh-tools call bash `true` (process)', value: spread(wall.callTrue), baseline, ratio: median(wall.callTrue) / base, goal: '≤ 2×' },
     { name: 'dsh-tools serve → initialize answered (stdio)', value: spread(wall.serve), baseline, ratio: median(wall.serve) / base, goal: '≤ 2×' },
     { name: 'dsh-tools prompt, module tree (no bundle)', value: spread(wall.promptTree), baseline, ratio: median(wall.promptTree) / base },
   ];
   if (cpu.baseline.length === runs) {
     const cpuBase = median(cpu.baseline);
     const cpuBaseline = `node -e 0 ${spread(cpu.baseline)}`;
-    for (const [name, label] of [['prompt', 'prompt'], ['call', 'call task_list'], ['promptTree', 'prompt, module tree']] as const) {
+    for (const [name, label] of [['prompt', 'prompt'], ['call', 'call task_list'], ['callTrue', 'call bash `true`'], ['promptTree', 'prompt, module tree']] as const) {
       figures.push({ name: `dsh-tools ${label}, CPU ms (user+sys)`, value: spread(cpu[name]), baseline: cpuBaseline, ratio: median(cpu[name]) / cpuBase });
+    }
+    if (serveCpu.length === runs) {
+      figures.push({ name: 'dsh-tools serve, CPU ms until the initialize answer', value: spread(serveCpu), baseline: cpuBaseline, ratio: median(serveCpu) / cpuBase });
     }
   }
   figures.push({ name: 'load average (1 min) during these rounds', value: `${median(load).toFixed(1)} (max ${Math.max(...load).toFixed(1)})` });

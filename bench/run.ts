@@ -6,6 +6,7 @@ import { benchCommandRules } from './command-rules.bench.js';
 import { benchContainers, benchWarmPool } from './container.bench.js';
 import { benchKubernetes } from './kubernetes.bench.js';
 import { benchMcpPrestarted, benchMcpRoundTrip } from './mcp.bench.js';
+import { benchMcpPace } from './mcp-pace.bench.js';
 import { benchExecutorPrestarted, benchOneShot, benchPrestarted } from './oneshot.bench.js';
 import { benchOutput } from './output.bench.js';
 import { benchPersistentRoundTrip, benchShells } from './persistent.bench.js';
@@ -21,7 +22,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   concurrency: () => benchConcurrentCalls(7),
   tasks: () => benchBackgroundTasks(),
   shells: () => benchShells(),
-  mcp: async () => [...(await benchMcpRoundTrip(100)), ...(await benchMcpPrestarted(100))],
+  mcp: async () => [...(await benchMcpRoundTrip(100)), ...(await benchMcpPrestarted(100)), ...(await benchMcpPace(100))],
   sandbox: () => benchSandbox(100),
   cli: () => benchStartup(15),
   rules: () => benchCommandRules(7),

@@ -1,6 +1,7 @@
 // Records the bundled CLI's V8 code caches, one per command (src/cli/bundled-cli.ts):
 // each command runs for real once and writes, at its exit, the cache of every
-// function it compiled (lazily compiled ones included).
+// function it compiled (lazily compiled ones included), one file per bundle
+// file it ran (the start-up bundle and each chunk it loaded).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

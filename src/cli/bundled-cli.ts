@@ -50,7 +50,7 @@ export function compileBundle(file: string, source: string, cacheFile: string): 
   const bundleId = bundleIdOf(source);
   const cache = bundleId === undefined ? undefined : readOrUndefined(cacheFile);
   const cachedData = cache === undefined ? undefined : decodeCodeCache(bundleId!, cache);
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __dshImport) {${source}\n})`;
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __dshImport, __dshChunk) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData });
   const outcome = cache === undefined ? 'absent' : cachedData === undefined ? 'invalid' : script.cachedDataRejected ? 'rejected' : 'used';
   return { script, outcome };
@@ -66,26 +66,58 @@ function writeCacheAtExit(script: vm.Script, cacheFile: string, bundleId: string
 }
 
 /**
+ * Runs one file of the bundle as a CommonJS module, compiled with this
+ * command's code cache of that file when the cache fits (else from source: a
+ * cache never decides whether the CLI runs). Its exports, or undefined when
+ * the file is missing.
+ */
+function runBundleFile(file: string, chunk: (name: string) => unknown): unknown {
+  const buffer = readOrUndefined(file);
+  if (buffer === undefined) return undefined;
+  // The bundle is ASCII (scripts/bundle-cli.mjs checks): latin1 skips UTF-8 decoding.
+  const source = buffer.toString('latin1');
+  const cacheFile = cacheFileFor(file, process.argv.slice(2));
+  const { script, outcome } = compileBundle(file, source, cacheFile);
+  if (process.env[TRACE_ENV] === '1') {
+    const which = path.basename(file) === BUNDLE_FILE ? '' : ` (${path.basename(file)})`;
+    process.stderr.write(`dsh-tools: code cache ${outcome}${which}\n`);
+  }
+  const bundleId = bundleIdOf(source);
+  if (process.env[RECORD_ENV] === '1' && bundleId !== undefined) writeCacheAtExit(script, cacheFile, bundleId);
+  const dir = path.dirname(file);
+  const bundle = new Module(file);
+  bundle.filename = file;
+  bundle.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(dir);
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(bundle.exports, bundle.exports, createRequire(file), bundle, file, dir, importFromHere, chunk);
+  return bundle.exports;
+}
+
+/**
+ * The bundle's chunks (`dsh-tools.<name>.cjs` beside it): packages that no
+ * command needs before its first answer, each run once, when the start-up
+ * bundle first asks for it (scripts/bundle-cli.mjs).
+ */
+function chunkLoader(dir: string): (name: string) => unknown {
+  const loaded = new Map<string, unknown>();
+  const load = (name: string): unknown => {
+    if (!loaded.has(name)) {
+      if (!/^[a-z-]+$/.test(name)) throw new Error(`dsh-tools: no bundle chunk ${name}`);
+      const exports = runBundleFile(path.join(dir, `dsh-tools.${name}.cjs`), load);
+      if (exports === undefined) throw new Error(`dsh-tools: the bundle chunk dsh-tools.${name}.cjs is missing beside ${BUNDLE_FILE}`);
+      loaded.set(name, exports);
+    }
+    return loaded.get(name);
+  };
+  return load;
+}
+
+/**
  * Runs the bundled CLI from `dir` as CommonJS, compiled with its V8 code cache
  * when the cache fits (else from source: a cache never decides whether the
  * CLI runs). False when there is no bundle: the caller loads the module tree.
  */
 export function runBundledCli(dir: string): boolean {
   if (process.env[MODULES_ENV] === '1') return false;
-  const file = path.join(dir, BUNDLE_FILE);
-  const buffer = readOrUndefined(file);
-  if (buffer === undefined) return false;
-  // The bundle is ASCII (scripts/bundle-cli.mjs checks): latin1 skips UTF-8 decoding.
-  const source = buffer.toString('latin1');
-  const cacheFile = cacheFileFor(file, process.argv.slice(2));
-  const { script, outcome } = compileBundle(file, source, cacheFile);
-  if (process.env[TRACE_ENV] === '1') process.stderr.write(`dsh-tools: code cache ${outcome}\n`);
-  const bundleId = bundleIdOf(source);
-  if (process.env[RECORD_ENV] === '1' && bundleId !== undefined) writeCacheAtExit(script, cacheFile, bundleId);
-  const bundle = new Module(file);
-  bundle.filename = file;
-  bundle.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(dir);
-  const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(bundle.exports, bundle.exports, createRequire(file), bundle, file, dir, importFromHere);
-  return true;
+  return runBundleFile(path.join(dir, BUNDLE_FILE), chunkLoader(dir)) !== undefined;
 }

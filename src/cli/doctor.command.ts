@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { escapeForDisplay } from '../core/display-text.js';
-import { runChecks } from './doctor-checks.js';
 import { ignoreBrokenStdout } from './broken-pipe.js';
 import type { GlobalOptions } from './cli-options.js';
 
@@ -11,8 +10,10 @@ export function registerDoctorCommand(program: Command): void {
     .description('report bash, node-pty, bwrap, user namespaces and the container engine, and what each missing piece disables')
     .action(async (_options: unknown, command: Command) => {
       ignoreBrokenStdout();
-      const [{ resolveEnvironment }, { checkContainerEngine }] = await Promise.all([
+      // The checks run programs through execa: loaded here, not at every command's start.
+      const [{ resolveEnvironment }, { runChecks }, { checkContainerEngine }] = await Promise.all([
         import('./cli-options.js'),
+        import('./doctor-checks.js'),
         import('./doctor-container.js'),
       ]);
       const environment = await resolveEnvironment(command.optsWithGlobals<GlobalOptions>());

@@ -1,5 +1,6 @@
 import type { PromptSection } from '../core/prompt-section.js';
 import type { JsonSchema, ToolAnnotations } from '../core/tool-contract.js';
+import { toolNameOrder } from './tool-name-order.js';
 
 export interface ToolDescriptor {
   readonly name: string;
@@ -28,7 +29,8 @@ export function assemblePrompt(
     .filter((section) => section.text.trim() !== '')
     .filter((section) => section.tool === undefined || active.has(section.tool))
     .sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { sections: visible, tools: [...tools].sort((a, b) => a.name.localeCompare(b.name)) };
+  const order = toolNameOrder();
+  return { sections: visible, tools: [...tools].sort((a, b) => order(a.name, b.name)) };
 }
 
 /** The sections as one system-prompt text, separated by blank lines. */

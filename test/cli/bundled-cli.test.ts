@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
+import { jest } from '@jest/globals';
 import { BUNDLE_FILE, cacheFileFor, compileBundle, MODULES_ENV, runBundledCli } from '../../src/cli/bundled-cli.js';
 import { encodeCodeCache } from '../../src/cli/code-cache.js';
 
@@ -100,6 +101,33 @@ describe('runBundledCli', () => {
     writeFileSync(path.join(dir, BUNDLE_FILE), SOURCE);
     expect(runBundledCli(dir)).toBe(true);
     expect(ran()).toEqual({ dir, file: path.join(dir, BUNDLE_FILE) });
+  });
+
+  it('runs a chunk beside it once, when the bundle first asks for it, with the code cache of the command', () => {
+    const chunkSource = `// dsh-tools-bundle ${ID}\nrequire('node:fs').appendFileSync(__dirname + '/chunk-runs', __filename + '\\n'); module.exports.value = 6 * 7;`;
+    writeFileSync(path.join(dir, 'dsh-tools.extra.cjs'), chunkSource);
+    writeFileSync(
+      path.join(dir, BUNDLE_FILE),
+      `// dsh-tools-bundle ${ID}\nconst fs = require('node:fs'); fs.writeFileSync(__dirname + '/before-chunk', '');
+const first = __dshChunk('extra'); const second = __dshChunk('extra');
+let missing; try { __dshChunk('absent'); } catch (error) { missing = error.message; }
+fs.writeFileSync(__dirname + '/ran.json', JSON.stringify({ value: first.value, same: first === second, missing }));`,
+    );
+    // jest's argv names no command: each file reads its prompt cache, this one a damaged one.
+    writeFileSync(path.join(dir, 'dsh-tools.extra.cjs.prompt.cache'), 'garbage');
+    process.env.DSH_TOOLS_CODE_CACHE_TRACE = '1';
+    const traced = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    let traces: unknown[];
+    try {
+      expect(runBundledCli(dir)).toBe(true);
+    } finally {
+      traces = traced.mock.calls.map(([text]) => text);
+      traced.mockRestore();
+      delete process.env.DSH_TOOLS_CODE_CACHE_TRACE;
+    }
+    expect(ran()).toEqual({ value: 42, same: true, missing: `dsh-tools: the bundle chunk dsh-tools.absent.cjs is missing beside ${BUNDLE_FILE}` });
+    expect(readFileSync(path.join(dir, 'chunk-runs'), 'utf8')).toBe(`${path.join(dir, 'dsh-tools.extra.cjs')}\n`);
+    expect(traces).toEqual(['dsh-tools: code cache absent\n', 'dsh-tools: code cache invalid (dsh-tools.extra.cjs)\n']);
   });
 
   it('leaves the module tree to the caller when there is no bundle', () => {

@@ -93,6 +93,21 @@ describe('the bundled CLI and its code cache', () => {
     expect(cli(['prompt'])).toEqual({ status: 0, stdout: expectedPrompt, outcome: 'absent' });
   });
 
+  it('loads the packages a command needs later from their chunks, each with its own cache, or compiled from source', () => {
+    const traces = () => {
+      const run = spawnSync(process.execPath, [path.join(copy, 'cli/main.js'), ...CALL, '--workspace', workspace], {
+        env: { ...process.env, DSH_TOOLS_CODE_CACHE_TRACE: '1' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run).toMatchObject({ status: 0, stdout: expect.stringContaining('cached-42') });
+      return run.stderr;
+    };
+    expect(traces()).toContain('dsh-tools: code cache used (dsh-tools.validation.cjs)\n');
+    damage(path.join(copy, 'cli/dsh-tools.validation.cjs.call.cache'));
+    expect(traces()).toContain('dsh-tools: code cache invalid (dsh-tools.validation.cjs)\n');
+  });
+
   it('serve answers initialize with a damaged cache', async () => {
     damage(cacheOf('serve'));
     const child = spawn(process.execPath, [path.join(copy, 'cli/main.js'), 'serve', '--workspace', workspace], {

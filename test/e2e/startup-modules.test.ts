@@ -13,6 +13,8 @@ const TRACE = path.join(ROOT, 'test/e2e/support/trace-loads.mjs');
 const VALIDATION = [/\/class-validator\//, /class-validator-jsonschema\/build\/index\.js$/, /\/class-transformer\//];
 /** Loaded only by the compositions that use it (the Docker backend with --container). */
 const DOCKER = /\/dockerode\//;
+/** Loaded only by `doctor` (execa) and by the approval webhook's first request (node's HTTP client). */
+const DOCTOR_AND_WEBHOOK = [/\/execa\//, /^node:https?$/];
 /** Loaded only by the Kubernetes backend (--kubernetes), at its first cluster call. */
 const KUBERNETES = /@kubernetes\/client-node/;
 /**
@@ -59,12 +61,12 @@ describe('start-up loads only what the first response needs', () => {
     expect(matching(loaded, OTHER_COMPOSITIONS)).toEqual([]);
   });
 
-  it('prompt: no validation, no schema generator, no MCP SDK', () => {
+  it('prompt: no validation, no schema generator, no MCP SDK, no execa or HTTP client', () => {
     const traced = tracedArgs(['prompt', '--workspace', dir]);
     const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('## tool bash');
-    expect(matching(traced.loaded(), [...VALIDATION, DOCKER, KUBERNETES, /@modelcontextprotocol\/sdk/])).toEqual([]);
+    expect(matching(traced.loaded(), [...VALIDATION, ...DOCTOR_AND_WEBHOOK, DOCKER, KUBERNETES, /@modelcontextprotocol\/sdk/])).toEqual([]);
   });
 
   it('serve (stdio): initialize answered without validation, schema generator or HTTP transport; a call then validates', async () => {
@@ -96,7 +98,7 @@ describe('start-up loads only what the first response needs', () => {
       lines.push(await nextLine());
       expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'dsh-tools' } } });
       const beforeCall = traced.loaded();
-      expect(matching(beforeCall, [...VALIDATION, DOCKER, KUBERNETES, /@hono\//, /streamableHttp/])).toEqual([]);
+      expect(matching(beforeCall, [...VALIDATION, ...DOCTOR_AND_WEBHOOK, DOCKER, KUBERNETES, /@hono\//, /streamableHttp/])).toEqual([]);
 
       send(INITIALIZED);
       send(bashCall(2, 'true', { timeoutMs: '5' }, 'x'));

@@ -3,8 +3,14 @@ import type { ServiceIdentifier } from 'inversify';
 import { APPROVAL_KINDS, type ApprovalAnswerer, type ApprovalDecision, type ApprovalRequest } from '../approval-service.js';
 import type { WebhookConfig } from './webhook-config.js';
 import { requestBody, verdictOf } from './webhook-messages.js';
-import { postWebhook } from './webhook-post.js';
+import { lazyModule } from '../../../../core/lazy-module.js';
 import { SIGNATURE_HEADER, signatureProblem, signBody } from './webhook-signature.js';
+
+/** node:http and node:https (about 10 ms of start-up): loaded with the first request, not with the approval module. */
+const webhookPost = lazyModule<typeof import('./webhook-post.js')>(
+  () => require('./webhook-post.js'),
+  () => import('./webhook-post.js'),
+);
 
 /** The answerer's name: what `answeredBy` and `approval.answerers` call it. */
 export const WEBHOOK_ANSWERER = 'webhook';
@@ -78,6 +84,7 @@ export class WebhookApprovalAnswerer implements ApprovalAnswerer, ApprovalCallba
     try {
       const body = requestBody(id, request, callback, this.now());
       try {
+        const { postWebhook } = await webhookPost();
         const response = await postWebhook(this.config.url, body, { [SIGNATURE_HEADER]: signBody(this.secret, body, this.now()) }, this.config.timeoutMs, request.signal);
         const verdict = this.verdictOfResponse(response, id, callback);
         if (verdict !== 'pending') settle(verdict);
