@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createHost, localEnvironment } from '../dist/index.js';
 import { descendants, leftovers, pssMb } from './process-table.js';
 import { closeInheritedDescriptors, forgetStrayDescriptors } from '../dist/providers/exec/process/stray-descriptors.js';
@@ -30,14 +31,33 @@ function rawCall(command: string): Promise<number> {
  * leaves behind (the pre-started shells started after it) is its own.
  */
 export async function benchConcurrentCalls(runs: number): Promise<Figure[]> {
-  // Descriptors this runner inherited (a terminal multiplexer's, a CI agent's) would make every
-  // call spawn through the closing shell (stray-descriptors.ts); the CLI closes its own at start.
-  closeInheritedDescriptors([]);
+  // Descriptors this runner inherited (a terminal multiplexer's, a CI agent's) are closed, as the
+  // CLI closes its own at start; DSH_BENCH_INHERITED=keep measures an embedder that holds them
+  // (start the runner with e.g. `exec 251>/dev/null` before it).
+  const held = process.env.DSH_BENCH_INHERITED === 'keep' ? inheritableCount() : 0;
+  if (held === 0) closeInheritedDescriptors([]);
   forgetStrayDescriptors();
-  return [...(await concurrentCalls(runs, true)), ...(await concurrentCalls(runs, false))];
+  const label = held === 0 ? '' : `, ${held} inherited descriptor${held === 1 ? '' : 's'} held`;
+  return [...(await concurrentCalls(runs, true, label)), ...(await concurrentCalls(runs, false, label))];
 }
 
-async function concurrentCalls(runs: number, prestart: boolean): Promise<Figure[]> {
+/** Descriptors above 2 without close-on-exec, as stray-descriptors.ts finds them (the bench reads them the same way). */
+function inheritableCount(): number {
+  let count = 0;
+  for (const name of readdirSync('/proc/self/fd')) {
+    const fd = Number(name);
+    if (fd <= 2) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1'));
+      if (flags !== null && (parseInt(flags[1]!, 8) & 0o2000000) === 0) count += 1;
+    } catch {
+      // The directory's own descriptor.
+    }
+  }
+  return count;
+}
+
+async function concurrentCalls(runs: number, prestart: boolean, label: string): Promise<Figure[]> {
   const host = await createHost(...localEnvironment({ workspace: process.cwd(), executor: { prestart } }));
   const command = `head -c ${PAYLOAD} /dev/zero | tr '\\0' 'a'`;
   try {
@@ -62,7 +82,7 @@ async function concurrentCalls(runs: number, prestart: boolean): Promise<Figure[
     const p90 = (costs: Cost[], pick: (cost: Cost) => number): number => percentile(costs.map(pick), 90);
     return [
       {
-        name: `${CALLS} concurrent calls / ${SESSIONS} sessions${prestart ? '' : ', prestart off'}, CPU`,
+        name: `${CALLS} concurrent calls / ${SESSIONS} sessions${prestart ? '' : ', prestart off'}${label}, CPU`,
         value: `${fmt(median(tool.map(cpu)))} (p90 ${fmt(p90(tool, cpu))}; server ${fmt(median(tool.map((c) => c.self)))}), 0 lost`,
         baseline: `raw spawns ${fmt(median(raw.map(cpu)))} (p90 ${fmt(p90(raw, cpu))}; node ${fmt(median(raw.map((c) => c.self)))})`,
         ratio: ratio(cpu),

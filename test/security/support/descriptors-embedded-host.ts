@@ -13,7 +13,8 @@ export interface EmbeddedReport {
  * A node process that embeds the built library (someone else's process: its
  * descriptors must stay open in it) with INHERITED_FDS open, composes a host
  * and runs WRITE_THROUGH_INHERITED as a one-shot call twice (the second in a
- * pre-started shell), as a background task and in the persistent shell.
+ * pre-started shell), as a command over the argv limit, as a background task
+ * and in the persistent shell.
  */
 export async function runEmbeddedHost(rig: LeakRig, sandboxed: boolean): Promise<EmbeddedReport> {
   const entry = pathToFileURL(path.join(ROOT, 'dist/index.js')).href;
@@ -33,6 +34,8 @@ const session = oneshot.openSession({ cwd: workspace });
 outputs.first = text(await session.call('bash', { command, description: 'first' }));
 await new Promise((resolve) => setTimeout(resolve, 300));
 outputs.prestarted = text(await session.call('bash', { command, description: 'second' }));
+// Over the argv limit: its bash keeps the command's pipe, so the closing shell runs (over the covered stdio).
+outputs.long = text(await session.call('bash', { command: ': ' + 'x'.repeat(140000) + '\\n' + command, description: 'long' }));
 const done = workspace + '/background-done';
 outputs.background = text(await session.call('bash', { command: command + ' > ' + done + '.tmp; mv ' + done + '.tmp ' + done, description: 'bg', run_in_background: true }));
 for (let i = 0; i < 200 && !fs.existsSync(done); i++) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -24,9 +24,13 @@
  * is kept, else it is exported without a value), `SHLVL` one above the
  * call's, `SECONDS` 0, `$_` the shell's `$0`, the launcher's own variables
  * (`__dsh_*`) unset. A failed read (the server went away) ends the launcher.
+ * Before it waits it closes every descriptor above its two pipes (fds 3
+ * and 4): none reaches the command but the ones the call gives it.
  */
 const LAUNCHER_SCRIPT = [
   `: dsh-launcher`,
+  // While it waits: every descriptor but its pipes is closed (an embedding host's strays arrive as /dev/null, stray-descriptor-cover.ts).
+  `for __dsh_x in /proc/self/fd/*; do __dsh_x=\${__dsh_x##*/}; if ((__dsh_x > 4)) && [[ -h /proc/self/fd/$__dsh_x ]]; then exec {__dsh_x}>&-; fi; done`,
   `IFS= read -r -N 10 -u 3 __dsh_x || exit 0`,
   `IFS= read -r -N "$((10#\${__dsh_x% }))" -u 3 __dsh_x || exit 0`,
   `__dsh_h=($__dsh_x)`,

@@ -75,16 +75,16 @@ const CLOSE_AND_EXEC =
 /** `$0` of the closing shell while it runs (it shows in the process table for a moment). */
 const CLOSER_NAME = 'dsh-close-fds';
 
-let strayCache: boolean | undefined;
+let strayCache: readonly number[] | undefined;
 
 /**
- * Whether this process holds inheritable descriptors: looked at once, at the
+ * The inheritable descriptors this process holds: looked at once, at the
  * first spawn (the ones that matter were inherited at start; the CLI closes
  * its own before). A host that makes descriptors inheritable later is not
  * covered (see docs/security/channels.md).
  */
-function hasStrayDescriptors(): boolean {
-  strayCache ??= inheritableDescriptors().length > 0;
+export function strayDescriptors(): readonly number[] {
+  strayCache ??= inheritableDescriptors();
   return strayCache;
 }
 
@@ -101,7 +101,7 @@ export function forgetStrayDescriptors(): void {
  * the sandbox or a command, and its own process keeps them.
  */
 export function withoutStrayDescriptors(argv: readonly string[], shellPath: string, keep: readonly number[] = []): string[] {
-  return hasStrayDescriptors() ? closingArgv(argv, shellPath, keep) : [...argv];
+  return strayDescriptors().length > 0 ? closingArgv(argv, shellPath, keep) : [...argv];
 }
 
 /**

@@ -1,17 +1,17 @@
 import type { Writable } from 'node:stream';
-import { bareSpawn } from '../process/bare-spawn.js';
+import { bareSpawn, type BareChild, type BareStdio } from '../process/bare-spawn.js';
 import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from '../process/leftover-reaper.js';
 import { ensureReaperWatchdog } from '../process/reaper-watchdog.js';
 import { encodeLaunchRecord, launcherArgv, launchEnv } from '../process/shell-launcher.js';
 import { exceedsArgLimit } from '../process/long-command.js';
 import { REAPER_FDS, reaperStdio } from '../process/namespace-reaper.js';
-import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
+import { withStraysCovered, type StraySpawn } from '../process/stray-descriptor-cover.js';
 
 /** The launcher's own pipes: the call's record (fd 3) and its stdin (fd 4). */
 const LAUNCHER_FDS: readonly number[] = [3, 4];
 
 /** The spawned launcher (the same kind of child a plain spawn gives `ShellProcess`). */
-type LauncherChild = ReturnType<typeof spawnLauncher>;
+type LauncherChild = BareChild;
 
 interface LauncherStart {
   readonly shellPath: string;
@@ -58,9 +58,11 @@ export class PrestartedShell {
     const argv = launcherArgv(options.shellPath);
     const wrapped = options.wrapArgv ? options.wrapArgv(argv) : argv;
     const keep = [...LAUNCHER_FDS, ...(options.reaperChannel === true ? REAPER_FDS : [])];
-    const [file, ...args] = withoutStrayDescriptors(wrapped, options.shellPath, keep);
+    // An embedding host's inherited descriptors stay out of bwrap and the launcher, which closes what is left itself.
+    const plan = withStraysCovered(launcherSpawn(options, wrapped), { shellPath: options.shellPath, keep, closing: 'closes-itself' });
+    const [file, ...args] = plan.argv;
     try {
-      const child = spawnLauncher(options, file!, args);
+      const child = bareSpawn(file!, args, { cwd: options.cwd, env: plan.env, stdio: plan.stdio });
       if (child.pid === undefined) {
         child.then(noop, noop);
         return undefined;
@@ -124,10 +126,11 @@ export class PrestartedShell {
   }
 }
 
-function spawnLauncher(options: LauncherStart, file: string, args: string[]) {
-  const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'];
+/** The launcher's spawn: stdin /dev/null, the two pipes of the call, the reaper's descriptors when it runs under one. */
+function launcherSpawn(options: LauncherStart, argv: readonly string[]): StraySpawn {
+  const stdio: BareStdio[] = ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'];
   if (options.reaperChannel === true) for (const [fd, entry] of reaperStdio()) stdio[fd] = entry;
-  return bareSpawn(file, args, { cwd: options.cwd, env: { [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.p${launcherSequence}` }, stdio });
+  return { argv, env: { [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.p${launcherSequence}` }, stdio };
 }
 
 function setReferenced(child: LauncherChild, referenced: boolean): void {

@@ -9,7 +9,7 @@ import { checkWorkdir, describeSpawnFailure } from '../process/workdir-check.js'
 import type { ShellExit, StopReason } from '../process/shell-exit.js';
 import type { ShellProcessOptions } from './shell-process-options.js';
 import { REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio, reportedExit } from '../process/namespace-reaper.js';
-import { withoutStrayDescriptors } from '../process/stray-descriptors.js';
+import { withStraysCovered } from '../process/stray-descriptor-cover.js';
 import { ESCAPED_HOLDER_MS, LEFTOVER_DRAIN_MS, SLEEPING_RECHECKS, TIMEOUT_RECHECKS } from './shell-process-timing.js';
 export type { ShellExit, StopReason } from '../process/shell-exit.js';
 export type { ShellProcessOptions } from './shell-process-options.js';
@@ -82,10 +82,13 @@ export class ShellProcess {
     let file = config.shellPath;
     const spawnPlainly = () => {
       const wrapped = options.wrapArgv ? options.wrapArgv(argv, spec) : argv;
-      // An embedding host's inherited descriptors stay out of bwrap and the command (stray-descriptors.ts).
-      const [program, ...args] = withoutStrayDescriptors(wrapped, config.shellPath, keep);
+      // An embedding host's inherited descriptors stay out of bwrap and the command (stray-descriptor-cover.ts);
+      // a long command's bash keeps fd 3, so the closing shell does it then.
+      const closing = viaPipe ? 'closing-shell' : 'prelude';
+      const plan = withStraysCovered({ argv: wrapped, env, stdio }, { shellPath: config.shellPath, keep, closing });
+      const [program, ...args] = plan.argv;
       file = program!;
-      return bareSpawn(file, args, { cwd: spec.workdir, env, stdio, ...input });
+      return bareSpawn(file, args, { cwd: spec.workdir, env: plan.env, stdio: plan.stdio, ...input });
     };
     // A pre-started shell becomes this command in place (same pid and group); else spawn it now.
     const handedOutAfter = options.prestarted === undefined ? undefined : newestPid();
