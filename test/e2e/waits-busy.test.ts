@@ -20,15 +20,16 @@ async function shellIn(server: AskingServer, session?: string): Promise<{ pid: n
 test('--idle-timeout and the shell\'s idle close pass a handle whose question waits; answered, it runs on in the same shell', async () => {
   server = await startAskingServer({ shell: 'both', idleTimeoutMs: 600, idleCloseMs: 300 });
   const { pid, handle } = await shellIn(server);
-  const asked = await server.bash(ALICE, 'touch approved', { session: handle! });
+  // Asked in the persistent shell itself: the answered call says which shell ran it, with no idle gap after the answer to race.
+  const command = 'touch approved; echo $$';
+  const asked = await server.bash(ALICE, command, { session: handle!, tool: 'bash_persistent' });
   expect(asked.question).toBeDefined();
   // A handle opened after it, idle meanwhile, is released: the idle timeout has passed while the question waited.
   await shellIn(server);
   await waitUntil(() => server!.logged.some((line) => / ended \(idle\)$/.test(line)), 'the other handle was released for idleness');
-  const answered = await server.bash(ALICE, 'touch approved', { session: handle!, answer: asked.question! });
-  expect(answered.text).toBe('(no output)');
+  const answered = await server.bash(ALICE, command, { session: handle!, tool: 'bash_persistent', answer: asked.question! });
+  expect(answered.text).toBe(String(pid));
   expect(server.made('approved')).toBe(true);
-  expect((await shellIn(server, handle)).pid).toBe(pid);
 }, 30_000);
 
 test('--max-sessions eviction passes a handle whose question waits; answered (idle again), it is the one that makes room', async () => {
