@@ -130,7 +130,9 @@ export class SessionChannel {
     if (argv[2] !== EXEC_WRAPPER || argv.length !== 6) throw new Error('the channel runs the one-shot wrapper only');
     const id = randomBytes(16).toString('hex');
     const base = path.join(this.dir, id);
-    const fifos = await this.stock.take(4);
+    // No FIFOs (mkfifo failed): the call goes as an engine exec.
+    const fifos = await this.stock.take(4).catch(() => undefined);
+    if (fifos === undefined) return undefined;
     const names = ['.o', '.e', '.s', '.i'].map((suffix, i) => {
       fs.renameSync(fifos[i]!, base + suffix);
       return base + suffix;

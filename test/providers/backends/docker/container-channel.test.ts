@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createHost, containerEnvironment, type DshHost, type HostSession } from '../../../../src/index.js';
 import { SessionContainersToken } from '../../../../src/providers/exec/engine/session-containers.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../../support/container-engine.js';
-import { containerProcesses } from '../../../support/container-kit.js';
+import { containerProcesses, sessionContainers } from '../../../support/container-kit.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -28,6 +28,15 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
     expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
     return session;
   };
+  /** Runs `body` in a ready session, disposed after it whatever happens. */
+  const inReadySession = async (id: string, body: (session: HostSession) => Promise<void>): Promise<void> => {
+    const session = await readySession(id);
+    try {
+      await body(session);
+    } finally {
+      await session.dispose();
+    }
+  };
   const run = async (session: HostSession, command: string) => text(await session.call('bash', { command, description: 'Run it' }));
 
   beforeAll(async () => {
@@ -41,15 +50,12 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
   });
 
   it('runs the command through the channel: its output is a FIFO of the session, not an engine exec pipe', async () => {
-    const session = await readySession('ch-path');
-    try {
-      expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c "/ch/[0-9a-f]*\\.o"')).toBe('1');
-      const exec = withoutChannel.openSession({ id: 'ch-path-exec', cwd: root });
-      expect(await run(exec, 'readlink /proc/self/fd/1')).toMatch(/^pipe:\[\d+\]$/);
-      await exec.dispose();
-    } finally {
-      await session.dispose();
-    }
+    await inReadySession('ch-path', async (session) => {
+    expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c "/ch/[0-9a-f]*\\.o"')).toBe('1');
+    const exec = withoutChannel.openSession({ id: 'ch-path-exec', cwd: root });
+    expect(await run(exec, 'readlink /proc/self/fd/1')).toMatch(/^pipe:\[\d+\]$/);
+    await exec.dispose();
+    });
   });
 
   it('gives the same environment, descriptors, output, stderr and status as an engine exec', async () => {
@@ -70,101 +76,109 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
   });
 
   it("leaves nothing of the wrapper's keyed header to read back through its stdin", async () => {
-    const session = await readySession('ch-key');
-    try {
-      // The wrapper ($PPID) read its header from a FIFO: read again, it holds nothing (a file would still hold the key).
-      expect(await run(session, 'readlink /proc/$PPID/fd/0 | grep -c "/ch/[0-9a-f]*\\.i"; timeout 1 cat /proc/$PPID/fd/0 | wc -c')).toBe('1\n0');
-    } finally {
-      await session.dispose();
-    }
+    await inReadySession('ch-key', async (session) => {
+    // The wrapper ($PPID) read its header from a FIFO: read again, it holds nothing (a file would still hold the key).
+    expect(await run(session, 'readlink /proc/$PPID/fd/0 | grep -c "/ch/[0-9a-f]*\\.i"; timeout 1 cat /proc/$PPID/fd/0 | wc -c')).toBe('1\n0');
+    });
   });
 
   it('passes a command longer than the argument limit and a workdir, and keeps every byte of a large output', async () => {
-    const session = await readySession('ch-long');
-    try {
-      const long = `echo ${'x'.repeat(300_000)} | wc -c`;
-      expect(await run(session, long)).toBe('300001');
-      const result = await session.call('bash', { command: 'pwd', description: 'Where', workdir: '/usr' });
-      expect(text(result)).toBe('/usr');
-      const big = await run(session, 'seq 1 20000 | tail -n 1; seq 1 20000 | wc -c');
-      expect(big).toBe('20000\n108894');
-    } finally {
-      await session.dispose();
-    }
+    await inReadySession('ch-long', async (session) => {
+    const long = `echo ${'x'.repeat(300_000)} | wc -c`;
+    expect(await run(session, long)).toBe('300001');
+    const result = await session.call('bash', { command: 'pwd', description: 'Where', workdir: '/usr' });
+    expect(text(result)).toBe('/usr');
+    const big = await run(session, 'seq 1 20000 | tail -n 1; seq 1 20000 | wc -c');
+    expect(big).toBe('20000\n108894');
+    });
   });
 
   it('kills what a command left behind, and a timed-out tree, as the exec path does', async () => {
-    const session = await readySession('ch-kill');
-    try {
-      expect(await run(session, 'sleep 4545 & echo started')).toBe(
-        'started\n[killed 1 leftover process when the command ended; use run_in_background to keep one running]',
-      );
-      const timed = await session.call('bash', { command: 'sleep 4646 & sleep 4747', description: 'Hang', timeoutMs: 500 });
-      expect(text(timed)).toMatch(/\[timed out after 500ms\]/);
-      expect((await containerProcesses(session.id)).filter((line) => /sleep (4545|4646|4747)/.test(line))).toEqual([]);
-    } finally {
-      await session.dispose();
-    }
+    await inReadySession('ch-kill', async (session) => {
+    expect(await run(session, 'sleep 4545 & echo started')).toBe(
+      'started\n[killed 1 leftover process when the command ended; use run_in_background to keep one running]',
+    );
+    const timed = await session.call('bash', { command: 'sleep 4646 & sleep 4747', description: 'Hang', timeoutMs: 500 });
+    expect(text(timed)).toMatch(/\[timed out after 500ms\]/);
+    expect((await containerProcesses(session.id)).filter((line) => /sleep (4545|4646|4747)/.test(line))).toEqual([]);
+    });
   });
 
   it('runs 100 concurrent calls of one session, none lost', async () => {
-    const session = await readySession('ch-burst');
-    try {
-      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => run(session, `echo call-${i}; echo e-${i} >&2`)));
-      results.forEach((result, i) => expect(result).toBe(`call-${i}\n[stderr]\ne-${i}`));
-    } finally {
-      await session.dispose();
-    }
+    await inReadySession('ch-burst', async (session) => {
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => run(session, `echo call-${i}; echo e-${i} >&2`)));
+    results.forEach((result, i) => expect(result).toBe(`call-${i}\n[stderr]\ne-${i}`));
+    });
   });
 
   it('a subshell killed under a running command fails that call clearly, kills its tree, and the next calls still run', async () => {
-    const session = await readySession('ch-broken');
-    try {
-      const hanging = session.call('bash', { command: 'echo begun; sleep 4848', description: 'Hang' }, {
-        onProgress: () => void run(session, 'pkill -KILL -f "^bash -c D=" ; true'),
-      });
-      expect(text(await hanging)).toBe(
-        "Error: the session's channel into its container broke while the command ran; the command was stopped",
-      );
-      expect((await containerProcesses(session.id)).filter((line) => line.includes('sleep 4848'))).toEqual([]);
-      expect(await run(session, 'echo still here')).toBe('still here');
-      expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
-      expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c /ch/')).toBe('1');
-    } finally {
-      await session.dispose();
-    }
+    await inReadySession('ch-broken', async (session) => {
+    const hanging = session.call('bash', { command: 'echo begun; sleep 4848', description: 'Hang' }, {
+      onProgress: () => void run(session, 'pkill -KILL -f "^bash -c D=" ; true'),
+    });
+    expect(text(await hanging)).toBe(
+      "Error: the session's channel into its container broke while the command ran; the command was stopped",
+    );
+    expect((await containerProcesses(session.id)).filter((line) => line.includes('sleep 4848'))).toEqual([]);
+    expect(await run(session, 'echo still here')).toBe('still here');
+    expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
+    expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c /ch/')).toBe('1');
+    });
   });
 
   it('a call that started runs to its end when only the holder dies, and the next call starts a new holder', async () => {
-    const session = await readySession('ch-holder-gone');
-    try {
-      // The holder is the channel's process the runtime started (parent 0 in the container); its subshells are its children.
-      const holderLive = 'for p in $(pgrep -f "^bash -c D="); do [ "$(ps -o ppid= -p "$p" | tr -d " ")" = 0 ] && echo "$p"; done';
-      const running = session.call(
-        'bash',
-        { command: `echo begun; for i in $(seq 300); do [ -n "$(${holderLive})" ] || break; sleep 0.1; done; echo "holder gone: $i"`, description: 'Wait' },
-        { onProgress: () => void run(session, `kill -KILL $(${holderLive})`) },
-      );
-      const output = text(await running);
-      expect(output).toMatch(/^begun\nholder gone: \d+$/);
-      expect(output).not.toBe('begun\nholder gone: 300');
-      expect(await run(session, 'echo next')).toBe('next');
-      expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
+    await inReadySession('ch-holder-gone', async (session) => {
+    // The holder is the channel's process the runtime started (parent 0 in the container); its subshells are its children.
+    const holderLive = 'for p in $(pgrep -f "^bash -c D="); do [ "$(ps -o ppid= -p "$p" | tr -d " ")" = 0 ] && echo "$p"; done';
+    const running = session.call(
+      'bash',
+      { command: `echo begun; for i in $(seq 300); do [ -n "$(${holderLive})" ] || break; sleep 0.1; done; echo "holder gone: $i"`, description: 'Wait' },
+      { onProgress: () => void run(session, `kill -KILL $(${holderLive})`) },
+    );
+    const output = text(await running);
+    expect(output).toMatch(/^begun\nholder gone: \d+$/);
+    expect(output).not.toBe('begun\nholder gone: 300');
+    expect(await run(session, 'echo next')).toBe('next');
+    expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
+    expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c /ch/')).toBe('1');
+    });
+  });
+
+  it('an abort stops a command running through the channel and kills its tree', async () => {
+    await inReadySession('ch-abort', async (session) => {
+      const controller = new AbortController();
+      const call = session.call('bash', { command: 'echo go; sleep 5252', description: 'Hang' }, { signal: controller.signal, onProgress: () => controller.abort() });
+      expect(text(await call)).toBe('Error: tool call aborted');
+      expect((await containerProcesses(session.id)).filter((line) => line.includes('sleep 5252'))).toEqual([]);
       expect(await run(session, 'readlink /proc/$$/fd/1 | grep -c /ch/')).toBe('1');
-    } finally {
-      await session.dispose();
-    }
+    });
+  });
+
+  it('a session disposed under a running channel call ends that call and leaves no container', async () => {
+    const session = await readySession('ch-dispose');
+    const call = session.call('bash', { command: 'echo go; sleep 5353', description: 'Hang' }, { onProgress: () => void session.dispose() });
+    expect((await call).isError).toBe(true);
+    await session.dispose();
+    expect(await sessionContainers('ch-dispose')).toEqual([]);
+  });
+
+  it("one session's commands cannot reach another session's channel directory", async () => {
+    await inReadySession('ch-victim', async (victim) => {
+      const victimDir = (await run(victim, 'dirname "$(readlink /proc/$$/fd/1)"')).trim();
+      expect(victimDir).toMatch(/\/ch$/);
+      await inReadySession('ch-attacker', async (attacker) => {
+        // Not mounted in the attacker's container: nothing there to list, open or write into.
+        expect(await run(attacker, `ls -A ${victimDir} 2>&1 | grep -c "No such file"`)).toBe('1');
+      });
+    });
   });
 
   it('leaves nothing of a session in the shared directory but its spill files', async () => {
-    const session = await readySession('ch-clean');
-    try {
-      await run(session, 'true');
-      const listing = await run(session, 'ls -A "$(dirname "$(readlink /proc/$$/fd/1)")" | grep -v "\\.p$" | wc -l');
-      // Only this call's own two FIFOs were listed, and they are unlinked once opened: none left by earlier calls.
-      expect(listing).toBe('0');
-    } finally {
-      await session.dispose();
-    }
+    await inReadySession('ch-clean', async (session) => {
+    await run(session, 'true');
+    const listing = await run(session, 'ls -A "$(dirname "$(readlink /proc/$$/fd/1)")" | grep -v "\\.p$" | wc -l');
+    // Only this call's own two FIFOs were listed, and they are unlinked once opened: none left by earlier calls.
+    expect(listing).toBe('0');
+    });
   });
 });
