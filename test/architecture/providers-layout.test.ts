@@ -28,6 +28,7 @@ const ROOM_RANK: Record<string, number> = {
   'policy/approval': 6,
   'policy/planner': 7,
   tasks: 7,
+  registry: 7,
   'backends/local': 8,
   'backends/pty': 8,
   'backends/bwrap': 8,
