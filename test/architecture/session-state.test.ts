@@ -15,6 +15,7 @@ const ALLOWED: ReadonlyArray<{ readonly file: string; readonly within: string; r
   { file: 'providers/exec/engine/session-containers.ts', within: 'release', why: 'release(sessionId) for embedders: a scan of the open sessions, not a table' },
   { file: 'providers/policy/approval/local-approval-service.ts', within: 'policyOf', why: 'reads the standing rules of the deprecated string form' },
   { file: 'providers/observability/host-metrics.ts', within: 'shellOpen', why: "the open-shells gauge counts sessions by the call-end event's id (the event carries no session)" },
+  { file: 'providers/backends/kubernetes/lease-session-registry.ts', within: 'liveSessionIds', why: "the registry seam answers its records' session ids to the sandbox sweep: records shared by replicas, not a table of this process" },
   { file: 'providers/registry/file-session-registry.ts', within: 'liveSessionIds', why: "the registry seam answers its records' session ids to the sandbox sweep: records shared by replicas, not a table of this process" },
   { file: 'providers/observability/host-metrics.ts', within: 'shellIsOpen', why: "the operator console reads the open-shells gauge's own set" },
 ];

@@ -2,7 +2,9 @@ import os from 'node:os';
 import type { V1Lease } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { LABELS } from '../../exec/engine/container-engine.js';
 import type { KubeClient } from './kube-client.js';
+import { microTime, timeOf } from './lease-time.js';
 import { labelValue } from './pod-manifest.js';
+import { SHARED_SESSION_LABEL } from './session-lease-shape.js';
 
 /** How often the lease is renewed, as a share of its duration. */
 const RENEW_SHARE = 1 / 3;
@@ -81,14 +83,13 @@ export class ServerLease {
   }
 }
 
-/** The RFC 3339 micro-time a Lease's `renewTime` takes. */
-function microTime(date: Date): string {
-  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
-/** Deletes the namespace's dsh-tools leases that are past their duration; resolves with how many. */
+/**
+ * Deletes the namespace's server leases that are past their duration;
+ * resolves with how many. A shared session's lease is not a server's: it
+ * ends only by a claim (lease-session-registry.ts), whose replica ends its sandbox.
+ */
 export async function reapExpiredLeases(client: KubeClient, now: number = Date.now()): Promise<number> {
-  const list = await client.coordination.listNamespacedLease({ namespace: client.namespace, labelSelector: `${LABELS.managed}=1` });
+  const list = await client.coordination.listNamespacedLease({ namespace: client.namespace, labelSelector: `${LABELS.managed}=1,!${SHARED_SESSION_LABEL}` });
   const expired = list.items.filter((lease) => {
     const renewed = lease.spec?.renewTime ?? lease.spec?.acquireTime ?? lease.metadata?.creationTimestamp;
     const seconds = lease.spec?.leaseDurationSeconds ?? 0;
@@ -102,8 +103,4 @@ export async function reapExpiredLeases(client: KubeClient, now: number = Date.n
     ),
   );
   return expired.length;
-}
-
-function timeOf(value: unknown): number {
-  return value instanceof Date ? value.getTime() : new Date(String(value)).getTime();
 }
