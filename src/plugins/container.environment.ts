@@ -29,6 +29,8 @@ export interface ContainerEnvironmentOptions extends EnvironmentOptions {
   readonly sandbox?: EngineSandbox;
   /** Another engine provider (default: Docker at `container.host`). */
   readonly engine?: ContainerEngine;
+  /** `serve --shared-sessions`: sessions' containers outlive this server (docs/shared-sessions.md#sandboxes). */
+  readonly sharedSessions?: boolean;
 }
 
 /**
@@ -38,8 +40,8 @@ export interface ContainerEnvironmentOptions extends EnvironmentOptions {
  * bind-mounted at the same absolute path.
  */
 export function containerEnvironment(options: ContainerEnvironmentOptions): PluginModule[] {
-  checkOptionKeys('containerEnvironment', options, [...LOCAL_OPTION_KEYS, 'container', 'sandbox', 'engine'], { sandbox: ['mode', 'network'] });
-  const { container: section, sandbox = {}, engine, ...rest } = options;
+  checkOptionKeys('containerEnvironment', options, [...LOCAL_OPTION_KEYS, 'container', 'sandbox', 'engine', 'sharedSessions'], { sandbox: ['mode', 'network'] });
+  const { container: section, sandbox = {}, engine, sharedSessions, ...rest } = options;
   checkEngineSandbox('containerEnvironment', sandbox);
   const container = sandbox.network === false ? { network: 'none', ...section } : section;
   // The workspace is mounted at the same absolute path, so it must be one.
@@ -50,6 +52,7 @@ export function containerEnvironment(options: ContainerEnvironmentOptions): Plug
     workspaceReadOnly: sandbox.mode === 'read-only',
     ...(local.executor === undefined ? {} : { executor: local.executor }),
     ...(engine === undefined ? {} : { engine }),
+    ...(sharedSessions === undefined ? {} : { sharedSessions }),
   });
   return localEnvironment(local).map((module) => {
     if (module.name === 'shell:local') return shell;

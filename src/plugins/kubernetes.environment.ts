@@ -13,6 +13,8 @@ export interface KubernetesEnvironmentOptions extends EnvironmentOptions {
   readonly kubernetes: Partial<KubernetesConfig> & { readonly image: string };
   /** As in `containerEnvironment`: `mode: read-only` mounts the workspace read-only, otherwise read-write (the pod's network is the `networkPolicy`). */
   readonly sandbox?: { readonly mode?: SandboxMode };
+  /** As in `containerEnvironment`: sessions' pods outlive this server (docs/shared-sessions.md#sandboxes). */
+  readonly sharedSessions?: boolean;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface KubernetesEnvironmentOptions extends EnvironmentOptions {
  * as session containers, on `KubernetesEngine`. Bad config fails here.
  */
 export function kubernetesEnvironment(options: KubernetesEnvironmentOptions): PluginModule[] {
-  checkOptionKeys('kubernetesEnvironment', options, [...LOCAL_OPTION_KEYS, 'kubernetes', 'sandbox'], { sandbox: ['mode'] });
+  checkOptionKeys('kubernetesEnvironment', options, [...LOCAL_OPTION_KEYS, 'kubernetes', 'sandbox', 'sharedSessions'], { sandbox: ['mode'] });
   const { kubernetes, ...rest } = options;
   const config = resolveKubernetesConfig(kubernetes);
   const workspace = rest.workspace === undefined ? undefined : path.resolve(rest.workspace);

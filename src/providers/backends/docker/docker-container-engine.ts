@@ -43,8 +43,8 @@ export class DockerContainerEngine implements ContainerEngine {
   private readonly options: DockerOptions;
   /** dockerode (and its SSH/gRPC dependencies) loads on the first engine call, not with the package. */
   private client?: Promise<Docker>;
-  /** Containers this engine created, until they stop: their execs' streams are cut when they do. */
-  private readonly stopping = new Map<string, Promise<unknown>>();
+  /** Containers this engine created or watches, until they stop: their execs' streams are cut when they do. */
+  private readonly stopping = new Map<string, Promise<ContainerState>>();
   /** Writable host paths staged so the container's mount is nosuid,nodev (root beside a local engine only). */
   private readonly flaggedBinds: FlaggedBinds;
 
@@ -101,18 +101,34 @@ export class DockerContainerEngine implements ContainerEngine {
     const container = await this.call('create container', (docker) =>
       docker.createContainer(createOptions(spec, mounts)),
     );
-    // Attach before start: the lifeline stream must exist before the main process reads it.
-    const lifeline = (await this.call('attach', () =>
-      container.attach({ stream: true, stdin: true, stdout: false, stderr: false, hijack: true }),
-    )) as unknown as Duplex;
-    lifeline.on('error', () => undefined);
+    // Attach before start: the lifeline stream must exist before the main process reads it (a detached one has none).
+    const lifeline = spec.detached === true
+      ? undefined
+      : ((await this.call('attach', () =>
+          container.attach({ stream: true, stdin: true, stdout: false, stderr: false, hijack: true }),
+        )) as unknown as Duplex);
+    lifeline?.on('error', () => undefined);
     try {
       await this.call('start container', () => container.start());
     } catch (error) {
-      lifeline.destroy();
+      lifeline?.destroy();
       await container.remove({ force: true, v: true }).catch(() => undefined);
       throw error;
     }
+    return { id: container.id, stopped: this.track(container, () => lifeline?.destroy()) };
+  }
+
+  /** A shared session's container another server created: its stop settles like one of ours. */
+  async watch(containerId: string): Promise<ContainerState> {
+    const docker = await this.docker().catch(() => undefined);
+    if (docker === undefined) return { running: false, unknown: true, reason: 'the engine cannot be reached' };
+    return this.track(docker.getContainer(containerId));
+  }
+
+  /** Settles when the container stops (or is gone), and until then cuts nothing; `onStop` runs then. */
+  private track(container: Docker.Container, onStop: () => void = () => undefined): Promise<ContainerState> {
+    const known = this.stopping.get(container.id);
+    if (known !== undefined) return known;
     const stopped = container
       .wait({ condition: 'not-running' })
       .then(
@@ -120,11 +136,11 @@ export class DockerContainerEngine implements ContainerEngine {
         (): ContainerState => ({ running: false, reason: 'removed' }),
       )
       .finally(() => {
-        lifeline.destroy();
+        onStop();
         this.stopping.delete(container.id);
       });
     this.stopping.set(container.id, stopped);
-    return { id: container.id, stopped };
+    return stopped;
   }
 
   async exec(containerId: string, options: ExecOptions): Promise<ExecChannel> {

@@ -9,19 +9,27 @@ import { dockerMounts } from './docker-mounts.js';
  */
 const LIFELINE = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
 
+/**
+ * A detached container's main process (`spec.detached`): the same loop, on
+ * a stdin the engine keeps open with nobody attached (no `StdinOnce`), so it
+ * waits at no cost until it is removed. Under `Init` it is not PID 1: the
+ * SIGTERM of a stop ends it at once.
+ */
+const DETACHED_MAIN = LIFELINE;
+
 /** The Docker API's create request for one session's container, with `mounts` in place of the spec's own. */
 export function createOptions(spec: ContainerSpec, mounts: readonly ContainerMount[]): Docker.ContainerCreateOptions {
   const engineMounts = dockerMounts(mounts, spec.labels);
   return {
     name: spec.name,
     Image: spec.image,
-    Cmd: LIFELINE,
+    Cmd: spec.detached === true ? DETACHED_MAIN : LIFELINE,
     Entrypoint: [],
     Labels: { ...spec.labels },
     Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
     OpenStdin: true,
-    StdinOnce: true,
-    AttachStdin: true,
+    StdinOnce: spec.detached !== true,
+    AttachStdin: spec.detached !== true,
     ...(spec.user === undefined ? {} : { User: spec.user }),
     HostConfig: {
       AutoRemove: true,

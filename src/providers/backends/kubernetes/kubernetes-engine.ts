@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import {
   EXEC_TAG_VAR,
+  LABELS,
   type ContainerEngine,
   type ContainerHandle,
   type ContainerSpec,
@@ -52,6 +53,8 @@ export class KubernetesEngine implements ContainerEngine {
   /** The policies' creation; resolves to the egress label value session pods carry (none: no egress policy). */
   private isolation?: Promise<string | undefined>;
   private watcher?: PodStopWatcher;
+  /** Watches the shared pods this server adopted (`watch`). */
+  private sharedWatcher?: PodStopWatcher;
   private readonly seccomp: PodSeccompChooser;
   /** Set once the API server answered: from then on a failure to reach it is an outage to ride out, not a wrong address. */
   private reached = false;
@@ -91,12 +94,12 @@ export class KubernetesEngine implements ContainerEngine {
     const client = await this.connect();
     const seccompProfile = this.seccomp.profileFor(spec);
     const egress = this.config.networkPolicy === false ? undefined : await this.ensureIsolation(client, this.config.networkPolicy.egress);
-    this.lease ??= new ServerLease(client, this.id, this.config.leaseSeconds);
-    const owner = await this.call('create leases', () => this.lease!.acquire());
+    // A detached pod (a shared session's) is no dependent of this server's lease: it outlives the server.
+    const owner = spec.detached === true ? undefined : await this.call('create leases', () => (this.lease ??= new ServerLease(client, this.id, this.config.leaseSeconds)).acquire());
     const labels = { ...spec.labels, [SERVER_LABEL]: this.id, ...(egress === undefined ? {} : { [EGRESS_LABEL]: egress }) };
     const manifest = podManifest({ ...spec, labels }, this.config, {
       namespace: client.namespace,
-      owner,
+      ...(owner === undefined ? {} : { owner }),
       seccompProfile,
       ...(this.workspace === undefined ? {} : { workspace: this.workspace }),
     });
@@ -163,13 +166,23 @@ export class KubernetesEngine implements ContainerEngine {
       if (httpStatus(error) !== 404) throw error;
     }
     this.watcher?.settle(podName, { running: false, reason: 'removed' });
+    this.sharedWatcher?.settle(podName, { running: false, reason: 'removed' });
+  }
+
+  /** A shared session's pod another server created: watched with every shared pod of the namespace. */
+  async watch(podName: string): Promise<ContainerState> {
+    const client = await this.connect().catch(() => undefined);
+    if (client === undefined) return { running: false, unknown: true, reason: 'the Kubernetes API server cannot be reached' };
+    this.sharedWatcher ??= new PodStopWatcher(client, `${LABELS.shared}=1`);
+    return this.sharedWatcher.track(podName);
   }
 
   async list(labels: readonly string[]): Promise<Array<{ id: string; labels: Record<string, string> }>> {
     const client = await this.connect();
     const labelSelector = labels.map((entry) => entry.replace(/=(.*)$/, (_, value: string) => `=${labelValue(value)}`)).join(',');
     const pods = await this.call('list pods', () => client.core.listNamespacedPod({ namespace: client.namespace, labelSelector }));
-    return pods.items.map((pod: V1Pod) => ({ id: pod.metadata!.name!, labels: { ...pod.metadata?.labels } }));
+    // Label values are shortened to fit (a path cannot be one); the annotations keep the dsh-tools ones whole.
+    return pods.items.map((pod: V1Pod) => ({ id: pod.metadata!.name!, labels: { ...pod.metadata?.labels, ...wholeLabels(pod.metadata?.annotations) } }));
   }
 
   /** Session pods have no networks of their own: the namespace's NetworkPolicy isolates them. */
@@ -192,6 +205,7 @@ export class KubernetesEngine implements ContainerEngine {
   /** Stops watching and deletes this server's lease (and with it any pod still left). */
   async dispose(): Promise<void> {
     this.watcher?.close();
+    this.sharedWatcher?.close();
     await this.lease?.release();
   }
 
@@ -252,6 +266,11 @@ export class KubernetesEngine implements ContainerEngine {
       throw Object.assign(new Error(message), status === undefined ? {} : { code: status, body: (error as { body?: unknown }).body });
     }
   }
+}
+
+/** The dsh-tools labels among a pod's annotations, with their values whole. */
+function wholeLabels(annotations: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(annotations ?? {}).filter(([key]) => key.startsWith('dsh-tools.')));
 }
 
 /** The exec's host pid, looked up once on first use. */

@@ -9,7 +9,8 @@ export const CONTAINER_NAME = 'shell';
 /**
  * The pod's main process: it reads a stdin nobody attaches to (`stdin`
  * without `stdinOnce` closing it), so it waits forever at no cost; the pod's
- * lifetime is the server's lease (see server-lease.ts). The pause container
+ * lifetime is the server's lease (see server-lease.ts), or, detached (a
+ * shared session's), until it is deleted. The pause container
  * is PID 1 (`shareProcessNamespace`) and reaps orphans, like Docker's init.
  */
 const MAIN = ['/bin/sh', '-c', 'while read -r _; do :; done; exit 0'];
@@ -19,7 +20,7 @@ interface PodContext {
   readonly namespace: string;
   /** The composition's workspace: its mount becomes the claim when `workspace: { claim }`. */
   readonly workspace?: string;
-  /** The server's lease: the pod is its dependent, so the garbage collector removes it with the lease. */
+  /** The server's lease: the pod is its dependent, so the garbage collector removes it with the lease (none: a detached pod). */
   readonly owner?: { readonly name: string; readonly uid: string };
   /** Default RuntimeDefault; the engine passes the session profile (pod-seccomp.ts), which refuses set-id modes. */
   readonly seccompProfile?: PodSeccompProfile;

@@ -33,6 +33,12 @@ export interface ContainerSpec {
   readonly noNewPrivileges: boolean;
   /** A seccomp profile in the engine's JSON format; undefined: the engine's default profile. */
   readonly seccompProfile?: string;
+  /**
+   * Not tied to this server's life (a shared session's sandbox, see
+   * docs/shared-sessions.md#sandboxes): no lifeline, no owner; it runs until
+   * it is removed, and stops promptly when it is stopped.
+   */
+  readonly detached?: boolean;
 }
 
 /** A bridge network of one session's own (see `Egress` in container-hardening.ts). */
@@ -120,9 +126,16 @@ export interface ContainerEngine {
   imagePresent(image: string): Promise<boolean>;
   /**
    * Creates and starts a container whose main process waits on a stream held
-   * by this process: when this process dies, the container stops and is removed.
+   * by this process: when this process dies, the container stops and is removed
+   * (unless `spec.detached`: then it runs until removed or stopped).
    */
   create(spec: ContainerSpec): Promise<ContainerHandle>;
+  /**
+   * Settles once a container another process created (a shared session's,
+   * `detached`) stops or goes away, like `ContainerHandle.stopped`. Never
+   * rejects. Without it, only `state` tells that an adopted container stopped.
+   */
+  watch?(containerId: string): Promise<ContainerState>;
   exec(containerId: string, options: ExecOptions): Promise<ExecChannel>;
   /**
    * Signals every process in the container whose environment carries
@@ -133,7 +146,11 @@ export interface ContainerEngine {
   state(containerId: string): Promise<ContainerState>;
   /** Stops and removes; resolves when it is gone (a missing container is not an error). */
   remove(containerId: string): Promise<void>;
-  /** Containers carrying every given label (`key=value`). */
+  /**
+   * Containers carrying every given label (`key=value`), stopped ones
+   * included. An engine that shortens label values (Kubernetes) still
+   * reports the dsh-tools ones whole.
+   */
   list(labels: readonly string[]): Promise<Array<{ readonly id: string; readonly labels: Readonly<Record<string, string>> }>>;
   /** Creates a network for one session's container; resolves with its id. */
   createNetwork(spec: NetworkSpec): Promise<string>;
@@ -163,4 +180,10 @@ export const LABELS = Object.freeze({
   instance: 'dsh-tools.instance',
   hostname: 'dsh-tools.hostname',
   pid: 'dsh-tools.pid',
+  /** `1` on a shared session's sandbox (and its network): the session record owns it, not a server process. */
+  shared: 'dsh-tools.shared',
+  /** A shared sandbox's session directory on the host that made it. */
+  dir: 'dsh-tools.dir',
+  /** When a shared sandbox was made (milliseconds since the epoch): a sweep spares the young. */
+  created: 'dsh-tools.created',
 });

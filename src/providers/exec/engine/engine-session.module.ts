@@ -15,6 +15,7 @@ import { ContainerEngine } from './container-engine.js';
 import { ContainerShellExecutor } from './container-shell-executor.js';
 import { ContainerTerminalBackend } from './container-terminal-backend.js';
 import { SessionContainers, SessionContainersToken } from './session-containers.js';
+import { assertSharedPoolable } from './shared-containers.js';
 import { bindReadinessCheck } from '../../health/readiness-check.js';
 import { engineReadinessCheck } from './engine-readiness.js';
 
@@ -26,6 +27,8 @@ export interface ContainerShellModuleOptions {
   readonly executor?: Partial<ExecutorConfig>;
   /** Another engine provider (tests, a Kubernetes provider); default Docker at `container.host`. */
   readonly engine?: ContainerEngine;
+  /** `serve --shared-sessions`: sessions' sandboxes outlive this server (docs/shared-sessions.md#sandboxes); default false. */
+  readonly sharedSessions?: boolean;
 }
 
 /** The options with the engine chosen (the Docker backend supplies its default). */
@@ -42,6 +45,8 @@ export function engineShellModule(options: EngineSessionModuleOptions): PluginMo
   const config: ResolvedContainerConfig = resolveContainerConfig(options.container);
   const executor = resolveExecutorConfig({ cwd: options.workspace, ...options.executor });
   const engine = options.engine;
+  // A warm pool cannot serve shared sessions: refused here, at composition, not on the first session.
+  assertSharedPoolable(config, options.sharedSessions === true);
   return new PluginModule('shell:container', (module) => {
     const { bind } = module;
     bind(ContainerConfig).toConstantValue(config);
@@ -61,6 +66,7 @@ export function engineShellModule(options: EngineSessionModuleOptions): PluginMo
             workspaceReadOnly: options.workspaceReadOnly ?? false,
             maxRetainedSpillBytes: executor.maxRetainedSpillBytes,
             keepSpills: executor.keepSpills,
+            shared: options.sharedSessions === true,
           }),
       )
       .inSingletonScope()

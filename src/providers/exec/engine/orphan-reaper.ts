@@ -9,19 +9,26 @@ import { SHARED_DIR_PREFIX } from './session-containers.js';
  * behind (their process is gone), then those servers' session networks.
  * Containers and networks of live servers, and of other machines sharing the
  * engine, are left alone; so are their shared session directories under the
- * temp dir. Resolves with how many containers went.
+ * temp dir. A shared session's sandbox, network and directory are no
+ * server's orphans whatever pid made them: its session record decides
+ * (`SessionContainers.end`, `sweepOrphans`). Resolves with how many containers went.
  */
 export async function reapDeadInstances(engine: ContainerEngine, hostname: string = os.hostname()): Promise<number> {
   const ours = [`${LABELS.managed}=1`, `${LABELS.hostname}=${hostname}`];
-  const dead = (await engine.list(ours)).filter((c) => !processAlive(Number(c.labels[LABELS.pid])));
+  const dead = (await engine.list(ours)).filter((c) => !isShared(c.labels) && !processAlive(Number(c.labels[LABELS.pid])));
   await Promise.all(dead.map((c) => engine.remove(c.id).catch(() => undefined)));
-  const deadNetworks = (await engine.listNetworks(ours)).filter((n) => !processAlive(Number(n.labels[LABELS.pid])));
+  const deadNetworks = (await engine.listNetworks(ours)).filter((n) => !isShared(n.labels) && !processAlive(Number(n.labels[LABELS.pid])));
   await Promise.all(deadNetworks.map((n) => engine.removeNetwork(n.id).catch(() => undefined)));
   removeDeadSharedDirs(os.tmpdir());
   const abandoned = (await engine.reapAbandoned?.()) ?? 0;
   return dead.length + abandoned;
 }
 
+function isShared(labels: Readonly<Record<string, string>>): boolean {
+  return labels[LABELS.shared] === '1';
+}
+
+/** Only `dsh-ct-<pid>-` directories carry a pid; a shared session's (`dsh-ss-`) never matches. */
 function removeDeadSharedDirs(tmp: string): void {
   let names: string[];
   try {

@@ -31,6 +31,12 @@ export interface SessionChannelOptions {
   readonly containerId: string;
   /** A host directory the container sees at the same path (the session's shared directory). */
   readonly sharedDir: string;
+  /**
+   * The channel's own directory in it (default `ch`). Each server serving a
+   * shared session names its own (`ch-<instance>`): each runs its holder, and
+   * one's `ready` and `ctl` never meet another's.
+   */
+  readonly channelDir?: string;
   readonly user?: string;
 }
 
@@ -76,7 +82,7 @@ export class SessionChannel {
    * directory is another machine's, no answer in time) undefined: use engine execs.
    */
   static async open(options: SessionChannelOptions): Promise<SessionChannel | undefined> {
-    const dir = path.join(options.sharedDir, 'ch');
+    const dir = path.join(options.sharedDir, options.channelDir ?? 'ch');
     fs.mkdirSync(dir, { mode: 0o700, recursive: true });
     const stock = new FifoStock(dir);
     const [readyFifo, ctlFifo] = await stock.take(2);

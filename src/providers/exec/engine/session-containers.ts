@@ -1,21 +1,19 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { PerSession } from '../../../core/per-session.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServiceIdentifier } from 'inversify';
 import type { SessionContext } from '../../../core/tool-contract.js';
 import { SpillDirectory } from '../shell/spill-directory.js';
-import { LABELS, type ContainerEngine, type ContainerState } from './container-engine.js';
-import { sessionMounts } from './session-mounts.js';
-import { serverFiles } from '../../../core/server-files.js';
+import type { ContainerEngine, ContainerState } from './container-engine.js';
 import type { ResolvedContainerConfig } from './container-config.js';
-import { sessionSeccompProfile } from './container-seccomp.js';
-import { describeEngineError } from './engine-errors.js';
 import { callStep } from '../../../core/call-scope.js';
 import { currentToolCall } from '../../../core/tool-call-context.js';
 import { WarmPool } from './warm-pool.js';
 import { ChannelSlot } from './channel-slot.js';
+import { assertSharedPoolable, endSharedContainers, findRunningShared, removeSharedContainer, sweepSharedContainers, type SharedContainer } from './shared-containers.js';
+import { explainEngineError, startSessionContainer, type StartContext } from './session-container-start.js';
 
 /** A session's running container and the host directory it shares at the same path. */
 export interface LiveContainer {
@@ -31,6 +29,8 @@ export interface LiveContainer {
   readonly ended: Promise<ContainerState>;
   /** The one-shot calls' channel into it (`container.channel`), started on the first call. */
   readonly channel?: ChannelSlot;
+  /** A shared session's container (made here or adopted) as labelled: letting go of it here removes nothing. */
+  readonly shared?: SharedContainer;
 }
 
 interface SessionContainerOptions {
@@ -39,6 +39,12 @@ interface SessionContainerOptions {
   readonly workspaceReadOnly: boolean;
   readonly maxRetainedSpillBytes: number;
   readonly keepSpills: boolean;
+  /**
+   * `serve --shared-sessions` (docs/shared-sessions.md#sandboxes): a
+   * session's sandbox outlives this server, is adopted by any server over
+   * the same engine, and is removed only by `end` or `sweepOrphans`.
+   */
+  readonly shared?: boolean;
 }
 
 interface Entry {
@@ -56,11 +62,7 @@ interface Holder {
 export const NO_SESSION =
   'a command for a per-session container came without a session and outside any tool call: pass the calling session in the request (`session: ctx.session`); sessions never share a container';
 
-/** Shared session directories are `<tmp>/dsh-ct-<server pid>-XXXXXX`. */
-export const SHARED_DIR_PREFIX = 'dsh-ct-';
-
-/** Host interface names of session networks: `dsh-<8 hex>` (a host firewall rule can match `dsh-+`). */
-export const SESSION_BRIDGE_PREFIX = 'dsh-';
+export { SHARED_DIR_PREFIX, SESSION_BRIDGE_PREFIX } from './session-container-start.js';
 
 /** `[container restarted: …]`, the line the model sees when its container was replaced. */
 /** The session label of a pooled container: no session yet (labels cannot change once it runs). */
@@ -84,12 +86,17 @@ export class SessionContainers {
   private disposing?: Promise<void>;
   /** Containers started ahead for new sessions (`warmPool`), filling from the start. */
   private readonly pool: WarmPool<LiveContainer> | undefined;
+  /** What every container of this provider is made from. */
+  private readonly startContext: StartContext;
 
   constructor(
     readonly engine: ContainerEngine,
     readonly config: ResolvedContainerConfig,
     private readonly options: SessionContainerOptions,
   ) {
+    assertSharedPoolable(config, options.shared === true);
+    const workspace = options.workspace === undefined ? {} : { workspace: options.workspace };
+    this.startContext = { engine, config, instanceId: this.instanceId, workspaceReadOnly: options.workspaceReadOnly, ...workspace };
     this.pool = config.warmPool > 0 ? new WarmPool(config.warmPool, () => this.make(POOLED, true), (live) => this.discard(live)) : undefined;
     this.pool?.fill();
   }
@@ -180,11 +187,14 @@ export class SessionContainers {
     holder.entry = undefined;
     if (!entry) return;
     const live = entry.live ?? (await entry.creating?.catch(() => undefined));
-    if (live) await this.discard(live);
+    // A shared sandbox belongs to its session, not to this server: only this server's channel into it goes.
+    if (live?.shared !== undefined) live.channel?.close();
+    else if (live) await this.discard(live);
   }
 
   private async create(session: SessionContext | undefined, previous: LiveContainer | undefined): Promise<LiveContainer> {
     if (previous) await this.discard(previous);
+    if (this.options.shared === true && session !== undefined) return this.createShared(session, previous);
     // A new session's first container may come from the pool; a replacement is made fresh (the pool's may be as old).
     const pooled = previous === undefined && session !== undefined ? this.pool?.take() : undefined;
     if (pooled) return pooled;
@@ -193,56 +203,62 @@ export class SessionContainers {
     return live;
   }
 
-  /** Makes a container for the session `sessionId` (`''`: the sessionless calls'; POOLED, `pooled`: one for the pool). */
-  private async make(sessionId: string, pooled = false): Promise<LiveContainer> {
-    // The pid in the name lets `reapDeadInstances` remove the directory of a server that was SIGKILLed.
-    const dir = mkdtempSync(path.join(os.tmpdir(), `${SHARED_DIR_PREFIX}${process.pid}-`));
-    const mounts = sessionMounts({
-      configured: this.config.mounts,
-      sharedDir: dir,
-      ...(this.options.workspace === undefined ? {} : { workspace: this.options.workspace }),
-      workspaceReadOnly: this.options.workspaceReadOnly,
-      protectedPaths: this.config.protectedPaths,
-      hidden: serverFiles(),
+  /**
+   * A shared session's container: the running one any server made for it
+   * (adopted), else a new one, with the restart notice when one had stopped.
+   * Two servers that made one at once keep the older and remove the other.
+   */
+  private async createShared(session: SessionContext, previous: LiveContainer | undefined): Promise<LiveContainer> {
+    const found = await findRunningShared(this.engine, session.id, this.options.keepSpills).catch((error: unknown) => {
+      throw new Error(`cannot start the session's container: ${explainEngineError(error, this.engine, this.config.image)}`);
     });
-    const suffix = randomBytes(4).toString('hex');
-    const name = `dsh-${this.instanceId.slice(0, 8)}-${slug(sessionId)}-${suffix}`;
-    const labels = {
-      [LABELS.managed]: '1',
-      [LABELS.session]: sessionId,
-      [LABELS.instance]: this.instanceId,
-      [LABELS.hostname]: os.hostname(),
-      [LABELS.pid]: String(process.pid),
-    };
-    let id: string;
-    let stopped: Promise<ContainerState>;
-    let networkId: string | undefined;
-    try {
-      networkId = await this.createNetwork(name, labels, suffix);
-      ({ id, stopped } = await this.engine.create({
-        image: this.config.image,
-        name,
-        labels,
-        env: this.config.env,
-        mounts,
-        readOnlyRootfs: this.config.readOnlyRootfs,
-        network: networkId ?? this.networkMode(),
-        capabilities: this.config.capabilities,
-        noNewPrivileges: this.config.noNewPrivileges,
-        ...(this.config.seccomp === 'dsh' ? { seccompProfile: sessionSeccompProfile() } : {}),
-        ...pick(this.config, ['memoryBytes', 'nanoCpus', 'pidsLimit', 'user'] as const),
-      }));
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      if (networkId !== undefined) await this.engine.removeNetwork(networkId).catch(() => undefined);
-      throw new Error(`cannot start the session's container: ${this.explain(error)}`);
+    if (found.running) return this.adopted(found.running);
+    const made = await this.make(session.id, false, true);
+    const oldest = (await findRunningShared(this.engine, session.id, this.options.keepSpills).catch(() => undefined))?.running;
+    if (oldest !== undefined && oldest.id !== made.id) {
+      await this.discard(made);
+      return this.adopted(oldest);
     }
+    const stopped = previous?.stopped?.reason ?? found.stoppedReason;
+    if (previous?.stopped || stopped !== undefined) session.notify(restartNotice(stopped ?? 'unknown reason'));
+    return made;
+  }
+
+  /** A running shared container as this server's: its maker's directory and spills, a channel of this server's own. */
+  private adopted(container: SharedContainer): LiveContainer {
+    const spills = new SpillDirectory(`${path.relative(os.tmpdir(), container.dir)}/spill-`, this.options.maxRetainedSpillBytes);
+    const channel = this.channelFor(container.id, container.dir);
+    const ended = this.engine.watch?.(container.id) ?? new Promise<ContainerState>(() => undefined);
+    const live: LiveContainer = { id: container.id, dir: container.dir, spills, ended, shared: container, ...(channel === undefined ? {} : { channel }) };
+    void ended.then((state) => state.unknown === true || (live.stopped ??= state));
+    return live;
+  }
+
+  /**
+   * Ends a shared session's containers from any server, whether or not it
+   * serves the session: lets go of its own hold, then every shared container
+   * labelled with the id goes (its network, its directory). The session's record is the caller's.
+   */
+  async end(sessionId: string): Promise<void> {
+    const local = this.perSession.open().filter((holder) => holder.session?.id === sessionId);
+    await Promise.all(local.map((holder) => this.releaseHolder(holder)));
+    await endSharedContainers(this.engine, sessionId, this.options.keepSpills);
+  }
+
+  /** Removes the shared containers of sessions not in `liveSessionIds` made over `graceMs` ago (see `sweepSharedContainers`). */
+  sweepOrphans(liveSessionIds: ReadonlySet<string>, graceMs: number): Promise<number> {
+    return sweepSharedContainers(this.engine, liveSessionIds, graceMs, this.options.keepSpills);
+  }
+
+  /** Makes a container for `sessionId` (`''`: the sessionless calls'; POOLED, `pooled`: the pool's; `detached`: a shared session's). */
+  private async make(sessionId: string, pooled = false, detached = false): Promise<LiveContainer> {
+    const { id, dir, stopped, networkId, shared } = await startSessionContainer(this.startContext, sessionId, detached);
     // A relative prefix puts the lazily made spill directory inside the shared one.
     const spills = new SpillDirectory(`${path.relative(os.tmpdir(), dir)}/spill-`, this.options.maxRetainedSpillBytes);
     const channel = this.channelFor(id, dir);
     // A pooled container's holder starts now: the session that takes it starts its first call through it.
     if (pooled) channel?.current();
-    const optional = { ...(networkId === undefined ? {} : { networkId }), ...(channel === undefined ? {} : { channel }) };
+    const optional = { ...(networkId === undefined ? {} : { networkId }), ...(channel === undefined ? {} : { channel }), ...(shared === undefined ? {} : { shared }) };
     const live: LiveContainer = { id, dir, spills, ended: stopped, ...optional };
     void stopped.then((state) => (live.stopped ??= state));
     return live;
@@ -250,50 +266,19 @@ export class SessionContainers {
 
   private channelFor(containerId: string, sharedDir: string): ChannelSlot | undefined {
     if (!this.config.channel) return undefined;
-    return new ChannelSlot({ engine: this.engine, containerId, sharedDir, ...(this.config.user === undefined ? {} : { user: this.config.user }) });
+    // Each server runs its own holder in a shared session's container, in a directory of its own.
+    const channelDir = this.options.shared === true ? { channelDir: `ch-${this.instanceId.slice(0, 8)}` } : {};
+    return new ChannelSlot({ engine: this.engine, containerId, sharedDir, ...channelDir, ...(this.config.user === undefined ? {} : { user: this.config.user }) });
   }
 
   private async discard(live: LiveContainer): Promise<void> {
     live.stopped ??= { running: false, reason: 'removed' };
     live.channel?.close();
+    if (live.shared !== undefined) return removeSharedContainer(this.engine, live.shared, this.options.keepSpills);
     await this.engine.remove(live.id).catch(() => undefined);
     if (live.networkId !== undefined) await this.engine.removeNetwork(live.networkId).catch(() => undefined);
     if (!this.options.keepSpills) rmSync(live.dir, { recursive: true, force: true });
   }
-
-  /**
-   * A session network, when the session's container needs a route out. With
-   * `egress: none` there is nothing to route to, so the container gets the
-   * engine's `none` network instead: the same reach, without a network to
-   * create and remove on every session.
-   */
-  private async createNetwork(name: string, labels: Record<string, string>, suffix: string): Promise<string | undefined> {
-    if (this.config.network !== 'session' || this.config.egress === 'none') return undefined;
-    return this.engine.createNetwork({ name, labels, egress: this.config.egress, bridgeName: `${SESSION_BRIDGE_PREFIX}${suffix}` });
-  }
-
-  /** The engine network mode when the session has no network of its own. */
-  private networkMode(): string {
-    return this.config.network === 'session' ? 'none' : this.config.network;
-  }
-
-  private explain(error: unknown): string {
-    const message = describeEngineError(error, this.engine.endpoint);
-    if (/no such image/i.test(message)) {
-      return `image "${this.config.image}" is not present on the engine at ${this.engine.endpoint} (build or pull it first)`;
-    }
-    return message;
-  }
 }
 
 export const SessionContainersToken: ServiceIdentifier<SessionContainers> = Symbol.for('dsh.SessionContainers');
-
-function slug(id: string): string {
-  return id.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 24) || 'anon';
-}
-
-function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
-  const out: Partial<Pick<T, K>> = {};
-  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
-  return out;
-}
