@@ -13,6 +13,7 @@ import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './hea
 import { hideServerFile } from '../core/server-files.js';
 import { addApprovalOptions, withApprovalFlags, type ApprovalFlags } from './approval-options.js';
 import { addReapOption, startReaper, type ReapFlags } from './serve-reaper.js';
+import { addSharedSessionOptions, checkSharedSessionFlags, startSharedSessions, type SharedSessionFlags, type SharedSessions } from './shared-sessions-option.js';
 import { addConsoleOptions, consoleSettings, startConsole, type ConsoleFileSettings, type ConsoleFlags } from './console-options.js';
 
 const HELP_AFTER = `
@@ -93,7 +94,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ReapFlags, ConsoleFlags, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
+interface ServeOptions extends ServeDeployOptions, ReapFlags, SharedSessionFlags, ConsoleFlags, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
   readonly idleTimeout: number;
   readonly sessionLifetime?: number;
   readonly maxSessions: number;
@@ -124,7 +125,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
     .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
-  addReapOption(addConsoleOptions(addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve))))))
+  addSharedSessionOptions(addReapOption(addConsoleOptions(addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve)))))))
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -140,10 +141,14 @@ export function registerServeCommand(program: Command): void {
       checkObserveFlags(options, options.http !== undefined);
       let fileLifetimeMs: number | undefined;
       let fileConsole: ConsoleFileSettings | undefined;
+      let sharedSessions = options.sharedSessions === true;
       const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), ({ serve: serveConfig, ...env }) => {
         fileLifetimeMs = serveConfig?.sessionLifetimeMs;
         fileConsole = serveConfig;
-        return withApprovalFlags(withLogFlags(withObserveFlags(env, options), options), options);
+        sharedSessions ||= serveConfig?.sharedSessions === true;
+        // The one serve setting the composition needs: sessions' sandboxes outlive this server.
+        const composed = sharedSessions ? { ...env, serve: { sharedSessions: true } } : env;
+        return withApprovalFlags(withLogFlags(withObserveFlags(composed, options), options), options);
       });
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();
       const approvals = new McpElicitationAnswerer();
@@ -151,8 +156,12 @@ export function registerServeCommand(program: Command): void {
       let token: { dispose(): void } | undefined;
       let metrics: { close(): Promise<void> } | undefined;
       let stopReaper: () => void = () => undefined;
+      let shared: SharedSessions | undefined;
       try {
         checkServeDeployOptions(options);
+        const { SessionRegistry } = await import('../providers/registry/session-registry.js');
+        checkSharedSessionFlags({ ...options, sharedSessions }, options.http !== undefined, host.isBound(SessionRegistry));
+        if (sharedSessions) shared = await startSharedSessions(host, logger, options.reapInterval, options.leaveSessions === true);
         const operatorConsole = consoleSettings(options, fileConsole, options.http !== undefined);
         stopReaper = await startReaper(host, logger, options.reapInterval);
         await host.load(mcpApprovalModule(approvals));
@@ -195,6 +204,7 @@ export function registerServeCommand(program: Command): void {
             maxSessions: options.maxSessions,
             metricsPublic: options.metricsPublic === true,
             connectionLimits: connectionLimitsOf(options),
+            ...(shared ? { registry: shared.registry, endShared: shared.endShared } : {}),
           });
           process.stderr.write(`dsh-tools: MCP server listening on ${http.url} (workspace ${workspace})\n`);
           if (consoleParts) process.stderr.write(`dsh-tools: operator console at ${http.url.replace(/\/mcp$/, '/console')}\n`);
@@ -202,6 +212,7 @@ export function registerServeCommand(program: Command): void {
         }
       } catch (error) {
         stopReaper();
+        await shared?.abandon().catch(() => undefined);
         token?.dispose();
         await metrics?.close();
         await host.dispose();
@@ -211,6 +222,7 @@ export function registerServeCommand(program: Command): void {
       const code = await runUntilStopped(server, host, logger, {
         drainTimeoutMs: options.drainTimeout * 1000,
         onHangup: () => reopenFileSinks(host, logger),
+        ...(shared ? { beforeDispose: () => shared.stop() } : {}),
       });
       stopReaper();
       await metrics?.close();

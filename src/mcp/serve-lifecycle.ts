@@ -12,6 +12,8 @@ export interface LifecycleOptions {
   readonly drainTimeoutMs?: number;
   /** On SIGHUP: reopen the file sinks at their configured paths (log rotation); the server keeps serving. */
   readonly onHangup?: () => Promise<unknown>;
+  /** After every connection closed, before the host is disposed (shared sessions: end them, or leave them to another replica). */
+  readonly beforeDispose?: () => Promise<void>;
 }
 
 /**
@@ -89,6 +91,7 @@ export async function runUntilStopped(server: RunningServer, host: DshHost, logg
     deadline.unref();
     try {
       await server.close();
+      await options.beforeDispose?.().catch((error: unknown) => logger.error(`stopping: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
       await host.dispose();
       clearTimeout(deadline);

@@ -8,6 +8,10 @@ import { describeValue } from '../core/describe-value.js';
 import { localEnvironment, type EnvironmentOptions } from './local.environment.js';
 import { checkOptionKeys, LOCAL_OPTION_KEYS } from './option-keys.js';
 import { plannerModule } from '../providers/policy/planner/planner.module.js';
+import { sessionRegistryModule } from '../providers/registry/registry.module.js';
+import type { SessionRegistry } from '../providers/registry/session-registry.js';
+import { DeferredSessionRegistry } from '../providers/registry/deferred-session-registry.js';
+import { defaultSessionRecordDir, FileSessionRegistry } from '../providers/registry/file-session-registry.js';
 import { CONTAINER_ESCALATION_REFUSAL } from '../providers/exec/engine/container-shell-executor.js';
 
 /** What `sandbox` means where a container or pod is the confinement. */
@@ -54,13 +58,23 @@ export function containerEnvironment(options: ContainerEnvironmentOptions): Plug
     ...(engine === undefined ? {} : { engine }),
     ...(sharedSessions === undefined ? {} : { sharedSessions }),
   });
-  return localEnvironment(local).map((module) => {
+  const registry = sharedSessions === true ? [sessionRegistryModule(sharedRegistryOf(engine))] : [];
+  return [...localEnvironment(local), ...registry].map((module) => {
     if (module.name === 'shell:local') return shell;
     if (module.name === 'terminal:local') return containerTerminalModule();
     // The session container is the sandbox: its mounts are fixed when it starts, so escalation is refused.
     if (module.name === 'planner:local') return plannerModule({ escalationRefusal: CONTAINER_ESCALATION_REFUSAL });
     return module;
   });
+}
+
+/** Where shared sessions are recorded: the engine's own store when it has one (Kubernetes: Leases), else files beside the local engine. */
+function sharedRegistryOf(engine: ContainerEngine | undefined): SessionRegistry {
+  const withStore = engine as (ContainerEngine & { sessionRegistry?: () => Promise<SessionRegistry> }) | undefined;
+  if (typeof withStore?.sessionRegistry === 'function') {
+    return new DeferredSessionRegistry(`the records of ${withStore.endpoint}`, () => withStore.sessionRegistry!());
+  }
+  return new FileSessionRegistry(defaultSessionRecordDir());
 }
 
 /** A misspelt mode must not silently mount the workspace read-write. */

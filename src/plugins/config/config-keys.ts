@@ -78,5 +78,5 @@ export const CONFIG_KEYS: Readonly<Record<string, ConfigEntry>> = Object.freeze(
   kubernetes: kubernetesSection,
   audit: keys({ file: string }),
   telemetry: keys({ includeCommand: boolean }),
-  serve: keys({ sessionLifetimeMs: nonNegativeInt, console: boolean, operatorTokenFile: string }),
+  serve: keys({ sessionLifetimeMs: nonNegativeInt, console: boolean, operatorTokenFile: string, sharedSessions: boolean }),
 });

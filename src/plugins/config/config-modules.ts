@@ -30,16 +30,18 @@ const environments = {
  * `sandbox:` → `sandboxedEnvironment`, else `localEnvironment`. In container
  * and Kubernetes mode the engine is the confinement: of `sandbox:` only `mode`
  * (how the workspace is mounted) and, for containers, `network: false` apply.
- * `serve:` is the CLI's and composes nothing.
+ * `serve:` is the CLI's and composes nothing but `sharedSessions`.
  */
 export async function configModules(config: DshConfig): Promise<PluginModule[]> {
   checkOneEngine(config);
-  const { serve: _serve, container, kubernetes, sandbox, answerers = [], ...local } = config;
+  const { serve, container, kubernetes, sandbox, answerers = [], ...local } = config;
+  // The one `serve:` setting that changes the composition: sessions' sandboxes outlive the server (docs/shared-sessions.md).
+  const shared = serve?.sharedSessions === true ? { sharedSessions: true } : {};
   const answering = answerers.length > 0 ? [approvalAnswerersModule(answerers)] : [];
   if (kubernetes !== undefined) {
     const { kubernetesEnvironment } = await environments.kubernetes();
     const mode = sandbox?.mode === undefined ? {} : { sandbox: { mode: sandbox.mode } };
-    return [...kubernetesEnvironment({ ...local, ...mode, kubernetes: kubernetes as typeof kubernetes & { image: string } }), ...answering];
+    return [...kubernetesEnvironment({ ...local, ...mode, ...shared, kubernetes: kubernetes as typeof kubernetes & { image: string } }), ...answering];
   }
   if (container !== undefined) {
     const { containerEnvironment } = await environments.container();
@@ -48,7 +50,7 @@ export async function configModules(config: DshConfig): Promise<PluginModule[]> 
       ...(sandbox?.network === undefined ? {} : { network: sandbox.network }),
     };
     const withSandbox = Object.keys(engineSandbox).length === 0 ? {} : { sandbox: engineSandbox };
-    return [...containerEnvironment({ ...local, ...withSandbox, container: container as typeof container & { image: string } }), ...answering];
+    return [...containerEnvironment({ ...local, ...withSandbox, ...shared, container: container as typeof container & { image: string } }), ...answering];
   }
   if (sandbox !== undefined) return (await environments.sandboxed()).sandboxedEnvironment({ ...local, sandbox, answerers });
   return [...(await environments.local()).localEnvironment(local), ...answering];

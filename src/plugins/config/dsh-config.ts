@@ -12,5 +12,5 @@ export type DshConfig = SandboxedEnvironmentOptions & {
   readonly container?: Partial<ContainerConfig>;
   readonly kubernetes?: Partial<KubernetesConfig>;
   /** `dsh-tools serve` settings (its flags override them); not part of the composition. */
-  readonly serve?: { readonly sessionLifetimeMs?: number; readonly console?: boolean; readonly operatorTokenFile?: string };
+  readonly serve?: { readonly sessionLifetimeMs?: number; readonly console?: boolean; readonly operatorTokenFile?: string; readonly sharedSessions?: boolean };
 };

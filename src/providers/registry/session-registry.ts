@@ -59,7 +59,8 @@ export interface SessionRegistry {
    * Claims every record past its idle time or lifetime at `now`, each by
    * exactly one replica however many ask at once (optimistic concurrency on
    * the record: a record touched after it was read is not claimed). Resolves
-   * with the records this replica took: it ends their sandboxes.
+   * with the records this replica took: it ends their sandboxes. `now` =
+   * `Infinity` claims every record (the last replica stopping ends them all).
    */
   claimExpired(now?: number): Promise<SessionRecord[]>;
   /** The `sessionId`s of every live record (a sweep removes sandboxes whose record is gone). */

@@ -25,6 +25,7 @@ import { waitUntilRunning } from './pod-start.js';
 import { containerState, stoppedReason } from './pod-status.js';
 import { PodStopWatcher } from './pod-stop-watcher.js';
 import { reapExpiredLeases, ServerLease } from './server-lease.js';
+import { LeaseSessionRegistry } from './lease-session-registry.js';
 import { ensureIsolationPolicy } from './session-isolation.js';
 import { EGRESS_LABEL } from './egress-policy.js';
 import type { EgressRules } from './network-policy-config.js';
@@ -83,6 +84,17 @@ export class KubernetesEngine implements ContainerEngine {
   async info(): Promise<EngineInfo> {
     const version = await this.call('get version', (client) => client.version.getCode());
     return { endpoint: this.endpoint, version: version.gitVersion, apiVersion: `${version.major}.${version.minor}` };
+  }
+
+  /**
+   * Shared sessions' records (docs/shared-sessions.md#registry): a Lease per
+   * session in this engine's namespace; this server's own Lease tells the
+   * other replicas it is alive (their pods are no dependents of it).
+   */
+  async sessionRegistry(): Promise<LeaseSessionRegistry> {
+    const client = await this.connect();
+    this.lease ??= new ServerLease(client, this.id, this.config.leaseSeconds);
+    return new LeaseSessionRegistry(client, { self: this.lease });
   }
 
   /** Whether a node has it is known only once a pod is scheduled: answered at pod start instead. */

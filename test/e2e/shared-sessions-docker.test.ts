@@ -1,0 +1,133 @@
+// Two `serve --http --container --shared-sessions` replicas behind nginx's
+// round-robin (no affinity), one real MCP client: the session lives in the
+// engine, so either replica serves each request, one SIGKILLed and started
+// again loses nothing, one SIGTERMed leaves its sessions to the other, and
+// the client's close removes the container (docs/shared-sessions.md).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LABELS } from '../../src/index.js';
+import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
+import { engine } from '../support/container-kit.js';
+import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { callTool, serverDirs, textOf } from '../support/mcp-clients.js';
+import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
+
+const TOKEN = 'shared-sessions-e2e-token-0123456789';
+const OTHER_TOKEN = 'shared-sessions-e2e-other-9876543210';
+
+/** nginx must run in CI (.ci/run installs it); elsewhere a machine without it skips, saying why. */
+const describeWithNginx = NGINX !== undefined || process.env.DSH_CI_NGINX === '1' ? describeWithEngine : describe.skip;
+const NEEDS_NGINX = NGINX === undefined ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Replica {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  stderr(): string;
+}
+
+describeWithNginx(`shared sessions: two container replicas behind round-robin nginx${NEEDS_ENGINE}${NEEDS_NGINX}`, () => {
+  let dirs: ReturnType<typeof serverDirs>;
+  let tokenFile: string;
+  beforeAll(() => {
+    ensureBuilt();
+    dirs = serverDirs();
+    tokenFile = path.join(dirs.root, 'tokens');
+    writeFileSync(tokenFile, `agent:${TOKEN}\nother:${OTHER_TOKEN}\n`, { mode: 0o600 });
+  }, 180_000);
+  afterAll(() => dirs?.cleanup());
+
+  async function startReplica(port: number): Promise<Replica> {
+    const args = [MAIN_JS, 'serve', '--http', String(port), '--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions'];
+    args.push('--token-file', tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
+    const child = spawn(process.execPath, args, { env: { ...process.env, DSH_HOME: path.join(dirs.root, 'home') }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+        if (stderr.includes('listening on')) resolve();
+      });
+      void exited.then((code) => reject(new Error(`replica exited (${code}) before listening:\n${stderr}`)));
+    });
+    return { child, exited, stderr: () => stderr };
+  }
+
+  const sessionContainers = async (sessionId: string) => engine.list([`${LABELS.managed}=1`, `${LABELS.session}=${sessionId}`]);
+
+  it('serves one session from either replica through a SIGKILL and a SIGTERM, and removes its container when the client leaves', async () => {
+    const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
+    let a = await startReplica(portA);
+    const b = await startReplica(portB);
+    let proxy: RoundRobinProxy | undefined;
+    let client: Client | undefined;
+    try {
+      proxy = await startRoundRobinNginx(portProxy, [portA, portB]);
+      const transport = new StreamableHTTPClientTransport(proxy.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+      client = new Client({ name: 'shared-sessions-e2e', version: '1.0.0' });
+      await client.connect(transport);
+      const run = async (command: string) => textOf(await callTool(client!, 'bash', { command, description: 'Scripted step' }));
+
+      const first = await run('echo 1 >> /tmp/steps; echo "$DSH_SESSION_ID $(hostname)"');
+      const [sessionId, hostname] = first.split(' ');
+      expect(sessionId).toMatch(/\S/);
+      // Round-robin: these alternate between the replicas; every one sees the same container and its /tmp.
+      for (let step = 2; step <= 6; step++) {
+        expect(await run(`echo ${step} >> /tmp/steps; echo "$DSH_SESSION_ID $(hostname)"`)).toBe(`${sessionId} ${hostname}`);
+      }
+      expect(await run('tr "\\n" " " </tmp/steps')).toBe('1 2 3 4 5 6 ');
+      expect(b.stderr() + a.stderr()).toMatch(/opened on another replica/);
+
+      // Another caller holding the session id is told it is unknown, on either replica.
+      const sessionHeader = transport.sessionId!;
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const foreign = await fetch(proxy.url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${OTHER_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionHeader },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
+        });
+        expect(foreign.status).toBe(404);
+      }
+
+      // A dies without a word; B serves everything, and A started again serves the same session.
+      a.child.kill('SIGKILL');
+      await a.exited;
+      expect(await run('echo 7 >> /tmp/steps; cat /tmp/steps | wc -l')).toBe('7');
+      a = await startReplica(portA);
+      for (let step = 8; step <= 11; step++) expect(await run(`echo ${step} >> /tmp/steps; echo $DSH_SESSION_ID`)).toBe(sessionId);
+      expect(a.stderr()).toMatch(/opened on another replica/);
+
+      // B is stopped as a rolling update stops it: it leaves the session to A.
+      b.child.kill('SIGTERM');
+      expect(await b.exited).toBe(0);
+      expect((await sessionContainers(sessionId!)).length).toBe(1);
+      for (let step = 12; step <= 14; step++) expect(await run(`echo ${step} >> /tmp/steps; echo $DSH_SESSION_ID`)).toBe(sessionId);
+      expect(await run('tr "\\n" " " </tmp/steps')).toBe('1 2 3 4 5 6 7 8 9 10 11 12 13 14 ');
+
+      // The client ends the session: its container goes.
+      await transport.terminateSession();
+      await client.close();
+      client = undefined;
+      expect(await sessionContainers(sessionId!)).toEqual([]);
+    } finally {
+      await client?.close().catch(() => undefined);
+      await proxy?.stop();
+      for (const replica of [a, b]) if (replica.child.exitCode === null && replica.child.signalCode === null) replica.child.kill('SIGTERM');
+      await Promise.all([a.exited, b.exited]);
+    }
+  }, 180_000);
+});
