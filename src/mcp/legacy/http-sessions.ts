@@ -207,7 +207,7 @@ export class HttpSessionTable {
 }
 
 /** The 404 answer to a request with session id `id`: why it is gone when `caller` held it and the server released it. */
-export function sessionNotFound(sessions: Pick<HttpSessionTable, 'releasedReason'>, id: string, caller: string): string {
+export function sessionNotFound(sessions: HttpSessionTable, id: string, caller: string): string {
   const reason = sessions.releasedReason(id, caller);
   if (reason === undefined) return 'session not found (expired or closed): initialize again';
   return `session not found: ${reason}, with its shell and background tasks; initialize again`;

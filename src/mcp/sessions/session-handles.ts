@@ -160,9 +160,7 @@ export class SessionHandles {
 
   private fresh(caller: string | undefined): HeldSession | string {
     const slot = this.options.counter.take(caller);
-    if (typeof slot === 'string') {
-      return tooManySessions(slot, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(slot, caller), this.clock.now());
-    }
+    if (typeof slot === 'string') return this.tooMany(slot, caller);
     const session = this.host.openSession({ cwd: this.options.cwd, ...(caller !== undefined ? { caller } : {}) });
     // Listed while its first call runs (it may wait for an approval), before it has a handle or is let go.
     const running: LiveSession = { caller, activity: { session, openedAt: this.clock.now(), lastActiveAt: () => this.clock.now() } };
@@ -211,14 +209,17 @@ export class SessionHandles {
     const record = await shared.find(handle, 'modern', caller);
     if (!record) return undefined;
     const slot = this.options.counter.take(caller);
-    if (typeof slot === 'string') {
-      return tooManySessions(slot, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(slot, caller), this.clock.now());
-    }
+    if (typeof slot === 'string') return this.tooMany(slot, caller);
     const session = this.host.openSession({ id: record.sessionId, cwd: record.cwd, ...(caller !== undefined ? { caller } : {}) });
     const entry: Entry = { session, caller, slot, activity: new SessionActivity(session, this.clock, this.options.runningTasks) };
     this.entries.set(handle, entry);
     this.options.logger?.info(`mcp: session ${session.id} served here under a handle another replica made`);
     return entry;
+  }
+
+  /** Why no session more of `caller` fits: the cap, and when a place frees up. */
+  private tooMany(refusal: SessionRefusal, caller: string | undefined): string {
+    return tooManySessions(refusal, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(refusal, caller), this.clock.now());
   }
 
   /** Lets go of a shared session here that ended on another replica (its record is gone). */
