@@ -8,18 +8,20 @@ import type { RunningServer } from './stdio-server.js';
 import { messageOf } from '../core/describe-value.js';
 import { authorizationOf, type HttpToken } from './access/http-auth.js';
 import type { SessionEndReason } from './legacy/http-sessions.js';
-import { sessionNotFound, sessionTables } from './session-tables.js';
+import { sessionTables } from './session-tables.js';
 import { METRICS_PATH, serveMetrics } from './endpoints/metrics-endpoint.js';
 import { isApprovalCallbackPath, serveApprovalCallback } from './endpoints/approval-callback.js';
 import { ApprovalCallbacks } from '../providers/policy/approval/webhook/webhook-answerer.js';
 import { checkListenAddress, DEFAULT_HTTP_HOST, HostAllowList } from './access/http-access.js';
 import { answerHealth, HEALTH_PATH, READY_PATH } from './endpoints/http-health.js';
-import { carriesRequest, reply, replyJsonRpc, requestIdOf } from './transport/http-replies.js';
+import { reply, replyJsonRpc, requestIdOf } from './transport/http-replies.js';
 import type { CallGate } from './calls/call-gate.js';
 import { drainWithin, settlesWithin } from './transport/drain.js';
 import { DRAINING_MESSAGE } from './transport/draining-transport.js';
 import { checkBody, readBody } from './transport/http-body.js';
-import { forward, openLegacySession, type LegacySessionDeps } from './legacy/http-legacy.js';
+import { openLegacySession, type LegacySessionDeps } from './legacy/http-legacy.js';
+import { serveSessionRequest, SESSION_BODY_BYTES, type SessionRequestDeps } from './legacy/session-request.js';
+import { adoptLegacy } from './legacy/adopt-legacy.js';
 import { ModernHttp } from './modern/http-modern.js';
 import { answerOAuthPath, refuseUnauthorized } from './access/http-oauth.js';
 import { PARSE_ERROR, type RpcError } from './transport/jsonrpc-checks.js';
@@ -30,10 +32,11 @@ import { DEFAULT_CONNECTION_LIMITS, guardConnections, type HttpConnectionLimits 
 import { DEFAULT_CALLER } from './access/token-files.js';
 import { PeerCheck } from './access/http-peer-check.js';
 import { observeHttpAnswer } from './access/http-observe.js';
-import { addressOf, peerOf, trustedProxySet } from './access/http-peer.js';
-import { describeSessionClient } from '../providers/observability/session-client.js';
+import { peerOf, trustedProxySet } from './access/http-peer.js';
 import { ConsoleHttp, isConsolePath } from './console/console-http.js';
 import type { ConsoleParts } from './console/console-module.js';
+import type { SessionRegistry } from '../providers/registry/session-registry.js';
+import { SharedSessions } from './sessions/shared-sessions.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -83,6 +86,14 @@ export interface HttpServeOptions {
   readonly trustedProxies?: readonly string[];
   /** The operator console at `/console` (`--console`): its operator tokens and what `loadConsole` added to the host. */
   readonly console?: ConsoleParts & { readonly operators: HttpToken };
+  /**
+   * Where sessions are recorded so any replica serves any of them
+   * (`--shared-sessions`, docs/shared-sessions.md); without it every
+   * session lives and ends with this server.
+   */
+  readonly registry?: SessionRegistry;
+  /** Ends a shared session's sandbox on every replica, when its client closed it (with `registry`). */
+  readonly endShared?: (sessionId: string) => Promise<void>;
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -94,8 +105,6 @@ const RETRY_AFTER_SECONDS = '5';
 const FLUSH_MS = 5000;
 /** An initialize larger than this is refused (400 -32700) before any session exists. */
 const OPENING_BODY_BYTES = 1024 * 1024;
-/** Any other POST body larger than this gets 413 (400 without a session id). */
-const SESSION_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface RunningHttpServer extends RunningServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:8765/mcp`. */
@@ -126,12 +135,18 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const trusted = trustedProxySet(options.trustedProxies);
   const clientOf = (req: IncomingMessage) => peerOf(req, trusted);
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const sessionLifetimeMs = options.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS;
+  const shared =
+    options.registry &&
+    new SharedSessions({ registry: options.registry, endShared: options.endShared, idleMs: idleTimeoutMs, maxLifetimeMs: sessionLifetimeMs, identified: auth !== 'none', logger: log });
   const { sessions, handles } = sessionTables(host, {
     ...options,
     ...(log ? { logger: log } : {}),
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-    sessionLifetimeMs: options.sessionLifetimeMs ?? DEFAULT_SESSION_LIFETIME_MS,
+    idleTimeoutMs,
+    sessionLifetimeMs,
     maxSessions,
+    ...(shared ? { shared } : {}),
   });
   if (auth === 'none') log?.warn('mcp http: authentication is off (--no-auth): any local user can run commands as this server');
   let draining = false;
@@ -154,20 +169,22 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     ...(log ? { logger: log } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
     ...(options.callGate ? { callGate: options.callGate } : {}),
+    ...(shared ? { shared } : {}),
   };
   const refuse = (res: ServerResponse, refusal: RpcError) =>
     replyJsonRpc(res, 400, refusal.error.code, refusal.error.message, refusal.id);
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, caller: string): Promise<void> => {
     const slot = sessions.reserve(caller);
-    if (typeof slot === 'string') {
-      const message =
-        slot === 'server'
-          ? `too many sessions: this server holds at most ${maxSessions} (--max-sessions); close one or wait for idle ones to expire`
-          : `too many sessions for caller "${caller}": at most ${options.maxSessionsPerCaller} each (--max-sessions-per-caller); close one or wait for idle ones to expire`;
-      return replyJsonRpc(res, 503, -32000, message + sessions.freedNote(slot, caller), requestIdOf(body));
-    }
+    if (typeof slot === 'string') return replyJsonRpc(res, 503, -32000, sessions.tooMany(slot, caller), requestIdOf(body));
     await openLegacySession(legacyDeps, req, res, body, caller, slot);
+  };
+  const sessionDeps: SessionRequestDeps = {
+    sessions,
+    draining: () => draining,
+    peerOf: clientOf,
+    refuseDraining,
+    ...(shared ? { shared, adopt: adoptLegacy(shared, legacyDeps, () => draining) } : {}),
   };
 
   const refusalOf = async (req: IncomingMessage) => access.refusal(req) ?? (await peers.refusal(req));
@@ -208,19 +225,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     if (peerRefusal) return reply(res, 403, peerRefusal);
     guard.authenticated(req);
     const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const session = sessions.begin(sessionId, req.method, res, caller);
-      if (!session) return replyJsonRpc(res, 404, -32001, sessionNotFound(sessions, sessionId, caller));
-      describeSessionClient(session.connection.session, { sessionId, ...addressOf(clientOf(req)) });
-      if (req.method !== 'POST') return forward(session, req, res);
-      const text = await readBody(req, SESSION_BODY_BYTES);
-      if (text === undefined) return replyJsonRpc(res, 413, -32600, `request body too large: at most ${SESSION_BODY_BYTES} bytes`);
-      const checked = checkBody(text, session.connection.server.getNegotiatedProtocolVersion());
-      if ('refusal' in checked) return refuse(res, checked.refusal);
-      // While draining, answers and notifications still pass (an approval for a running call); new requests do not.
-      if (draining && carriesRequest(checked.body)) return refuseDraining(res, checked.body);
-      return forward(session, req, res, checked.body);
-    }
+    if (typeof sessionId === 'string') return serveSessionRequest(sessionDeps, req, res, sessionId, caller);
     if (req.method !== 'POST') return replyJsonRpc(res, 400, -32000, 'missing Mcp-Session-Id header');
     // A 2026-07-28 request may be as large as a session's; a session-opening one is far smaller.
     const text = await readBody(req, SESSION_BODY_BYTES);

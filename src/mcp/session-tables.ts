@@ -7,6 +7,7 @@ import { runningTasksOf, type IdleSettings } from './sessions/idle-stages.js';
 import { SessionCounter } from './sessions/session-counter.js';
 import { SessionHandles } from './sessions/session-handles.js';
 import type { ServerRelease } from './sessions/released-sessions.js';
+import type { SharedSessions } from './sessions/shared-sessions.js';
 
 /** What the HTTP server's options say about sessions. */
 interface SessionTableOptions {
@@ -21,6 +22,8 @@ interface SessionTableOptions {
   readonly maxSessionsPerCaller?: number;
   readonly clock?: Clock;
   readonly onSessionClosed?: (id: string, reason: SessionEndReason, hostSessionId: string) => void;
+  /** With `--shared-sessions`: the handles' sessions are recorded and found there too. */
+  readonly shared?: SharedSessions;
 }
 
 /** Both eras' session tables over one session counter and one idle policy. */
@@ -66,13 +69,15 @@ export function sessionTables(host: DshHost, options: SessionTableOptions): { se
       options.onSessionClosed?.(id, reason, hostSessionId);
     },
   });
-  const handles = new SessionHandles(host, { cwd: options.workspace, idle, counter, runningTasks, onReleased: released, ...clock, ...(log ? { logger: log } : {}) });
+  const handles = new SessionHandles(host, {
+    cwd: options.workspace,
+    idle,
+    counter,
+    runningTasks,
+    onReleased: released,
+    ...clock,
+    ...(log ? { logger: log } : {}),
+    ...(options.shared ? { shared: options.shared } : {}),
+  });
   return { sessions, handles };
-}
-
-/** The 404 answer to a request with session id `id`: why it is gone when `caller` held it and the server released it. */
-export function sessionNotFound(sessions: HttpSessionTable, id: string, caller: string): string {
-  const reason = sessions.releasedReason(id, caller);
-  if (reason === undefined) return 'session not found (expired or closed): initialize again';
-  return `session not found: ${reason}, with its shell and background tasks; initialize again`;
 }

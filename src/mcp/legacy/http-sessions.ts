@@ -42,6 +42,8 @@ interface Entry {
   readonly slot: SessionSlot;
   readonly activity: SessionActivity;
   reason?: SessionEndReason;
+  /** Set once the server ends it: resolves when it has left the table. */
+  gone?: Promise<void>;
 }
 
 /**
@@ -87,8 +89,18 @@ export class HttpSessionTable {
   }
 
   /** The refusal's note on when a session `refusal`'s cap counts ends by itself (see freedNote). */
-  freedNote(refusal: SessionRefusal, caller: string): string {
+  private freedNote(refusal: SessionRefusal, caller: string): string {
     return freedNote(this.limits.counter.nextFreed(refusal, caller), this.clock.now());
+  }
+
+  /** Why no session more of `caller` fits (the 503 a new or adopted session gets): the cap, and when a place frees up. */
+  tooMany(refusal: SessionRefusal, caller: string): string {
+    const caps = this.limits.counter.caps;
+    const message =
+      refusal === 'server'
+        ? `too many sessions: this server holds at most ${caps.maxSessions} (--max-sessions); close one or wait for idle ones to expire`
+        : `too many sessions for caller "${caller}": at most ${caps.maxSessionsPerCaller} each (--max-sessions-per-caller); close one or wait for idle ones to expire`;
+    return message + this.freedNote(refusal, caller);
   }
 
   /** Registers an initialized session of `caller` holding `slot`; its idle clock starts now. */
@@ -155,6 +167,23 @@ export class HttpSessionTable {
     this.limits.onSessionClosed?.(id, entry.reason ?? 'closed', entry.connection.sessionId);
   }
 
+  /**
+   * Lets go of a shared session here that ended on another replica (its
+   * record is gone): disposes it locally; its id now reads as unknown.
+   */
+  letGo(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry || entry.reason !== undefined) return;
+    entry.reason = 'closed';
+    entry.slot.free();
+    entry.gone = entry.connection.close().finally(() => this.closed(id));
+  }
+
+  /** Resolves once a session the server is ending here has left the table (at once for any other id): its host session may be opened again. */
+  whenGone(id: string): Promise<void> {
+    return this.entries.get(id)?.gone ?? Promise.resolve();
+  }
+
   /** Disposes every session (server shutdown). */
   async closeAll(): Promise<void> {
     this.table.stop();
@@ -173,6 +202,13 @@ export class HttpSessionTable {
       this.limits.logger?.info(`mcp http: session ${entry.connection.sessionId} ended (${cause.kind}) with its running background tasks`);
     }
     this.limits.onReleased?.({ kind: cause.kind, clientSession: id, session: entry.connection.sessionId, caller: entry.caller, withRunningTasks });
-    void entry.connection.close().finally(() => this.closed(id));
+    entry.gone = entry.connection.close().finally(() => this.closed(id));
   }
+}
+
+/** The 404 answer to a request with session id `id`: why it is gone when `caller` held it and the server released it. */
+export function sessionNotFound(sessions: HttpSessionTable, id: string, caller: string): string {
+  const reason = sessions.releasedReason(id, caller);
+  if (reason === undefined) return 'session not found (expired or closed): initialize again';
+  return `session not found: ${reason}, with its shell and background tasks; initialize again`;
 }

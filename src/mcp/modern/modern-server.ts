@@ -55,7 +55,7 @@ export function modernServer(deps: ModernServerDeps, caller: string | undefined,
 
 async function callWithHandle(deps: ModernServerDeps, caller: string | undefined, call: CallRequest, peer?: string): Promise<CallToolResult> {
   const { [HANDLE_ARGUMENT]: handle, ...args } = call.args;
-  const held = deps.handles.acquire(handle, caller);
+  const held = await deps.handles.acquire(handle, caller);
   if (typeof held === 'string') return toCallToolResult(errorResult(held)) as CallToolResult;
   describeSessionClient(held.session, { ...(typeof handle === 'string' ? { sessionId: handle } : {}), ...(peer !== undefined ? { address: peer } : {}) });
   const runDeps = { cancelled: deps.cancelled, heartbeatMs: heartbeatIntervalOf(deps.host), ...(deps.logger ? { logger: deps.logger } : {}), ...(deps.callGate ? { callGate: deps.callGate } : {}) };

@@ -5,6 +5,8 @@ import { SessionActivity, type IdleSettings, type RunningTasks } from './idle-st
 import { IdleSessionTable, type LiveSession } from './idle-session-table.js';
 import type { ReleaseCause, ServerRelease } from './released-sessions.js';
 import { freedNote, SessionCounter, type SessionCaps, type SessionRefusal, type SessionSlot } from './session-counter.js';
+import type { SharedSessions } from './shared-sessions.js';
+import { messageOf } from '../../core/describe-value.js';
 
 /*
  * The 2026-07-28 era has no connection to hang a session on (SEP-2567): the
@@ -42,6 +44,12 @@ interface HandleOptions {
   readonly logger?: Logger;
   /** Called when the server ends a handle's session (abandoned, past its lifetime, or to make room). */
   readonly onReleased?: (release: ServerRelease) => void;
+  /**
+   * With `--shared-sessions`: each handle is recorded there, a handle another
+   * replica made is served here, and letting one go here (idle, shutdown)
+   * leaves its end to the registry (docs/shared-sessions.md).
+   */
+  readonly shared?: SharedSessions;
 }
 
 /** The refusal of a fresh session when a cap is reached and no idle session could make room. */
@@ -82,6 +90,8 @@ export class SessionHandles {
   private readonly inFlight = new Set<LiveSession>();
   private readonly entries: Map<string, Entry>;
   private readonly clock: Clock;
+  /** Host sessions let go of here and still being disposed, by handle: one adopted again waits for it. */
+  private readonly disposing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly host: DshHost,
@@ -108,15 +118,28 @@ export class SessionHandles {
   }
 
   /** The session a call runs in: the handle's, or a fresh one; a string is the `Error: …` to answer instead. */
-  acquire(handle: unknown, caller: string | undefined): HeldSession | string {
+  async acquire(handle: unknown, caller: string | undefined): Promise<HeldSession | string> {
     if (handle === undefined) return this.fresh(caller);
     if (typeof handle !== 'string' || !HANDLE_SHAPE.test(handle)) return MALFORMED_HANDLE;
-    const entry = this.entries.get(handle);
+    const shared = this.options.shared;
+    let entry = this.entries.get(handle);
+    // Made on another replica, perhaps: served here from its record.
+    if (!entry && shared) {
+      const adopted = await shared.once(handle, caller, () => this.adopt(shared, handle, caller));
+      if (typeof adopted === 'string') return adopted;
+      entry = adopted;
+    }
     if (!entry || entry.caller !== caller) {
       const reason = this.table.releasedReason(handle, caller);
       return reason === undefined ? unknownHandleMessage(handle) : releasedHandleMessage(handle, reason);
     }
     const end = entry.activity.begin();
+    if (shared && !(await shared.touch(handle))) {
+      // Ended on another replica meanwhile: let go of it here too.
+      end();
+      this.letGo(handle, entry);
+      return unknownHandleMessage(handle);
+    }
     return {
       session: entry.session,
       finish: () => {
@@ -137,9 +160,7 @@ export class SessionHandles {
 
   private fresh(caller: string | undefined): HeldSession | string {
     const slot = this.options.counter.take(caller);
-    if (typeof slot === 'string') {
-      return tooManySessions(slot, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(slot, caller), this.clock.now());
-    }
+    if (typeof slot === 'string') return this.tooMany(slot, caller);
     const session = this.host.openSession({ cwd: this.options.cwd, ...(caller !== undefined ? { caller } : {}) });
     // Listed while its first call runs (it may wait for an approval), before it has a handle or is let go.
     const running: LiveSession = { caller, activity: { session, openedAt: this.clock.now(), lastActiveAt: () => this.clock.now() } };
@@ -156,6 +177,10 @@ export class SessionHandles {
         const handle = PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
         this.entries.set(handle, { session, caller, slot, activity: new SessionActivity(session, this.clock, this.options.runningTasks) });
         this.options.logger?.info(`mcp: session ${session.id} kept under a handle`);
+        // Not recorded: this replica still serves it, the others answer as for an unknown handle.
+        await this.options.shared
+          ?.register(handle, { era: 'modern', caller, sessionId: session.id, cwd: session.cwd ?? this.options.cwd })
+          .catch((error: unknown) => this.options.logger?.error(`mcp: session ${session.id} was not recorded in the session registry: ${messageOf(error)}`));
         return handle;
       },
     };
@@ -168,7 +193,50 @@ export class SessionHandles {
     const tasks = cause.kind !== 'evicted' && this.options.runningTasks(entry.session);
     this.options.logger?.info(`mcp: session ${entry.session.id} ended (${cause.kind})${tasks ? ' with its running background tasks' : ''}`);
     this.options.onReleased?.({ kind: cause.kind, clientSession: handle, session: entry.session.id, caller: entry.caller, withRunningTasks: Boolean(tasks) });
-    void entry.session.dispose();
+    this.dispose(handle, entry.session);
+  }
+
+  /**
+   * The handle's session another replica made, when the registry has it and
+   * `caller` made it: a slot of the session count and a host session under
+   * its own id. Undefined when unknown (alike for every reason); a string is
+   * the refusal when no slot is free.
+   */
+  private async adopt(shared: SharedSessions, handle: string, caller: string | undefined): Promise<Entry | string | undefined> {
+    // A session this replica is letting go of leaves first: its host session id is free again.
+    await this.disposing.get(handle);
+    if (this.entries.has(handle)) return this.entries.get(handle);
+    const record = await shared.find(handle, 'modern', caller);
+    if (!record) return undefined;
+    const slot = this.options.counter.take(caller);
+    if (typeof slot === 'string') return this.tooMany(slot, caller);
+    const session = this.host.openSession({ id: record.sessionId, cwd: record.cwd, ...(caller !== undefined ? { caller } : {}) });
+    const entry: Entry = { session, caller, slot, activity: new SessionActivity(session, this.clock, this.options.runningTasks) };
+    this.entries.set(handle, entry);
+    this.options.logger?.info(`mcp: session ${session.id} served here under a handle another replica made`);
+    return entry;
+  }
+
+  /** Why no session more of `caller` fits: the cap, and when a place frees up. */
+  private tooMany(refusal: SessionRefusal, caller: string | undefined): string {
+    return tooManySessions(refusal, caller, this.options.counter.caps) + freedNote(this.options.counter.nextFreed(refusal, caller), this.clock.now());
+  }
+
+  /** Lets go of a shared session here that ended on another replica (its record is gone). */
+  private letGo(handle: string, entry: Entry): void {
+    if (this.entries.get(handle) !== entry) return;
+    this.entries.delete(handle);
+    entry.slot.free();
+    this.dispose(handle, entry.session);
+  }
+
+  /** Disposes a handle's host session in the background, remembered until done. */
+  private dispose(handle: string, session: HostSession): void {
+    // A failed dispose is logged by the host; the handle is free again either way.
+    const disposed = session.dispose().catch(() => undefined).finally(() => {
+      if (this.disposing.get(handle) === disposed) this.disposing.delete(handle);
+    });
+    this.disposing.set(handle, disposed);
   }
 }
 

@@ -112,7 +112,7 @@ export class ModernTasks {
     const entry = this.entries.get(taskId);
     if (!entry || entry.caller !== caller) throw taskNotFound(taskId);
     // Through the handle table: a released handle's tasks are gone, and a poll keeps the session from idling out.
-    const held = this.handles.acquire(entry.handle, caller);
+    const held = await this.handles.acquire(entry.handle, caller);
     if (typeof held === 'string') {
       this.entries.delete(taskId);
       throw taskNotFound(taskId);
