@@ -4,7 +4,7 @@
 // again loses nothing, one SIGTERMed leaves its sessions to the other, and
 // the client's close removes the container (docs/shared-sessions.md).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -43,9 +43,12 @@ interface Replica {
 describeWithNginx(`shared sessions: two container replicas behind round-robin nginx${NEEDS_ENGINE}${NEEDS_NGINX}`, () => {
   let dirs: ReturnType<typeof serverDirs>;
   let tokenFile: string;
+  let tmp: string;
   beforeAll(() => {
     ensureBuilt();
     dirs = serverDirs();
+    tmp = path.join(dirs.root, 'tmp');
+    mkdirSync(tmp);
     tokenFile = path.join(dirs.root, 'tokens');
     writeFileSync(tokenFile, `agent:${TOKEN}\nother:${OTHER_TOKEN}\n`, { mode: 0o600 });
   }, 180_000);
@@ -54,7 +57,9 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
   async function startReplica(port: number): Promise<Replica> {
     const args = [MAIN_JS, 'serve', '--http', String(port), '--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions'];
     args.push('--token-file', tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
-    const child = spawn(process.execPath, args, { env: { ...process.env, DSH_HOME: path.join(dirs.root, 'home') }, stdio: ['ignore', 'ignore', 'pipe'] });
+    // A temp dir of the test's own: the replicas' records and session directories, apart from any other server's.
+    const env = { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp };
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
@@ -75,6 +80,7 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
     const b = await startReplica(portB);
     let proxy: RoundRobinProxy | undefined;
     let client: Client | undefined;
+    let sessionId: string | undefined;
     try {
       proxy = await startRoundRobinNginx(portProxy, [portA, portB]);
       const transport = new StreamableHTTPClientTransport(proxy.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
@@ -82,15 +88,16 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
       await client.connect(transport);
       const run = async (command: string) => textOf(await callTool(client!, 'bash', { command, description: 'Scripted step' }));
 
-      const first = await run('echo 1 >> /tmp/steps; echo "$DSH_SESSION_ID $(hostname)"');
-      const [sessionId, hostname] = first.split(' ');
+      const first = await run('echo 1 >> /tmp/steps; echo "$DSH_SESSION_ID $(cat /etc/hostname)"');
+      const [id, hostname] = first.split(' ');
+      sessionId = id;
       expect(sessionId).toMatch(/\S/);
       // Round-robin: these alternate between the replicas; every one sees the same container and its /tmp.
       for (let step = 2; step <= 6; step++) {
-        expect(await run(`echo ${step} >> /tmp/steps; echo "$DSH_SESSION_ID $(hostname)"`)).toBe(`${sessionId} ${hostname}`);
+        expect(await run(`echo ${step} >> /tmp/steps; echo "$DSH_SESSION_ID $(cat /etc/hostname)"`)).toBe(`${sessionId} ${hostname}`);
       }
       expect(await run('tr "\\n" " " </tmp/steps')).toBe('1 2 3 4 5 6 ');
-      expect(b.stderr() + a.stderr()).toMatch(/opened on another replica/);
+      expect(b.stderr() + a.stderr()).toMatch(/served here from now on \(opened on another replica\)/);
 
       // Another caller holding the session id is told it is unknown, on either replica.
       const sessionHeader = transport.sessionId!;
@@ -109,12 +116,12 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
       expect(await run('echo 7 >> /tmp/steps; cat /tmp/steps | wc -l')).toBe('7');
       a = await startReplica(portA);
       for (let step = 8; step <= 11; step++) expect(await run(`echo ${step} >> /tmp/steps; echo $DSH_SESSION_ID`)).toBe(sessionId);
-      expect(a.stderr()).toMatch(/opened on another replica/);
+      expect(a.stderr()).toMatch(/served here from now on \(opened on another replica\)/);
 
       // B is stopped as a rolling update stops it: it leaves the session to A.
       b.child.kill('SIGTERM');
       expect(await b.exited).toBe(0);
-      expect((await sessionContainers(sessionId!)).length).toBe(1);
+      expect((await sessionContainers(sessionId)).length).toBe(1);
       for (let step = 12; step <= 14; step++) expect(await run(`echo ${step} >> /tmp/steps; echo $DSH_SESSION_ID`)).toBe(sessionId);
       expect(await run('tr "\\n" " " </tmp/steps')).toBe('1 2 3 4 5 6 7 8 9 10 11 12 13 14 ');
 
@@ -122,12 +129,14 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
       await transport.terminateSession();
       await client.close();
       client = undefined;
-      expect(await sessionContainers(sessionId!)).toEqual([]);
+      expect(await sessionContainers(sessionId)).toEqual([]);
     } finally {
       await client?.close().catch(() => undefined);
       await proxy?.stop();
       for (const replica of [a, b]) if (replica.child.exitCode === null && replica.child.signalCode === null) replica.child.kill('SIGTERM');
       await Promise.all([a.exited, b.exited]);
+      // Shared containers outlive their servers: a failed run must not leave this one behind.
+      if (sessionId !== undefined) for (const container of await sessionContainers(sessionId)) await engine.remove(container.id);
     }
   }, 180_000);
 });

@@ -73,7 +73,9 @@ export async function adoptLegacySession(deps: LegacySessionDeps, id: string, re
     const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
     await (await transport.handleRequest(replayed(initialized, { 'mcp-session-id': id, ...(version ? { 'mcp-protocol-version': version } : {}) }), { parsedBody: initialized })).text();
   });
-  return deps.sessions.has(id);
+  const adopted = deps.sessions.has(id);
+  if (adopted) deps.logger?.info(`mcp http: session ${record.sessionId} served here from now on (opened on another replica)`);
+  return adopted;
 }
 
 /** The id the replayed initialize of an adopted session goes under: no client's answer can be mixed up with it. */
