@@ -14,6 +14,7 @@ import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/contain
 import { engine } from '../support/container-kit.js';
 import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
 import { callTool, serverDirs, textOf } from '../support/mcp-clients.js';
+import { request } from '../support/raw-legacy.js';
 import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
 
 const TOKEN = 'shared-sessions-e2e-token-0123456789';
@@ -105,7 +106,7 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
         const foreign = await fetch(proxy.url, {
           method: 'POST',
           headers: { authorization: `Bearer ${OTHER_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionHeader },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
+          body: JSON.stringify(request(99, 'tools/list')),
         });
         expect(foreign.status).toBe(404);
       }
