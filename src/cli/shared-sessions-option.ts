@@ -42,18 +42,33 @@ export interface SharedSessions {
   abandon(): Promise<void>;
 }
 
-/**
- * Joins the replicas over the same records and, every `intervalSeconds`,
- * ends the sessions whose record expired (each claimed by exactly one
- * replica) and removes sandboxes whose record is gone.
- */
+/** What the expiry pass needs of the session sandboxes (`SessionContainers`). */
+export interface SharedSandboxes {
+  end(sessionId: string): Promise<void>;
+  sweepOrphans(liveSessionIds: ReadonlySet<string>, graceMs: number): Promise<number>;
+}
+
+/** Starts the shared sessions of the host's composition (see `runSharedSessions`). */
 export async function startSharedSessions(host: DshHost, logger: Logger, intervalSeconds: number, leaveOnStop: boolean): Promise<SharedSessions> {
   const [{ SessionRegistry }, { SessionContainersToken }] = await Promise.all([
     import('../providers/registry/session-registry.js'),
     import('../providers/exec/engine/session-containers.js'),
   ]);
-  const registry = host.get(SessionRegistry);
-  const containers = host.get(SessionContainersToken);
+  return runSharedSessions(host.get(SessionRegistry), host.get(SessionContainersToken), logger, intervalSeconds, leaveOnStop);
+}
+
+/**
+ * Joins the replicas over the same records and, every `intervalSeconds`,
+ * ends the sessions whose record expired (each claimed by exactly one
+ * replica) and removes sandboxes whose record is gone.
+ */
+export async function runSharedSessions(
+  registry: SessionRegistry,
+  containers: SharedSandboxes,
+  logger: Logger,
+  intervalSeconds: number,
+  leaveOnStop: boolean,
+): Promise<SharedSessions & { passNow(): Promise<void> }> {
   await registry.join();
   logger.info(`shared sessions: records in ${registry.describe}`);
   const endAll = async (records: ReadonlyArray<{ readonly sessionId: string }>, why: string): Promise<void> => {
@@ -78,12 +93,12 @@ export async function startSharedSessions(host: DshHost, logger: Logger, interva
     }
   };
   let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= pass().finally(() => (running = undefined));
-  }, intervalSeconds * 1000);
+  const timer = setInterval(() => void passNow(), intervalSeconds * 1000);
   timer.unref();
+  const passNow = (): Promise<void> => (running ??= pass().finally(() => (running = undefined)));
   return {
     registry,
+    passNow,
     endShared: (sessionId) => containers.end(sessionId),
     abandon: async () => {
       clearInterval(timer);
