@@ -37,6 +37,8 @@ async function freePort(): Promise<number> {
 
 interface Replica {
   readonly child: ChildProcess;
+  /** Its Prometheus exposition (`--metrics-port`). */
+  metrics(): Promise<string>;
   readonly exited: Promise<number | null>;
   stderr(): string;
 }
@@ -56,7 +58,9 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
   afterAll(() => dirs?.cleanup());
 
   async function startReplica(port: number): Promise<Replica> {
+    const metricsPort = await freePort();
     const args = [MAIN_JS, 'serve', '--http', String(port), '--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions'];
+    args.push('--metrics-port', String(metricsPort));
     args.push('--token-file', tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
     // A temp dir of the test's own: the replicas' records and session directories, apart from any other server's.
     const env = { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp };
@@ -70,7 +74,8 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
       });
       void exited.then((code) => reject(new Error(`replica exited (${code}) before listening:\n${stderr}`)));
     });
-    return { child, exited, stderr: () => stderr };
+    const metrics = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    return { child, exited, metrics, stderr: () => stderr };
   }
 
   const sessionContainers = async (sessionId: string) => engine.list([`${LABELS.managed}=1`, `${LABELS.session}=${sessionId}`]);
@@ -118,6 +123,9 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
       a = await startReplica(portA);
       for (let step = 8; step <= 11; step++) expect(await run(`echo ${step} >> /tmp/steps; echo $DSH_SESSION_ID`)).toBe(sessionId);
       expect(a.stderr()).toMatch(/served here from now on \(opened on another replica\)/);
+      // Each replica counts what it took up and what it serves.
+      expect(await a.metrics()).toMatch(/^dsh_sessions_adopted_total\{era="legacy"\} 1$/m);
+      expect(await a.metrics()).toMatch(/^dsh_sessions_active 1$/m);
 
       // B is stopped as a rolling update stops it: it leaves the session to A.
       b.child.kill('SIGTERM');

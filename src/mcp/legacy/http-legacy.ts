@@ -10,6 +10,7 @@ import type { HttpSessionTable, OpenSession } from './http-sessions.js';
 import { describeSessionClient } from '../../providers/observability/session-client.js';
 import { addressOf } from '../access/http-peer.js';
 import { McpConnection } from './mcp-connection.js';
+import { countAdopted } from '../sessions/adopted-count.js';
 import { toWebRequest, writeWebResponse } from '../transport/node-web.js';
 import { replyJsonRpc } from '../transport/http-replies.js';
 import { duplicateIdRefusal } from '../transport/request-ids.js';
@@ -74,7 +75,10 @@ export async function adoptLegacySession(deps: LegacySessionDeps, id: string, re
     await (await transport.handleRequest(replayed(initialized, { 'mcp-session-id': id, ...(version ? { 'mcp-protocol-version': version } : {}) }), { parsedBody: initialized })).text();
   });
   const adopted = deps.sessions.has(id);
-  if (adopted) deps.logger?.info(`mcp http: session ${record.sessionId} served here from now on (opened on another replica)`);
+  if (adopted) {
+    deps.logger?.info(`mcp http: session ${record.sessionId} served here from now on (opened on another replica)`);
+    countAdopted(deps.host, 'legacy');
+  }
   return adopted;
 }
 

@@ -1,6 +1,7 @@
 import type { DshHost } from '../../container/dsh-host.js';
 import type { HostSession } from '../../container/host-session.js';
 import type { Clock, Logger } from '../../providers/logging/logger.js';
+import { countAdopted } from './adopted-count.js';
 import { SessionActivity, type IdleSettings, type RunningTasks } from './idle-stages.js';
 import { IdleSessionTable, type LiveSession } from './idle-session-table.js';
 import type { ReleaseCause, ServerRelease } from './released-sessions.js';
@@ -214,6 +215,7 @@ export class SessionHandles {
     const entry: Entry = { session, caller, slot, activity: new SessionActivity(session, this.clock, this.options.runningTasks) };
     this.entries.set(handle, entry);
     this.options.logger?.info(`mcp: session ${session.id} served here under a handle another replica made`);
+    countAdopted(this.host, 'modern');
     return entry;
   }
 

@@ -17,6 +17,7 @@ export interface MetricSet {
   readonly leftoversKilled: PromClient.Counter;
   readonly auditFailures: PromClient.Counter;
   readonly sessionsReleased: PromClient.Counter<'reason'>;
+  readonly sessionsAdopted: PromClient.Counter<'era'>;
   readonly callQueueRefusals: PromClient.Counter<'cap'>;
   readonly httpRequests: PromClient.Counter<'code'>;
   readonly authFailures: PromClient.Counter;
@@ -85,6 +86,12 @@ export function createMetricSet(client: typeof PromClient, readings: GaugeReadin
       name: 'dsh_sessions_released_total',
       help: 'Sessions the server ended with their tasks, by reason (idle: abandoned; lifetime; evicted: to make room at a cap).',
       labelNames: ['reason'],
+      registers,
+    }),
+    sessionsAdopted: new client.Counter({
+      name: 'dsh_sessions_adopted_total',
+      help: 'Shared sessions another replica opened that this one took up on their first request here, by era (legacy, modern).',
+      labelNames: ['era'],
       registers,
     }),
     callQueueRefusals: new client.Counter({
