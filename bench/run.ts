@@ -12,6 +12,7 @@ import { benchOutput } from './output.bench.js';
 import { benchPersistentRoundTrip, benchShells } from './persistent.bench.js';
 import { benchRedaction } from './redaction.bench.js';
 import { benchSandbox } from './sandbox.bench.js';
+import { benchSharedSessions } from './shared-sessions.bench.js';
 import { printFigures, type Figure } from './stats.js';
 
 const suites: Record<string, () => Promise<Figure[]>> = {
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<Figure[]>> = {
   container: () => benchContainers(),
   pool: () => benchWarmPool(7),
   kubernetes: () => benchKubernetes(),
+  shared: () => benchSharedSessions(9),
 };
 
 const wanted = process.argv.slice(2);
