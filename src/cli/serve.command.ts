@@ -13,6 +13,7 @@ import { loadHeartbeat, parseHeartbeatInterval, type HeartbeatFlag } from './hea
 import { hideServerFile } from '../core/server-files.js';
 import { addApprovalOptions, withApprovalFlags, type ApprovalFlags } from './approval-options.js';
 import { addReapOption, startReaper, type ReapFlags } from './serve-reaper.js';
+import { addWarmPoolOption, withWarmPool, type WarmPoolFlag } from './warm-pool-option.js';
 import { addSharedSessionOptions, checkSharedSessionFlags, startSharedSessions, type SharedSessionFlags, type SharedSessions } from './shared-sessions-option.js';
 import { addConsoleOptions, consoleSettings, startConsole, type ConsoleFileSettings, type ConsoleFlags } from './console-options.js';
 
@@ -94,7 +95,7 @@ function parseCount(value: string): number {
   return count;
 }
 
-interface ServeOptions extends ServeDeployOptions, ReapFlags, SharedSessionFlags, ConsoleFlags, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
+interface ServeOptions extends ServeDeployOptions, ReapFlags, SharedSessionFlags, WarmPoolFlag, ConsoleFlags, ObserveFlags, ApprovalFlags, HeartbeatFlag, ServeConnectionFlags, LogFlags {
   readonly idleTimeout: number;
   readonly sessionLifetime?: number;
   readonly maxSessions: number;
@@ -125,7 +126,7 @@ export function registerServeCommand(program: Command): void {
     .option('--metrics-port <port>', 'serve /metrics (Prometheus) on 127.0.0.1:<port>, without a token', parseMetricsPort)
     .option('--metrics-public', 'HTTP: /metrics answers without the bearer token')
     .option('--heartbeat-interval <seconds>', 'a progress notification at least this often while a call with a progress token runs quietly (0: none; default 15)', parseHeartbeatInterval);
-  addSharedSessionOptions(addReapOption(addConsoleOptions(addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve)))))))
+  addWarmPoolOption(addSharedSessionOptions(addReapOption(addConsoleOptions(addApprovalOptions(addServeConnectionOptions(addServeDeployOptions(addLogOptions(serve))))))))
     .addHelpText('after', HELP_AFTER)
     .action(async (options: ServeOptions, command: Command) => {
       // Loaded on demand so `--help` and the other commands stay quick; the HTTP
@@ -149,7 +150,7 @@ export function registerServeCommand(program: Command): void {
         sharedSessions ||= serveConfig?.sharedSessions === true;
         shellChoice = env.shell;
         // The one serve setting the composition needs: sessions' sandboxes outlive this server.
-        const composed = sharedSessions ? { ...env, serve: { sharedSessions: true } } : env;
+        const composed = withWarmPool(sharedSessions ? { ...env, serve: { sharedSessions: true } } : env, options);
         return withApprovalFlags(withLogFlags(withObserveFlags(composed, options), options), options);
       });
       const logger = host.isBound(Logger) ? host.get(Logger) : new StderrLogger();

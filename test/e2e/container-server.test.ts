@@ -1,16 +1,25 @@
 // `dsh-tools serve --container <image>` end to end: a real MCP client, the built server, the real engine.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LABELS } from '../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 import { engine } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
-import { isAlive, serverDirs, startStdioServer, textOf, waitUntil } from '../support/mcp-clients.js';
+import { isAlive, processesWith, serverDirs, startStdioServer, textOf, waitUntil } from '../support/mcp-clients.js';
 
 /** Containers created by the server process `pid`. */
 const containersOf = async (pid: number) => engine.list([`${LABELS.managed}=1`, `${LABELS.pid}=${pid}`]);
+
+/** A process's cgroup path (Docker names the container in it); empty once it is gone. */
+function cgroupOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cgroup`, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 /** Polls the engine (it has no "gone" event we can wait on) until `check` holds, or fails after `ms`. */
 async function pollEngine(check: () => Promise<boolean>, what: string, ms: number): Promise<number> {
@@ -95,5 +104,22 @@ describeWithEngine(`serve --container over MCP${NEEDS_ENGINE}`, () => {
       await server.close();
       await engine.remove(orphan.id);
     }
+  }, 60_000);
+
+  it('--warm-pool 1 starts a container before any session, and the first session runs in it', async () => {
+    const server = await startStdioServer({ workspace: dirs.workspace, dshHome: dirs.dshHome, args: ['--container', TEST_IMAGE, '--warm-pool', '1'] });
+    try {
+      await pollEngine(async () => (await containersOf(server.pid)).length === 1, 'the pooled container runs', 30_000);
+      const [pooled] = await containersOf(server.pid);
+      // A pooled container is handed out once its channel's holder starts (the pool has it then): its process shows on this host.
+      const holderIn = (id: string) => processesWith('dsh-channel').some((pid) => cgroupOf(pid).includes(id));
+      await waitUntil(() => holderIn(pooled!.id), 'the pooled container is ready', 30_000);
+      const hostname = textOf(await server.call('bash', { command: 'cat /etc/hostname', description: 'Which container' }));
+      expect(pooled!.id.slice(0, 12)).toBe(hostname);
+    } finally {
+      await server.close();
+    }
+    await waitUntil(() => !isAlive(server.pid), 'the server exits');
+    expect(await containersOf(server.pid)).toEqual([]);
   }, 60_000);
 });
