@@ -4,26 +4,18 @@
 // rest is the docs' block verbatim): the kit's image with node and this package mounted from this machine
 // (no registry), and host networking with the API server address, because the kit's API server listens on
 // 127.0.0.1 only — so the port moves to a free one, the probes' with it.
-import { copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { parseAllDocuments } from 'yaml';
 import { LABELS } from '../../src/index.js';
 import { DEFAULT_KUBELET_SECCOMP_ROOT } from '../../src/providers/backends/kubernetes/pod-seccomp.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
-import { core, kube, scratchNamespace, text, workspace } from '../support/kube-kit.js';
+import { core, docManifests, kube, scratchNamespace, text, workspace } from '../support/kube-kit.js';
 import { ensureBuilt, ROOT } from '../support/built-server.js';
-
-/** The docs' manifests, with `/srv/dsh` moved under `base`. */
-function docManifests(base: string): k8s.KubernetesObject[] {
-  const doc = readFileSync(path.join(ROOT, 'docs/kubernetes.md'), 'utf8');
-  const block = /```yaml\n(# dsh-tools in-cluster deployment[\s\S]*?)```/.exec(doc)![1]!;
-  return parseAllDocuments(block.replaceAll('/srv/dsh', base)).map((d) => d.toJS() as k8s.KubernetesObject);
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -3,19 +3,17 @@
 // engine, so either replica serves each request, one SIGKILLed and started
 // again loses nothing, one SIGTERMed leaves its sessions to the other, and
 // the client's close removes the container (docs/shared-sessions.md).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LABELS } from '../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 import { engine } from '../support/container-kit.js';
-import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
+import { ensureBuilt } from '../support/built-server.js';
 import { callTool, serverDirs, textOf } from '../support/mcp-clients.js';
-import { request } from '../support/raw-legacy.js';
 import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
+import { foreignStatus, freePort, startReplica as startServe, stopReplicas, type Replica } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-sessions-e2e-token-0123456789';
 const OTHER_TOKEN = 'shared-sessions-e2e-other-9876543210';
@@ -23,25 +21,6 @@ const OTHER_TOKEN = 'shared-sessions-e2e-other-9876543210';
 /** nginx must run in CI (.ci/run installs it); elsewhere a machine without it skips, saying why. */
 const describeWithNginx = NGINX !== undefined || process.env.DSH_CI_NGINX === '1' ? describeWithEngine : describe.skip;
 const NEEDS_NGINX = NGINX === undefined ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Replica {
-  readonly child: ChildProcess;
-  /** Its Prometheus exposition (`--metrics-port`). */
-  metrics(): Promise<string>;
-  readonly exited: Promise<number | null>;
-  stderr(): string;
-}
 
 describeWithNginx(`shared sessions: two container replicas behind round-robin nginx${NEEDS_ENGINE}${NEEDS_NGINX}`, () => {
   let dirs: ReturnType<typeof serverDirs>;
@@ -57,25 +36,17 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
   }, 180_000);
   afterAll(() => dirs?.cleanup());
 
+  /** Each replica's Prometheus exposition (`--metrics-port`), by its child process. */
+  const metricsOf = new Map<Replica['child'], () => Promise<string>>();
+
   async function startReplica(port: number): Promise<Replica> {
     const metricsPort = await freePort();
-    const args = [MAIN_JS, 'serve', '--http', String(port), '--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions'];
-    args.push('--metrics-port', String(metricsPort));
+    const args = ['--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions', '--metrics-port', String(metricsPort)];
     args.push('--token-file', tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
     // A temp dir of the test's own: the replicas' records and session directories, apart from any other server's.
-    const env = { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp };
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      child.stderr!.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8');
-        if (stderr.includes('listening on')) resolve();
-      });
-      void exited.then((code) => reject(new Error(`replica exited (${code}) before listening:\n${stderr}`)));
-    });
-    const metrics = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    return { child, exited, metrics, stderr: () => stderr };
+    const replica = await startServe(port, args, { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp });
+    metricsOf.set(replica.child, async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
+    return replica;
   }
 
   const sessionContainers = async (sessionId: string) => engine.list([`${LABELS.managed}=1`, `${LABELS.session}=${sessionId}`]);
@@ -107,14 +78,7 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
 
       // Another caller holding the session id is told it is unknown, on either replica.
       const sessionHeader = transport.sessionId!;
-      for (let attempt = 0; attempt < 2; attempt++) {
-        const foreign = await fetch(proxy.url, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${OTHER_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionHeader },
-          body: JSON.stringify(request(99, 'tools/list')),
-        });
-        expect(foreign.status).toBe(404);
-      }
+      for (let attempt = 0; attempt < 2; attempt++) expect(await foreignStatus(proxy.url, OTHER_TOKEN, sessionHeader)).toBe(404);
 
       // A dies without a word; B serves everything, and A started again serves the same session.
       a.child.kill('SIGKILL');
@@ -124,8 +88,8 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
       for (let step = 8; step <= 11; step++) expect(await run(`echo ${step} >> /tmp/steps; echo $DSH_SESSION_ID`)).toBe(sessionId);
       expect(a.stderr()).toMatch(/served here from now on \(opened on another replica\)/);
       // Each replica counts what it took up and what it serves.
-      expect(await a.metrics()).toMatch(/^dsh_sessions_adopted_total\{era="legacy"\} 1$/m);
-      expect(await a.metrics()).toMatch(/^dsh_sessions_active 1$/m);
+      expect(await metricsOf.get(a.child)!()).toMatch(/^dsh_sessions_adopted_total\{era="legacy"\} 1$/m);
+      expect(await metricsOf.get(a.child)!()).toMatch(/^dsh_sessions_active 1$/m);
 
       // B is stopped as a rolling update stops it: it leaves the session to A.
       b.child.kill('SIGTERM');
@@ -142,8 +106,7 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
     } finally {
       await client?.close().catch(() => undefined);
       await proxy?.stop();
-      for (const replica of [a, b]) if (replica.child.exitCode === null && replica.child.signalCode === null) replica.child.kill('SIGTERM');
-      await Promise.all([a.exited, b.exited]);
+      await stopReplicas([a, b]);
       // Shared containers outlive their servers: a failed run must not leave this one behind.
       if (sessionId !== undefined) for (const container of await sessionContainers(sessionId)) await engine.remove(container.id);
     }

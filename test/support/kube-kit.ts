@@ -1,9 +1,11 @@
 // Helpers for the Kubernetes provider's tests: the test's own client (never the engine's) and a fresh workspace.
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as k8s from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
 import { LABELS } from '../../src/index.js';
+import { ROOT } from './built-server.js';
 
 export const kube = new k8s.KubeConfig();
 try {
@@ -81,37 +83,50 @@ export function writeKubeconfig(dir: string, server: string, token: string, ca?:
   return file;
 }
 
+/** The in-cluster deployment's manifests as docs/kubernetes.md writes them, with `/srv/dsh` moved under `base`. */
+export function docManifests(base = '/srv/dsh'): k8s.KubernetesObject[] {
+  const doc = readFileSync(path.join(ROOT, 'docs/kubernetes.md'), 'utf8');
+  const block = /```yaml\n(# dsh-tools in-cluster deployment[\s\S]*?)```/.exec(doc)![1]!;
+  return parseAllDocuments(block.replaceAll('/srv/dsh', base)).map((d) => d.toJS() as k8s.KubernetesObject);
+}
+
+/** The rules of the Role docs/kubernetes.md gives the server. */
+export function documentedRules(): k8s.V1PolicyRule[] {
+  const role = docManifests().find((object) => object.kind === 'Role') as k8s.V1Role | undefined;
+  if (role?.rules === undefined) throw new Error('docs/kubernetes.md: no Role in the deployment block');
+  return role.rules;
+}
+
 /** A service account that may do what the engine needs but create pods (by default) and exec in them (or what `leaseVerbs` leaves out); a kubeconfig with its token. */
 export async function weakAccount(namespace: string, dir: string, podVerbs = ['get', 'list', 'watch', 'delete'], leaseVerbs = ['create', 'get', 'list', 'patch', 'delete']): Promise<string> {
-  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'k8s-weak' } } });
-  await rbac.createNamespacedRole({
-    namespace,
-    body: {
-      metadata: { name: 'k8s-weak' },
-      rules: [
-        { apiGroups: [''], resources: ['pods'], verbs: podVerbs },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: leaseVerbs },
-        { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['create', 'get'] },
-      ],
-    },
-  });
+  return accountWith(namespace, dir, 'k8s-weak', [
+    { apiGroups: [''], resources: ['pods'], verbs: podVerbs },
+    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: leaseVerbs },
+    { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['create', 'get'] },
+  ]);
+}
+
+/** A service account `name` in `namespace` bound to a Role of `rules`; a kubeconfig (in `dir`) with its token. */
+export async function accountWith(namespace: string, dir: string, name: string, rules: k8s.V1PolicyRule[]): Promise<string> {
+  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } });
+  await rbac.createNamespacedRole({ namespace, body: { metadata: { name }, rules } });
   await rbac.createNamespacedRoleBinding({
     namespace,
     body: {
-      metadata: { name: 'k8s-weak' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'k8s-weak' },
-      subjects: [{ kind: 'ServiceAccount', name: 'k8s-weak', namespace }],
+      metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
     },
   });
   // Kubernetes 1.20: the token controller writes a secret for the account.
   for (let i = 0; i < 100; i++) {
     const secrets = await core.listNamespacedSecret({ namespace });
-    const secret = secrets.items.find((s) => s.type === 'kubernetes.io/service-account-token' && s.metadata?.annotations?.['kubernetes.io/service-account.name'] === 'k8s-weak');
+    const secret = secrets.items.find((s) => s.type === 'kubernetes.io/service-account-token' && s.metadata?.annotations?.['kubernetes.io/service-account.name'] === name);
     if (secret?.data?.token) {
       const token = Buffer.from(secret.data.token, 'base64').toString();
       return writeKubeconfig(dir, kube.getCurrentCluster()!.server, token, secret.data['ca.crt']);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('no token secret for k8s-weak');
+  throw new Error(`no token secret for ${name}`);
 }

@@ -137,7 +137,9 @@ export class LeaseSessionRegistry implements SessionRegistry {
 
   /** Makes sure this server's Lease exists, so other replicas count this one alive before it starts a pod. */
   async join(): Promise<void> {
-    await this.options.self?.acquire();
+    const self = this.options.self;
+    // Through `call`: an account that may not create it fails the start with the verb, not an API body.
+    if (self !== undefined) await this.call('create leases', false, () => self.acquire());
   }
 
   /** Nothing to do: the engine deletes this server's Lease when it stops (and the server-lease reaper one a crash left). */

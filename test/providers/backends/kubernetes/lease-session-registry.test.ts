@@ -197,6 +197,19 @@ describeWithCluster(`session records as leases${NEEDS_CLUSTER}`, () => {
       await weak.remove();
     }
   });
+
+  it('an account that may not create leases fails the join with the verb, not an API body', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dsh-registry-rbac-'));
+    const weak = await scratchNamespace('dsh-registry-rbac');
+    try {
+      const weakClient = await connectKube({ kubeconfig: await weakAccount(weak.name, dir, undefined, ['get', 'list', 'patch', 'delete']), namespace: weak.name });
+      const registry = new LeaseSessionRegistry(weakClient, { self: new ServerLease(weakClient, 'registry-weak', 30) });
+      await expect(registry.join()).rejects.toThrow(/^session registry: forbidden by RBAC \(create leases\): leases\.coordination\.k8s\.io is forbidden/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await weak.remove();
+    }
+  });
 });
 
 /** The lease of a server that died a minute ago (no longer renewed). */

@@ -1,0 +1,67 @@
+// `serve --http --shared-sessions` replicas as host processes, for the shared
+// sessions suites: started on a port of their own, their stderr kept (it says
+// what they adopted and ended), stopped by the test with a signal.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { MAIN_JS } from '../../support/built-server.js';
+import { request } from '../../support/raw-legacy.js';
+
+export interface Replica {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  stderr(): string;
+}
+
+/** A port nothing listens on now (the replica binds it a moment later). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `dsh-tools serve --http <port> …args`; resolves once it listens, rejects if it exits first. */
+export async function startReplica(port: number, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Replica> {
+  const child = spawn(process.execPath, [MAIN_JS, 'serve', '--http', String(port), ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      if (stderr.includes('listening on')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`replica exited (${code}) before listening:\n${stderr}`)));
+  });
+  return { child, exited, stderr: () => stderr };
+}
+
+/** SIGTERMs the replicas still running and waits for every one to exit. */
+export async function stopReplicas(replicas: ReadonlyArray<Replica | undefined>): Promise<void> {
+  for (const replica of replicas) if (replica !== undefined && replica.child.exitCode === null && replica.child.signalCode === null) replica.child.kill('SIGTERM');
+  await Promise.all(replicas.map((replica) => replica?.exited));
+}
+
+/** The HTTP status another caller's valid token gets for `tools/list` on someone else's session id. */
+export async function foreignStatus(url: URL, token: string, sessionHeader: string): Promise<number> {
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionHeader },
+    body: JSON.stringify(request(99, 'tools/list')),
+  });
+  await answer.body?.cancel();
+  return answer.status;
+}
+
+/** Polls (every 100 ms, at most `ms`) until `check` holds: a pod's or a record's end sends nothing to wait on. Resolves with the time it took. */
+export async function pollUntil(check: () => Promise<boolean>, what: string, ms: number): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`timed out after ${ms}ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Date.now() - started;
+}
