@@ -1,3 +1,6 @@
+import { EXEC_TAG_VAR } from './container-engine.js';
+import { WRAPPER_TAG_SUFFIX } from './container-exec-wrapper.js';
+
 // The small bash program a session's channel runs inside its container
 // (docs/containers.md#one-channel-per-session), and the names it uses.
 
@@ -30,13 +33,28 @@ export const HOLDER_NAME = 'dsh-channel';
  * `SHLVL`, `_`) are dropped first, so the wrapper starts from the
  * environment an exec gets — then writes the wrapper's status into the
  * status FIFO. The command gets none of these descriptors.
+ *
+ * Each `ctl` line also names the call's exec tag (hex, the command's: the
+ * wrapper's without its `w`). When `ctl` ends — the host closed it, or the
+ * server holding it died — nobody is left to read what the calls still
+ * running print or how they end: the holder kills their subshells, then
+ * stops and kills every process carrying one of their tags (either form),
+ * as the wrapper kills leftovers, so no command runs on unseen.
  */
 export const CHANNEL_HOLDER =
   'D=$1 W=$2; [[ -d $D && -x $D ]] || exit 3; exec 3<"$D/ctl" || exit 3; ' +
   `printf '%s\\n' ${HOLDER_READY} >"$D/ready" || exit 3; exec 0</dev/null 1>/dev/null; ` +
-  'while IFS= read -r -u 3 n; do [[ $n =~ ^[0-9a-f]{32}$ ]] || continue; { exec 3<&- 8>"$D/$n.s" || exit; ' +
+  'R=(); while IFS=" " read -r -u 3 n t; do [[ $n =~ ^[0-9a-f]{32}$ && $t =~ ^[0-9a-f]+$ ]] || continue; { exec 3<&- 8>"$D/$n.s" || exit; ' +
   `{ mapfile -d '' -t a <"$D/$n.q" && exec 5<"$D/$n.i" 6>"$D/$n.o" 7>"$D/$n.e"; } || { printf '${HOLDER_UNSTARTED}\\n' >&8; exit; }; ` +
   `printf '${HOLDER_OPENED}\\n' >&8; ` +
   'unset PWD OLDPWD SHLVL _; ((${#a[@]} > 3)) && export "${a[@]:3}"; ' +
   'bash -c "$W" "${a[0]}" "${a[1]}" "${a[2]}" <&5 >&6 2>&7 5<&- 6<&- 7<&- 8>&-; ' +
-  "printf '%d\\n' $? >&8; } 2>/dev/null & done";
+  "printf '%d\\n' $? >&8; } 2>/dev/null & R[$!]=$t; " +
+  // Calls that ended leave the table now and then, so a long session's holder does not grow.
+  '((${#R[@]} > 256)) && for q in "${!R[@]}"; do kill -0 "$q" 2>/dev/null || unset "R[$q]"; done; done; ' +
+  // The host is gone: the calls still running are stopped, then killed, by their tags.
+  // Their subshells first, so none reports a status for a command killed under it (a host still reading says "lost").
+  'L=(); S=(); for q in "${!R[@]}"; do kill -0 "$q" 2>/dev/null && { L+=("${R[$q]}"); S+=("$q"); }; done; ((${#L[@]})) || exit 0; kill -9 "${S[@]}" 2>/dev/null; k=(); ' +
+  'for d in /proc/[0-9]*; do mapfile -d "" -t v <"$d/environ" 2>/dev/null || continue; ' +
+  `for x in "\${v[@]}"; do for t in "\${L[@]}"; do [[ $x == ${EXEC_TAG_VAR}=$t || $x == ${EXEC_TAG_VAR}=\${t}${WRAPPER_TAG_SUFFIX} ]] && { k+=("\${d#/proc/}"); continue 3; }; done; done; done; ` +
+  '((${#k[@]})) && { kill -STOP "${k[@]}"; kill -9 "${k[@]}"; } 2>/dev/null; exit 0';

@@ -149,7 +149,9 @@ export class SessionChannel {
     fs.writeFileSync(`${base}.q`, fields.join('\0') + '\0', { mode: 0o600, flag: 'wx' });
     const closeAll = (): void => [out, err, status, input].forEach((fifo) => fifo.close());
     const removeNames = (): void => [...names, `${base}.q`].forEach((name) => fs.rmSync(name, { force: true }));
-    if (!this.send(`${id}\n`)) {
+    // The command's tag beside the id: a holder whose host went away kills what still runs by it.
+    const tag = (env[EXEC_TAG_VAR] ?? '').slice(0, -WRAPPER_TAG_SUFFIX.length);
+    if (!this.send(`${id} ${tag}\n`)) {
       closeAll();
       removeNames();
       return undefined;

@@ -144,6 +144,18 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
     });
   });
 
+  it('a holder whose host let go of it (a server that died) kills the calls still running, and a new holder serves the next', async () => {
+    await inReadySession('ch-host-gone', async (session) => {
+      const live = await withChannel.get(SessionContainersToken).acquire(session);
+      // What a dying server does to the holder: its end of `ctl` closes; the running call's files stay open here.
+      const hanging = session.call('bash', { command: 'echo begun; sleep 5151', description: 'Hang' }, { onProgress: () => live.channel!.current()!.close() });
+      expect(text(await hanging)).toBe("Error: the session's channel into its container broke while the command ran; the command was stopped");
+      expect((await containerProcesses(session.id)).filter((line) => line.includes('sleep 5151') || line.includes('dsh-channel'))).toEqual([]);
+      expect(await run(session, 'echo next')).toBe('next');
+      expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
+    });
+  });
+
   it('an abort stops a command running through the channel and kills its tree', async () => {
     await inReadySession('ch-abort', async (session) => {
       const controller = new AbortController();
