@@ -13,8 +13,8 @@ import type { TaskOutcome, TaskProcess } from './task-runtime.js';
 const RELAY_MS = 100;
 
 /**
- * A process this replica holds (a command moved to the background at its
- * timeout, a plugin's task): its output is copied into the run's files as
+ * A process this replica holds (a task a plugin started with a producer
+ * of its own, not the executor's detached start): its output is copied into the run's files as
  * it comes, its end written when it ends, a kill recorded by any replica
  * carried out here. It ends with this replica.
  */

@@ -133,7 +133,8 @@ export class SharedTaskRuntime implements TaskRuntime {
       store.write(id, 'read.json', { ...from, ...offsets });
     }
     const error = snapshot.outcome?.error;
-    if (terminal && error !== undefined && text === '' && from.errorShown !== true) {
+    // A detached command that never ran (an unusable workdir) shows why as its output, once, as a local handle does.
+    if (terminal && error !== undefined && text === '' && run !== undefined && run.relay === undefined && from.errorShown !== true) {
       text = error;
       store.write(id, 'read.json', { ...(store.read<ReadState>(id, 'read.json') ?? from), errorShown: true });
     }

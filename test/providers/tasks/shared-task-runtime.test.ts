@@ -89,6 +89,48 @@ describeWithEngine(`shared sessions' background tasks${NEEDS_ENGINE}`, () => {
     }
   }, 90_000);
 
+  it("a plugin's own process is relayed into the records by its replica, read and killed from the other", async () => {
+    const id = `st-relay-${unique}`;
+    const a = await replica();
+    const b = await replica();
+    const onA = a.openSession({ id, cwd: root });
+    const onB = b.openSession({ id, cwd: root });
+    let finish!: (outcome: { exitCode: number | null; signal: string | null }) => void;
+    const chunks = ['one\n', 'two\n'];
+    const process = {
+      readOutput: () => ({ text: chunks.shift() ?? '', lost: false, spillPaths: [] }),
+      kill: async () => {
+        finish({ exitCode: null, signal: 'SIGTERM' });
+        return true;
+      },
+      done: new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => (finish = resolve)),
+    };
+    try {
+      const started = await a.get(TaskRuntime).start({ owner: onA, kind: 'plugin', label: 'Relayed', producer: async () => process });
+      expect(started.id).toBe('plugin-1');
+      expect(await call(onB, 'task_list', {})).toBe('plugin-1 [plugin] running — Relayed');
+      expect(await call(onB, 'task_kill', { task_id: 'plugin-1' })).toBe('requested cancellation of task plugin-1');
+      expect(await call(onB, 'task_output', { task_id: 'plugin-1', wait: true, timeout_ms: 10_000 })).toBe('one\ntwo\n[status: killed, signal: SIGTERM]');
+    } finally {
+      await Promise.all([onA.dispose(), onB.dispose()]);
+      await b.get(SessionContainersToken).end(id);
+    }
+  }, 60_000);
+
+  it('a workdir the command cannot enter fails the task with the reason as its output, once', async () => {
+    const id = `st-workdir-${unique}`;
+    const a = await replica();
+    const onA = a.openSession({ id, cwd: root });
+    try {
+      expect(await call(onA, 'bash', { command: 'true', workdir: '/nonexistent-dir', description: 'Nowhere', run_in_background: true })).toBe('started background task bash-1');
+      expect(await call(onA, 'task_output', { task_id: 'bash-1', wait: true })).toBe('workdir does not exist: /nonexistent-dir\n[status: failed, error: workdir does not exist: /nonexistent-dir]');
+      expect(await call(onA, 'task_output', { task_id: 'bash-1' })).toBe('(no new output)\n[status: failed, error: workdir does not exist: /nonexistent-dir]');
+    } finally {
+      await onA.dispose();
+      await a.get(SessionContainersToken).end(id);
+    }
+  }, 60_000);
+
   it('another session sees none of them', async () => {
     const id = `st-own-${unique}`;
     const a = await replica();
