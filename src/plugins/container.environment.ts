@@ -13,6 +13,7 @@ import type { SessionRegistry } from '../providers/registry/session-registry.js'
 import { DeferredSessionRegistry } from '../providers/registry/deferred-session-registry.js';
 import { defaultSessionRecordDir, FileSessionRegistry } from '../providers/registry/file-session-registry.js';
 import { CONTAINER_ESCALATION_REFUSAL } from '../providers/exec/engine/container-shell-executor.js';
+import { sharedTaskRuntimeModule } from '../providers/tasks/tasks.module.js';
 
 /** What `sandbox` means where a container or pod is the confinement. */
 export interface EngineSandbox {
@@ -62,6 +63,8 @@ export function containerEnvironment(options: ContainerEnvironmentOptions): Plug
   return [...localEnvironment(local), ...registry].map((module) => {
     if (module.name === 'shell:local') return shell;
     if (module.name === 'terminal:local') return containerTerminalModule();
+    // A shared session's tasks run detached in its sandbox, seen and served by every replica.
+    if (module.name === 'tasks:local' && sharedSessions === true) return sharedTaskRuntimeModule(local.tasks);
     // The session container is the sandbox: its mounts are fixed when it starts, so escalation is refused.
     if (module.name === 'planner:local') return plannerModule({ escalationRefusal: CONTAINER_ESCALATION_REFUSAL });
     return module;

@@ -111,4 +111,44 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
       if (sessionId !== undefined) for (const container of await sessionContainers(sessionId)) await engine.remove(container.id);
     }
   }, 180_000);
+
+  it('keeps a background task running when every replica is SIGKILLed; a new replica reads all of it, its exit status, and goes on with its ids', async () => {
+    const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
+    let a = await startReplica(portA);
+    const b = await startReplica(portB);
+    let proxy: RoundRobinProxy | undefined;
+    let client: Client | undefined;
+    let sessionId: string | undefined;
+    try {
+      proxy = await startRoundRobinNginx(portProxy, [portA, portB]);
+      const transport = new StreamableHTTPClientTransport(proxy.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+      client = new Client({ name: 'shared-sessions-tasks-e2e', version: '1.0.0' });
+      await client.connect(transport);
+      const call = async (tool: string, args: Record<string, unknown>) => textOf(await callTool(client!, tool, args));
+      sessionId = await call('bash', { command: 'echo $DSH_SESSION_ID', description: 'Which session' });
+      const count = 'for i in $(seq 1 40); do echo line $i; sleep 0.2; done; exit 7';
+      expect(await call('bash', { command: count, description: 'Count slowly', run_in_background: true })).toBe('started background task bash-1');
+
+      // Both replicas die without a word while it counts; a new one serves the session.
+      a.child.kill('SIGKILL');
+      b.child.kill('SIGKILL');
+      await Promise.all([a.exited, b.exited]);
+      a = await startReplica(portA);
+      expect(await call('task_list', {})).toMatch(/^bash-1 \[bash\] (running|failed) — Count slowly$/);
+      const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
+      expect(await call('task_output', { task_id: 'bash-1', wait: true, timeout_ms: 60_000 })).toBe(`${lines}\n[status: failed, exit code: 7]`);
+      expect(await call('bash', { command: 'echo again', description: 'Again', run_in_background: true })).toBe('started background task bash-2');
+
+      await transport.terminateSession();
+      await client.close();
+      client = undefined;
+      expect(await sessionContainers(sessionId)).toEqual([]);
+    } finally {
+      await client?.close().catch(() => undefined);
+      await proxy?.stop();
+      for (const replica of [a, b]) if (replica.child.exitCode === null && replica.child.signalCode === null) replica.child.kill('SIGTERM');
+      await Promise.all([a.exited, b.exited]);
+      if (sessionId !== undefined) for (const container of await sessionContainers(sessionId)) await engine.remove(container.id);
+    }
+  }, 180_000);
 });

@@ -93,6 +93,12 @@ export type TaskCaller = SessionContext | undefined;
  * unowned ones); another owner's id reads exactly like an unknown id.
  */
 export interface TaskRuntime {
+  /**
+   * Brings the caller's tasks into view before the synchronous calls that
+   * follow (`get`, `list`, `read`, …); optional: a runtime whose tasks live
+   * outside this process (shared sessions) finds where they are recorded.
+   */
+  prepare?(caller: TaskCaller): Promise<void>;
   /** Throws (nothing spawned) when the owner is disposed or over the admission limit. */
   preflight(owner: TaskCaller): void;
   start(spec: TaskStartSpec): Promise<TaskSnapshot>;

@@ -1,6 +1,12 @@
 import { bindSeam } from '../../core/contributions.js';
 import { PluginModule } from '../../core/plugin-module.js';
 import { LocalTaskRuntime } from './local-task-runtime.js';
+import { SharedTaskRuntime } from './shared-task-runtime.js';
+import { Logger } from '../logging/logger.js';
+import { Redactor } from '../output-filter/redactor.js';
+import { resolveExecutorConfig } from '../exec/shell/executor-config.js';
+import { ExecutorConfig } from '../exec/shell/shell-executor.js';
+import { SessionContainersToken } from '../exec/engine/session-containers.js';
 import { resolveTaskRuntimeConfig } from './task-runtime-config.js';
 import { TaskRuntime, TaskRuntimeConfig } from './task-runtime.js';
 
@@ -15,6 +21,26 @@ export function taskRuntimeModule(config: Partial<TaskRuntimeConfig> = {}): Plug
     bind(TaskRuntimeConfig).toConstantValue(resolved);
     bindSeam(bind, TaskRuntime)
       .to(LocalTaskRuntime)
+      .inSingletonScope()
+      .onDeactivation((runtime) => runtime.dispose());
+  });
+}
+
+/**
+ * `serve --shared-sessions` (docs/shared-sessions.md#tasks): the task runtime
+ * whose session tasks run detached in the session's sandbox and are recorded
+ * beside it, so that every replica serves them. Needs the container modules.
+ */
+export function sharedTaskRuntimeModule(config: Partial<TaskRuntimeConfig> = {}): PluginModule {
+  const resolved = resolveTaskRuntimeConfig(config);
+  return new PluginModule('tasks:shared', ({ bind }) => {
+    bind(TaskRuntimeConfig).toConstantValue(resolved);
+    bindSeam(bind, TaskRuntime)
+      .toDynamicValue((ctx) => {
+        const executor = resolveExecutorConfig(ctx.get(ExecutorConfig, { optional: true }) ?? {});
+        const limits = { maxOutputBytes: executor.maxOutputBytes, graceMs: executor.graceMs };
+        return new SharedTaskRuntime(ctx.get(SessionContainersToken), limits, resolved, ctx.get(Redactor, { optional: true }), ctx.get(Logger, { optional: true }));
+      })
       .inSingletonScope()
       .onDeactivation((runtime) => runtime.dispose());
   });

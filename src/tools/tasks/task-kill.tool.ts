@@ -49,6 +49,7 @@ export class TaskKillTool extends TaskTool<TaskKillArgs> {
 
   async run(args: TaskKillArgs, ctx: CallContext): Promise<ToolResult<TaskKillValue>> {
     const id = args.task_id;
+    await this.runtime.prepare?.(ctx.session);
     const outcome = await this.runtime.kill(ctx.session, id, args.reason);
     if (!outcome) throw new ToolError(unknownTaskMessage(id));
     const { snapshot, alreadyFinished } = outcome;

@@ -36,6 +36,7 @@ export class TaskListTool extends TaskTool<TaskListArgs> {
   }
 
   async run(_args: TaskListArgs, ctx: CallContext): Promise<ToolResult<TaskListValue>> {
+    await this.runtime.prepare?.(ctx.session);
     const tasks = this.runtime.list(ctx.session);
     const text = tasks.length > 0 ? tasks.map(listLine).join('\n') : '(no background tasks)';
     return textResult(text, { kind: 'task_list', tasks });

@@ -53,6 +53,7 @@ export class TaskOutputTool extends TaskTool<TaskOutputArgs> {
 
   async run(args: TaskOutputArgs, ctx: CallContext): Promise<ToolResult<TaskOutputValue>> {
     const id = args.task_id;
+    await this.runtime.prepare?.(ctx.session);
     if (args.wait === true) {
       const timeoutMs = Math.ceil(Math.min(args.timeout_ms ?? DEFAULT_WAIT_MS, MAX_WAIT_MS));
       const waited = await this.runtime.wait(ctx.session, id, timeoutMs, ctx.signal);

@@ -13,6 +13,8 @@ import {
 import { CapturedBackgroundProcess } from '../shell/captured-background-process.js';
 import { ContainerCommand } from './container-command.js';
 import { containerExecEnv } from './container-env.js';
+import { DetachedBackgroundProcess } from './detached-background-process.js';
+import { launchDetached } from './detached-task.js';
 import type { LiveContainer, SessionContainers } from './session-containers.js';
 import type { SessionChannel } from './session-channel.js';
 
@@ -82,11 +84,28 @@ export class ContainerShellExecutor implements ShellExecutor {
     this.checkOpen();
     const spec = ExecSpec.of(given, this.config);
     try {
+      // A shared session's task belongs to its sandbox: it outlives this server (docs/shared-sessions.md#tasks).
+      const container = await this.containers.acquire(spec.session);
+      if (container.shared !== undefined) return await this.startDetached(spec, container);
       const { command } = await this.launch(spec, {});
       return CapturedBackgroundProcess.running(command, command.outcome());
     } catch (error) {
       return CapturedBackgroundProcess.failed(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  private async startDetached(spec: ExecSpec, container: LiveContainer): Promise<BackgroundProcess> {
+    const run = await launchDetached({
+      engine: this.containers.engine,
+      containerId: container.id,
+      sessionDir: container.dir,
+      shellPath: this.config.shellPath,
+      command: spec.command,
+      workdir: spec.workdir,
+      env: containerExecEnv(this.config.allowEnv, this.containers.config.env, spec),
+      ...(this.containers.config.user === undefined ? {} : { user: this.containers.config.user }),
+    });
+    return new DetachedBackgroundProcess(run, this.containers.engine, this.config, this.redactor);
   }
 
   /** Stops every command still running (their containers go with their sessions). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serverFiles } from '../../../core/server-files.js';
@@ -8,6 +8,7 @@ import { LABELS, type ContainerEngine, type ContainerState } from './container-e
 import { sessionSeccompProfile } from './container-seccomp.js';
 import { describeEngineError } from './engine-errors.js';
 import { sessionMounts } from './session-mounts.js';
+import { TASK_FILES_DIR } from './detached-task.js';
 import { sharedLabels, SHARED_SESSION_DIR_PREFIX, type SharedContainer } from './shared-containers.js';
 
 /** Shared session directories are `<tmp>/dsh-ct-<server pid>-XXXXXX`. */
@@ -46,6 +47,12 @@ export async function startSessionContainer(context: StartContext, sessionId: st
   const { engine, config } = context;
   // The pid in the name lets `reapDeadInstances` remove the directory of a server that was SIGKILLed; a shared session's outlives it.
   const dir = mkdtempSync(path.join(os.tmpdir(), detached ? SHARED_SESSION_DIR_PREFIX : `${SHARED_DIR_PREFIX}${process.pid}-`));
+  // A shared session's background commands write their output where every replica reads it (detached-task.ts).
+  // Any user of the sandbox may write there (sticky: not remove another's); the session directory keeps it from the host's other users.
+  if (detached) {
+    mkdirSync(path.join(dir, TASK_FILES_DIR));
+    chmodSync(path.join(dir, TASK_FILES_DIR), 0o1777);
+  }
   const mounts = sessionMounts({
     configured: config.mounts,
     sharedDir: dir,
@@ -53,6 +60,7 @@ export async function startSessionContainer(context: StartContext, sessionId: st
     workspaceReadOnly: context.workspaceReadOnly,
     protectedPaths: config.protectedPaths,
     hidden: serverFiles(),
+    ...(detached ? { writableSubdir: TASK_FILES_DIR } : {}),
   });
   const suffix = randomBytes(4).toString('hex');
   const created = Date.now();

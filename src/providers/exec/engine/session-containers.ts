@@ -245,6 +245,18 @@ export class SessionContainers {
     await endSharedContainers(this.engine, sessionId, this.options.keepSpills);
   }
 
+  /**
+   * The host directory of the session's container without starting one: this
+   * server's, else (shared sessions) the running one another server made.
+   */
+  async sessionDirOf(session: SessionContext): Promise<string | undefined> {
+    const live = this.perSession.existing(session)?.entry?.live;
+    if (live !== undefined && live.stopped === undefined) return live.dir;
+    if (this.options.shared !== true) return undefined;
+    const found = await findRunningShared(this.engine, session.id, this.options.keepSpills).catch(() => undefined);
+    return found?.running?.dir;
+  }
+
   /** Removes the shared containers of sessions not in `liveSessionIds` made over `graceMs` ago (see `sweepSharedContainers`). */
   sweepOrphans(liveSessionIds: ReadonlySet<string>, graceMs: number): Promise<number> {
     return sweepSharedContainers(this.engine, liveSessionIds, graceMs, this.options.keepSpills);

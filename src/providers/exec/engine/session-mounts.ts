@@ -14,6 +14,8 @@ interface SessionMountInput {
   readonly protectedPaths: readonly string[];
   /** The server's own files (docs/security.md#hidden-server-files): masked where a mount would show them. */
   readonly hidden: readonly string[];
+  /** A sub-directory of the shared directory mounted read-write over it (a shared session's task files). */
+  readonly writableSubdir?: string;
 }
 
 /** The empty file and directory, in the shared directory, that masks are bound from. */
@@ -29,6 +31,10 @@ const MASK_DIR = '.masked-dir';
  */
 export function sessionMounts(input: SessionMountInput): ContainerMount[] {
   const mounts: ContainerMount[] = [...input.configured, { source: input.sharedDir, target: input.sharedDir, readOnly: true, kind: 'directory' }];
+  if (input.writableSubdir !== undefined) {
+    const writable = path.join(input.sharedDir, input.writableSubdir);
+    mounts.push({ source: writable, target: writable, readOnly: false, kind: 'directory' });
+  }
   const { workspace } = input;
   if (workspace !== undefined) {
     mounts.push({ source: workspace, target: workspace, readOnly: input.workspaceReadOnly });

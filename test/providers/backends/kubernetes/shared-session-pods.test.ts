@@ -47,4 +47,23 @@ describeWithCluster(`shared sessions' pods${NEEDS_CLUSTER}`, () => {
       await second.dispose();
     }
   }, 180_000);
+
+  it('a background task in the pod outlives the replica that started it and is read whole on the other', async () => {
+    const id = `k8s-task-${Date.now().toString(36)}`;
+    const first: DshHost = await replica();
+    const second: DshHost = await replica();
+    const onFirst = first.openSession({ id, cwd: root });
+    const onSecond = second.openSession({ id, cwd: root });
+    try {
+      const started = await onFirst.call('bash', { command: 'for i in 1 2 3 4 5; do echo line $i; sleep 0.3; done; exit 2', description: 'Count', run_in_background: true });
+      expect(text(started)).toBe('started background task bash-1');
+      await first.dispose();
+      const read = await onSecond.call('task_output', { task_id: 'bash-1', wait: true, timeout_ms: 60_000 });
+      expect(text(read)).toBe('line 1\nline 2\nline 3\nline 4\nline 5\n[status: failed, exit code: 2]');
+    } finally {
+      await first.dispose();
+      await second.get(SessionContainersToken).end(id);
+      await second.dispose();
+    }
+  }, 180_000);
 });
