@@ -3,8 +3,8 @@ import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { SessionRegistry } from '../providers/registry/session-registry.js';
 
-/** A sandbox younger than this is never swept for lack of a record: a 2026-era session's sandbox exists before its handle is recorded. */
-const ORPHAN_GRACE_MS = 10 * 60_000;
+/** A sandbox younger than this is never swept for lack of a record: a 2026-era session's sandbox exists before its handle is recorded, for as long as its first call runs (up to executor.maxTimeoutMs). */
+const ORPHAN_GRACE_MS = 30 * 60_000;
 
 export interface SharedSessionFlags {
   readonly sharedSessions?: boolean;

@@ -75,7 +75,7 @@ describe('a replica of shared sessions', () => {
       await replica.passNow();
       await replica.passNow();
       expect(sandboxes.ended).toEqual(['idle']);
-      expect(sandboxes.swept.at(-1)).toEqual({ live: ['busy'], graceMs: 600_000 });
+      expect(sandboxes.swept.at(-1)).toEqual({ live: ['busy'], graceMs: 1_800_000 });
       expect(await registry.find(sessionKey('credential-of-idle'))).toBeUndefined();
     } finally {
       await replica.abandon();
