@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { STALE_APPROVAL_ANSWER } from '../../../src/mcp/approvals/approval-round-trips.js';
-import { ACCEPT, ALICE, BOB, questionOf, startAskingServer, type AskingServer, type CallReply } from '../../support/asking-http-server.js';
+import { ACCEPT, ALICE, BOB, handleOf, questionOf, startAskingServer, type AskingServer, type CallReply } from '../../support/asking-http-server.js';
 import { waitUntil } from '../../support/process-table.js';
 import { MemorySessionRegistry } from '../support/memory-session-registry.js';
 
@@ -144,6 +144,57 @@ describe('an expired question', () => {
       expect(runs()).toBe(0);
     } finally {
       await quick.stop();
+    }
+  });
+});
+
+describe('a call in a session handle', () => {
+  let a2: AskingServer;
+  let b2: AskingServer;
+  beforeAll(async () => {
+    // A persistent shell is the state that gets a call a handle.
+    a2 = await startAskingServer({ workspace, registry, shell: 'both' });
+    b2 = await startAskingServer({ workspace, registry, shell: 'both' });
+  });
+  afterAll(async () => {
+    await a2?.stop();
+    await b2?.stop();
+  });
+
+  test("asked on A, answered on B: it runs once, in the handle's session, which B adopts", async () => {
+    const handle = handleOf(await a2.bash(ALICE, 'true', { tool: 'bash_persistent' }));
+    const sessionId = (await a2.bash(ALICE, 'echo "$DSH_SESSION_ID"', { session: handle })).text;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const command = 'touch in-handle && echo "$DSH_SESSION_ID" >> handle-runs';
+    const asked = await a2.bash(ALICE, command, { session: handle });
+    expect(asked.question).toBeDefined();
+    // Another handle (or none) is another call: the state does not fit it.
+    expect((await b2.bash(ALICE, command, { answer: asked.question! })).text).toBe(`Error: ${STALE_APPROVAL_ANSWER}`);
+    const done = await b2.bash(ALICE, command, { session: handle, answer: asked.question! });
+    expect(done.text).toBe('(no output)');
+    expect(readFileSync(path.join(workspace, 'handle-runs'), 'utf8')).toBe(`${sessionId}\n`);
+  });
+});
+
+describe('without tokens (--no-auth), or without a registry', () => {
+  test("a question stays the asking replica's: a random state, refused on the other", async () => {
+    const { command, runs } = counted();
+    const pairs = [
+      [{ auth: 'none' as const, registry }, { auth: 'none' as const, registry }],
+      [{}, {}],
+    ];
+    for (const [first, second] of pairs) {
+      const one = await startAskingServer({ workspace, ...first });
+      const two = await startAskingServer({ workspace, ...second });
+      try {
+        const asked = await one.call(ALICE, command);
+        expect(asked.requestState).toMatch(/^[A-Za-z0-9_-]{24}$/);
+        expect(await two.call(ALICE, command, accepting(asked))).toMatchObject(STALE);
+        expect(runs()).toBe(0);
+      } finally {
+        await one.stop();
+        await two.stop();
+      }
     }
   });
 });
