@@ -8,7 +8,8 @@ import { approvalSchema, decisionOfAnswer, formSupportOf, type FormSupport } fro
 import { toCallToolResult } from '../calls/call-result.js';
 import { CallRelay } from './call-relay.js';
 import type { CallRequest } from '../calls/call-runner.js';
-import { questionIdentity, type GivenAnswer, type IssuedState, type SharedApprovalStates } from './shared-approval-states.js';
+import { questionIdentity, type IssuedState, type SharedApprovalStates } from './shared-approval-states.js';
+import type { GivenAnswer } from './approval-state-seal.js';
 
 /**
  * The SDK's values, loaded on first use: the serve command loads this file

@@ -5,7 +5,7 @@ import type { SessionRegistry } from '../../providers/registry/session-registry.
 import { usedMarker } from '../../providers/registry/used-marker.js';
 import type { Logger } from '../../providers/logging/logger.js';
 import { messageOf } from '../../core/describe-value.js';
-import { ApprovalStateSeal, type ApprovalStateFacts, type GivenAnswer } from './approval-state-seal.js';
+import { ApprovalStateSeal, type ApprovalStateFacts } from './approval-state-seal.js';
 
 /** The label the HMAC key is derived under (`HttpToken.derivedKey`). */
 export const APPROVAL_STATE_LABEL = 'dsh-tools approval requestState v1';
@@ -13,7 +13,7 @@ export const APPROVAL_STATE_LABEL = 'dsh-tools approval requestState v1';
 /** A marker outlives its state's expiry by this much: clocks of replicas differ a little. */
 const MARKER_MARGIN_MS = 60_000;
 
-export interface SharedApprovalOptions {
+interface SharedApprovalOptions {
   /** The HMAC key every replica derives alike (from the full set of bearer tokens they share). */
   readonly key: Buffer;
   /** Where used nonces are marked, for every replica (the session registry). */
@@ -89,4 +89,3 @@ function bindingHash(binding: string): string {
   return createHash('sha256').update(binding, 'utf8').digest('hex');
 }
 
-export type { GivenAnswer };
