@@ -1,5 +1,6 @@
 // Shared sessions, 2026-07-28 approvals: two HTTP replicas over one
-// workspace share an in-memory session registry and the same named tokens.
+// workspace share a session registry (the real record directory a local
+// Docker engine's replicas use) and the same named tokens.
 // A question asked on one is answered on the other (which runs the call again
 // with the answer), also after the one that asked is gone; the command runs
 // once; a state that was used, changed, forged, expired or sent by another
@@ -10,12 +11,12 @@ import path from 'node:path';
 import { STALE_APPROVAL_ANSWER } from '../../../src/mcp/approvals/approval-round-trips.js';
 import { ACCEPT, ALICE, BOB, handleOf, questionOf, startAskingServer, type AskingServer, type CallReply } from '../../support/asking-http-server.js';
 import { waitUntil } from '../../support/process-table.js';
-import { MemorySessionRegistry } from '../support/memory-session-registry.js';
+import { FileSessionRegistry } from '../../../src/providers/registry/file-session-registry.js';
 
 const STALE = { text: `Error: ${STALE_APPROVAL_ANSWER}`, isError: true };
 /** What the counted command's call answers when it ran. */
 const RAN = { resultType: 'complete', text: '(no output)' };
-const registry = new MemorySessionRegistry();
+let registry: FileSessionRegistry;
 let workspace: string;
 let a: AskingServer;
 let b: AskingServer;
@@ -23,6 +24,7 @@ let counter = 0;
 
 beforeAll(async () => {
   workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'dsh-shared-approvals-')));
+  registry = new FileSessionRegistry(path.join(workspace, '.records'));
   a = await startAskingServer({ workspace, registry });
   b = await startAskingServer({ workspace, registry });
 });
