@@ -77,7 +77,9 @@ type Run = (call: CallRequest) => Promise<CallToolResult>;
  * The `requestState` is a random key into this table, new for each question
  * and forgotten once used: it only fits the caller that got it, the same
  * tool with the same arguments, and the question still waiting. The wait is
- * bounded by the approval service's own limit (`approval.timeoutMs`).
+ * bounded by the approval service's own limit (`approval.timeoutMs`). With
+ * shared sessions (`acrossReplicas`) the state is sealed instead, so that
+ * any replica can take the answer by running the call again.
  *
  * The waiting call still runs in its session (it holds the handle it came
  * through like a request in flight), so that session is busy while the
