@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { DshHost } from '../container/dsh-host.js';
 import type { Logger } from '../providers/logging/logger.js';
 import type { SessionRegistry } from '../providers/registry/session-registry.js';
+import { isUsedMarker } from '../providers/registry/used-marker.js';
 
 /** A sandbox younger than this is never swept for lack of a record: a 2026-era session's sandbox exists before its handle is recorded, for as long as its first call runs (up to executor.maxTimeoutMs). */
 const ORPHAN_GRACE_MS = 30 * 60_000;
@@ -77,7 +78,8 @@ export async function runSharedSessions(
   logger.info(`shared sessions: records in ${registry.describe}`);
   const endAll = async (records: ReadonlyArray<{ readonly sessionId: string }>, why: string): Promise<void> => {
     await Promise.all(
-      records.map(async ({ sessionId }) => {
+      // A used-value marker (an approval answer's nonce) has no sandbox: it just goes.
+      records.filter((record) => !isUsedMarker(record)).map(async ({ sessionId }) => {
         await containers.end(sessionId);
         logger.info(`shared session ${sessionId} ended (${why})`, { event: 'shared_session_end', session: sessionId });
       }),

@@ -37,6 +37,7 @@ import { ConsoleHttp, isConsolePath } from './console/console-http.js';
 import type { ConsoleParts } from './console/console-module.js';
 import type { SessionRegistry } from '../providers/registry/session-registry.js';
 import { SharedSessions } from './sessions/shared-sessions.js';
+import { shareApprovals } from './approvals/share-approvals.js';
 
 export interface HttpServeOptions {
   readonly workspace: string;
@@ -148,6 +149,7 @@ export async function serveHttp(host: DshHost, options: HttpServeOptions): Promi
     maxSessions,
     ...(shared ? { shared } : {}),
   });
+  if (options.registry && options.approvals && auth !== 'none') shareApprovals(host, options.approvals.roundTrips, auth, options.registry, log);
   if (auth === 'none') log?.warn('mcp http: authentication is off (--no-auth): any local user can run commands as this server');
   let draining = false;
   const refuseDraining = (res: ServerResponse, body: unknown = null) =>

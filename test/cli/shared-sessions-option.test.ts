@@ -10,6 +10,7 @@ import { checkSharedSessionFlags, runSharedSessions, type SharedSandboxes } from
 import type { Logger } from '../../src/providers/logging/logger.js';
 import { FileSessionRegistry } from '../../src/providers/registry/file-session-registry.js';
 import { sessionKey, type NewSessionRecord } from '../../src/providers/registry/session-registry.js';
+import { usedMarker } from '../../src/providers/registry/used-marker.js';
 
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -77,6 +78,22 @@ describe('a replica of shared sessions', () => {
       expect(sandboxes.ended).toEqual(['idle']);
       expect(sandboxes.swept.at(-1)).toEqual({ live: ['busy'], graceMs: 1_800_000 });
       expect(await registry.find(sessionKey('credential-of-idle'))).toBeUndefined();
+    } finally {
+      await replica.abandon();
+    }
+  });
+
+  it("removes an approval answer's used marker once it expired, and ends no sandbox for it", async () => {
+    await registry.register(usedMarker('nonce-1', 'agent', 1000));
+    // Taken while it lasts: a second use of the same value is refused by the registry itself.
+    await expect(registry.register(usedMarker('nonce-1', 'agent', 1000))).rejects.toThrow();
+    const sandboxes = new RecordingSandboxes();
+    const replica = await runSharedSessions(registry, sandboxes, quiet, 3600, false);
+    try {
+      now += 5000;
+      await replica.passNow();
+      expect(sandboxes.ended).toEqual([]);
+      expect(await registry.liveSessionIds()).toEqual(new Set());
     } finally {
       await replica.abandon();
     }

@@ -52,15 +52,17 @@ export interface AskingOptions extends Partial<HttpServeOptions> {
   readonly shell?: 'oneshot' | 'both';
   readonly approvalTimeoutMs?: number;
   readonly idleCloseMs?: number;
+  /** A workspace to serve (replicas of one test share it); kept at stop. Default: a fresh one, removed at stop. */
+  readonly workspace?: string;
 }
 
 const FORM = { elicitation: { form: {} } };
 
 export async function startAskingServer(options: AskingOptions = {}): Promise<AskingServer> {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'dsh-asking-')));
+  const { shell, approvalTimeoutMs, idleCloseMs, workspace, ...serve } = options;
+  const dir = workspace ?? realpathSync(mkdtempSync(path.join(os.tmpdir(), 'dsh-asking-')));
   const tokens = path.join(dir, '.tokens');
   writeFileSync(tokens, `alice:${ALICE}\nbob:${BOB}\nmallory:${MALLORY}\n`, { mode: 0o600 });
-  const { shell, approvalTimeoutMs, idleCloseMs, ...serve } = options;
   const host: DshHost = await createHost(
     ...localEnvironment({
       workspace: dir,
@@ -103,7 +105,7 @@ export async function startAskingServer(options: AskingOptions = {}): Promise<As
     async stop() {
       await server.close();
       await host.dispose();
-      rmSync(dir, { recursive: true, force: true });
+      if (workspace === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -23,6 +23,12 @@ export interface HttpToken {
   callerOf(header: string | undefined): string | undefined;
   /** True when `header` carries one of the tokens. */
   matches(header: string | undefined): boolean;
+  /**
+   * A secret every server holding exactly these tokens derives alike, and
+   * nobody knowing only some of them can: SHA-256 over `label` and the
+   * sorted `name:token` lines (replicas sign what they hand a client with it).
+   */
+  derivedKey?(label: string): Buffer;
   /** Removes a generated token's file and directory; a no-op for the others. */
   dispose(): void;
 }
@@ -121,8 +127,14 @@ function tokensOf(secrets: readonly NamedSecret[], source: TokenSource, file?: s
     callers: expected.map(({ name }) => name),
     callerOf,
     matches: (header) => callerOf(header) !== undefined,
+    derivedKey: (label) => derivedKeyOf(label, secrets),
     dispose: () => remove?.(),
   };
+}
+
+function derivedKeyOf(label: string, secrets: readonly NamedSecret[]): Buffer {
+  const lines = secrets.map(({ name, secret }) => `${name}:${secret}`).sort();
+  return createHash('sha256').update([label, ...lines].join('\n'), 'utf8').digest();
 }
 
 /** The request's `Authorization` header (the first, if repeated). */
