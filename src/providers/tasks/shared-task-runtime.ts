@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { SessionContext } from '../../core/tool-contract.js';
 import { messageOf } from '../../core/describe-value.js';
+import { PerSession } from '../../core/per-session.js';
 import type { Logger } from '../logging/logger.js';
 import type { Redactor } from '../output-filter/redactor.js';
 import { isDetached } from '../exec/engine/detached-background-process.js';
@@ -45,6 +46,8 @@ export class SharedTaskRuntime implements TaskRuntime {
   private readonly waiting = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
+  /** Marks a session that started a task as holding lasting state; its tasks are the sandbox's, so its release stops nothing. */
+  private readonly lasting = new PerSession<object>('the shared background tasks', { outlivesCall: true }, () => ({}), () => undefined);
 
   constructor(
     private readonly containers: SessionContainers,
@@ -88,6 +91,8 @@ export class SharedTaskRuntime implements TaskRuntime {
     await this.prepare(owner);
     this.preflight(owner);
     const store = await this.storeFor(owner);
+    // The session now holds something a later call uses (a 2026-era call's session keeps its handle for it).
+    this.lasting.of(owner);
     const id = store.allocate(spec.kind);
     store.write(id, 'meta.json', { id, kind: spec.kind, label: spec.label, ownerId: owner.id, startedAt: Date.now() } satisfies Meta);
     let handle: unknown;
