@@ -118,7 +118,10 @@ describeWithEngine(`shared sessions: the end of a session no client closed${NEED
       );
       // Not before its idle time: the close above ended nothing.
       expect(took).toBeGreaterThanOrEqual(1_500);
-      expect(replica.stderr()).toContain(`shared session ${session.sessionId} ended (idle, or past its lifetime)`);
+      // Logged once its container is gone: the line may reach the pipe a moment after the poll saw that.
+      const ended = `shared session ${session.sessionId} ended (idle, or past its lifetime)`;
+      await pollUntil(async () => replica.stderr().includes(ended), 'the end is logged', 10_000);
+      expect(replica.stderr()).toContain(ended);
     } finally {
       await stopReplicas([replica]);
       if (sessionId !== undefined) for (const container of await sessionContainers(sessionId)) await engine.remove(container);

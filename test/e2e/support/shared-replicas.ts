@@ -28,7 +28,8 @@ export async function freePort(): Promise<number> {
 export async function startReplica(port: number, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Replica> {
   const child = spawn(process.execPath, [MAIN_JS, 'serve', '--http', String(port), ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': by then everything it wrote to stderr has been read.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
