@@ -72,11 +72,11 @@ describe('start-up loads only what the first response needs', () => {
   it.each([
     ['task_list', '{}'],
     ['bash', JSON.stringify({ command: 'true', description: 'x' })],
-  ])('call %s with valid arguments: no validation, no schema generator, no prom-client (nothing reads its metrics)', (tool, json) => {
+  ])('call %s with valid arguments: no validation, no schema generator, no prom-client (nothing reads its metrics), no OpenTelemetry API (no SDK)', (tool, json) => {
     const traced = tracedArgs(['call', tool, json, '--workspace', dir]);
     const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });
     expect(run.status).toBe(0);
-    expect(matching(traced.loaded(), [...VALIDATION, /\/prom-client\//, ...DOCTOR_AND_WEBHOOK, DOCKER, KUBERNETES])).toEqual([]);
+    expect(matching(traced.loaded(), [...VALIDATION, /\/prom-client\//, /\/@opentelemetry\//, ...DOCTOR_AND_WEBHOOK, DOCKER, KUBERNETES])).toEqual([]);
   });
 
   it('call with an invalid argument: class-validator gives the message', () => {
