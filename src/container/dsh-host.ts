@@ -23,12 +23,14 @@ import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 // A tool runs as its call, so a provider request it makes carries the call's session.
 import { runAsToolCall } from '../core/tool-call-context.js';
 import { checkCallInfo } from '../core/call-info.js';
+import { quickArgs } from '../core/quick-args.js';
+import { toPlainObject } from '../core/plain-args.js';
 
 import type { PendingTool } from './tool-readiness.js';
 export type { PendingTool } from './tool-readiness.js';
 export type { ToolsChanged } from './tool-set.js';
 
-/** class-validator and class-transformer: loaded on the first call, not at start-up. */
+/** class-validator and class-transformer: loaded on the first call whose arguments need them, not at start-up. */
 const argValidation = lazyModule<typeof import('../core/arg-validation.js')>(
   () => require('../core/arg-validation.js'),
   () => import('../core/arg-validation.js'),
@@ -201,12 +203,13 @@ export class DshHost {
       const tool = this.toolSet.get(name);
       if (!tool) return this.missingTool(name);
       if (ctx.session?.disposed) return errorResult(`session "${ctx.session.id}" is disposed`);
-      const { validateArgs } = await argValidation();
-      const args = validateArgs(tool.meta.args, rawArgs, {
+      const known = {
         tool: name,
         names: argumentNames(tool.descriptor.inputSchema),
         ...(tool.instance.hiddenArgumentReasons ? { refusals: tool.instance.hiddenArgumentReasons() } : {}),
-      });
+      };
+      // Arguments that plainly meet their rules skip loading class-validator; the rest get its messages.
+      const args = quickArgs(tool.meta.args, toPlainObject(rawArgs, known)) ?? (await argValidation()).validateArgs(tool.meta.args, rawArgs, known);
       if (ctx.signal.aborted) return errorResult('tool call aborted');
       // The tool's declared value type is what BuiltinToolValues records for its name.
       return (await runAsToolCall(ctx, () => tool.instance.run(args, ctx))) as ToolResult<V>;

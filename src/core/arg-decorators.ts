@@ -1,4 +1,5 @@
 import type * as ClassValidator from 'class-validator';
+import { noteRule, noteRuleClass } from './quick-args.js';
 
 type Decorators = Pick<
   typeof ClassValidator,
@@ -25,6 +26,7 @@ export function applyArgDecorators(decorators: Decorators): void {
 
 function late<K extends keyof Decorators>(name: K): Decorators[K] {
   const factory = (...args: unknown[]): PropertyDecorator => (target, property) => {
+    noteRule(target, property, name, args);
     const apply = (decorators: Decorators) => (decorators[name] as (...a: unknown[]) => PropertyDecorator)(...args)(target, property);
     if (loaded !== undefined) apply(loaded);
     else recorded.push(apply);
@@ -41,6 +43,12 @@ export const IsPositive = late('IsPositive');
 export const IsString = late('IsString');
 export const Matches = late('Matches');
 export const ValidateBy = late('ValidateBy');
+/** For an argument class with no property at all: its (empty) rules are these decorators' (quick-args.ts). */
+export function NoArguments(): ClassDecorator {
+  return (target) => {
+    noteRuleClass(target.prototype as object);
+  };
+}
 export type { ValidationArguments } from 'class-validator';
 // Only the decorator: the package index loads class-validator.
 export { JSONSchema } from 'class-validator-jsonschema/build/decorators.js';

@@ -94,18 +94,27 @@ describe('the bundled CLI and its code cache', () => {
   });
 
   it('loads the packages a command needs later from their chunks, each with its own cache, or compiled from source', () => {
-    const traces = () => {
-      const run = spawnSync(process.execPath, [path.join(copy, 'cli/main.js'), ...CALL, '--workspace', workspace], {
+    const traces = (args: string[], expected: { status: number; stdout: string }) => {
+      const run = spawnSync(process.execPath, [path.join(copy, 'cli/main.js'), ...args, '--workspace', workspace], {
         env: { ...process.env, DSH_TOOLS_CODE_CACHE_TRACE: '1' },
         encoding: 'utf8',
         timeout: 60_000,
       });
-      expect(run).toMatchObject({ status: 0, stdout: expect.stringContaining('cached-42') });
+      expect(run).toMatchObject({ status: expected.status, stdout: expect.stringContaining(expected.stdout) });
       return run.stderr;
     };
-    expect(traces()).toContain('dsh-tools: code cache used (dsh-tools.validation.cjs)\n');
+    const valid = () => traces(CALL, { status: 0, stdout: 'cached-42' });
+    // Valid arguments skip class-validator (src/core/quick-args.ts); an invalid one loads it for its message.
+    const invalid = () =>
+      traces(['call', 'bash', JSON.stringify({ command: 'true', description: 'x', timeoutMs: '5' })], {
+        status: 1,
+        stdout: 'Error: invalid timeoutMs: expected a positive number, got "5"',
+      });
+    // Nor, with nothing to read metrics and no tracing SDK, prom-client or the OpenTelemetry API.
+    expect(valid()).not.toMatch(/dsh-tools\.(validation|observability)\.cjs/);
+    expect(invalid()).toContain('dsh-tools: code cache used (dsh-tools.validation.cjs)\n');
     damage(path.join(copy, 'cli/dsh-tools.validation.cjs.call.cache'));
-    expect(traces()).toContain('dsh-tools: code cache invalid (dsh-tools.validation.cjs)\n');
+    expect(invalid()).toContain('dsh-tools: code cache invalid (dsh-tools.validation.cjs)\n');
   });
 
   it('serve answers initialize with a damaged cache', async () => {

@@ -69,6 +69,24 @@ describe('start-up loads only what the first response needs', () => {
     expect(matching(traced.loaded(), [...VALIDATION, ...DOCTOR_AND_WEBHOOK, DOCKER, KUBERNETES, /@modelcontextprotocol\/sdk/])).toEqual([]);
   });
 
+  it.each([
+    ['task_list', '{}'],
+    ['bash', JSON.stringify({ command: 'true', description: 'x' })],
+  ])('call %s with valid arguments: no validation, no schema generator, no prom-client (nothing reads its metrics), no OpenTelemetry API (no SDK)', (tool, json) => {
+    const traced = tracedArgs(['call', tool, json, '--workspace', dir]);
+    const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(matching(traced.loaded(), [...VALIDATION, /\/prom-client\//, /\/@opentelemetry\//, ...DOCTOR_AND_WEBHOOK, DOCKER, KUBERNETES])).toEqual([]);
+  });
+
+  it('call with an invalid argument: class-validator gives the message', () => {
+    const traced = tracedArgs(['call', 'bash', JSON.stringify({ command: 'true', description: 'x', timeoutMs: '5' }), '--workspace', dir]);
+    const run = spawnSync(process.execPath, traced.argv, { env: traced.env, encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('Error: invalid timeoutMs: expected a positive number, got "5"\n');
+    expect(matching(traced.loaded(), VALIDATION).length).toBeGreaterThan(0);
+  });
+
   it('serve (stdio): initialize answered without validation, schema generator or HTTP transport; a call then validates', async () => {
     const traced = tracedArgs(['serve', '--workspace', dir]);
     const child = spawn(process.execPath, traced.argv, { env: traced.env, stdio: ['pipe', 'pipe', 'ignore'] });

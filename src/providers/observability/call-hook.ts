@@ -7,6 +7,7 @@ import { runInCallScope, type CallScope } from '../../core/call-scope.js';
 import type { CallPlan } from '../../core/call-plan.js';
 import { HostMetrics } from './host-metrics.js';
 import { ToolCallObserver, type ToolCallEnd, type ToolCallStart } from './tool-call-observer.js';
+import { monotonicMs } from '../../core/monotonic-ms.js';
 
 /**
  * The host's one observation hook around a tool call: start and end events
@@ -30,7 +31,7 @@ export async function observeCall<V>(
   // A plan handed over after the call answered (a late callback) is not this call's any more.
   const planned: CallContext = { ...ctx, onPlan: (decided) => void (scope.ended ? undefined : (plan = decided)) };
   return runInCallScope(scope, async () => {
-    const started = performance.now();
+    const started = monotonicMs();
     let start: ToolCallStart;
     try {
       start = callStart(source, tool, rawArgs, ctx);
@@ -43,10 +44,10 @@ export async function observeCall<V>(
     try {
       result = await (scope.around ? scope.around(() => run(planned)) : run(planned));
     } catch (error) {
-      await ended(source, observers, start, scope, { rawArgs, result: errorResult(messageOf(error)), plan, ctx, durationMs: performance.now() - started });
+      await ended(source, observers, start, scope, { rawArgs, result: errorResult(messageOf(error)), plan, ctx, durationMs: monotonicMs() - started });
       throw error;
     }
-    await ended(source, observers, start, scope, { rawArgs, result, plan, ctx, durationMs: performance.now() - started });
+    await ended(source, observers, start, scope, { rawArgs, result, plan, ctx, durationMs: monotonicMs() - started });
     return withNotes(result, scope.notes);
   });
 }

@@ -7,14 +7,22 @@ import { ScopeKey, scopeOf } from '../../core/session-scope.js';
 import { Logger } from '../logging/logger.js';
 import { createMetricSet, type MetricSet } from './metric-set.js';
 
-/** prom-client (about 100 ms of start-up): loaded with the first update or scrape, not when the host starts. */
+/**
+ * prom-client (about 100 ms of start-up): loaded when the metrics are first
+ * read (a scrape, the console) or once `MAX_PENDING` updates wait, not when
+ * the host starts nor with its first call: a one-shot `dsh-tools call` never
+ * reads them, and loading them was 3-4 % of its run.
+ */
 const promClient = lazyModule<typeof PromClient>(
   () => require('prom-client'),
   () => import('prom-client'),
 );
 
-/** Updates made before prom-client is loaded wait here; a few per call at most, for the length of one load. */
+/** Updates made before prom-client is loaded wait here (a few per call), applied in order when it loads. */
 type Update = (metrics: MetricSet) => void;
+
+/** Past this many waiting updates prom-client loads without a reader, so the queue stays small. */
+const MAX_PENDING = 256;
 
 /**
  * The host's metrics: a prom-client registry of its own, loaded on first use,
@@ -31,15 +39,17 @@ export class HostMetrics {
   private readonly shells = new Set<string>();
   private readonly sessionKey = new ScopeKey<string>('the metrics session count');
   private disposed = false;
+  /** prom-client could not be loaded: updates are dropped. */
+  private unavailable = false;
 
   constructor(@inject(Logger) @optional() private readonly logger?: Logger) {}
 
-  /** Applies `update` now, or once prom-client is loaded. */
+  /** Applies `update` now, or once prom-client is loaded (by a read, or when `MAX_PENDING` updates wait). */
   update(update: Update): void {
     if (this.metrics) return update(this.metrics);
-    if (this.disposed) return;
+    if (this.disposed || this.unavailable) return;
     this.pending.push(update);
-    void this.load();
+    if (this.pending.length >= MAX_PENDING) void this.load();
   }
 
   /** The registry (loads prom-client); undefined when it cannot be loaded. */
@@ -98,6 +108,7 @@ export class HostMetrics {
         return this.metrics;
       },
       (error: unknown) => {
+        this.unavailable = true;
         this.pending = [];
         this.logger?.error(`metrics: cannot load prom-client (${messageOf(error)}); no metrics are recorded`);
         return undefined;

@@ -6,7 +6,7 @@ import { currentCallScope, type CallScope, type CallStep } from '../../core/call
 import { DEFAULT_TELEMETRY_CONFIG, TelemetryConfig } from './observability-config.js';
 import type { ToolCallEnd, ToolCallObserver, ToolCallStart } from './tool-call-observer.js';
 
-/** The OpenTelemetry API only (the embedding application brings the SDK); loaded with the first call. */
+/** The OpenTelemetry API only (the embedding application brings the SDK); loaded with the first call once an SDK is registered. */
 const otelApi = lazyModule<typeof OtelApi>(
   () => require('@opentelemetry/api'),
   () => import('@opentelemetry/api'),
@@ -15,11 +15,28 @@ const otelApi = lazyModule<typeof OtelApi>(
 const TRACER_NAME = 'dsh-tools';
 
 /**
+ * Where @opentelemetry/api 1.x keeps whatever an SDK registers (a tracer
+ * provider, a context manager, a propagator), shared by every copy of the
+ * API in the process; `test/providers/observability/otel-global-key.test.ts`
+ * checks it against the API's version.
+ */
+export const OTEL_GLOBAL_KEY = Symbol.for('opentelemetry.js.api.1');
+
+/**
+ * Whether anything was registered with the API. Without that every span is
+ * the API's no-op and its context manager runs a function as it is, so a
+ * call skips loading the API (part of a one-shot `dsh-tools call`'s start-up).
+ */
+function sdkRegistered(): boolean {
+  return (globalThis as Record<symbol, unknown>)[OTEL_GLOBAL_KEY] !== undefined;
+}
+
+/**
  * One span per tool call (`execute_tool <tool>`), with child spans for the
  * approvals it waited for and the steps providers mark (`container.start`).
  * Attributes never carry output; the command only with
- * `telemetry.includeCommand`. Without a registered SDK every span is the
- * API's no-op.
+ * `telemetry.includeCommand`. Without a registered SDK every span would be
+ * the API's no-op: a call then makes none, and the API is not loaded.
  */
 @injectable()
 export class TracingObserver implements ToolCallObserver {
@@ -33,7 +50,7 @@ export class TracingObserver implements ToolCallObserver {
 
   async onCallStart(start: ToolCallStart): Promise<void> {
     const scope = currentCallScope();
-    if (!scope) return;
+    if (!scope || !sdkRegistered()) return;
     const api = await otelApi();
     const tracer = api.trace.getTracer(TRACER_NAME);
     // A trace the client sent continues here; else the context active when the call was made.

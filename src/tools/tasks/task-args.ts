@@ -1,4 +1,4 @@
-import { IsBoolean, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, JSONSchema, type ValidationArguments } from '../../core/arg-decorators.js';
+import { IsBoolean, IsNotEmpty, IsNumber, IsOptional, NoArguments, IsPositive, IsString, JSONSchema, type ValidationArguments } from '../../core/arg-decorators.js';
 import { describeValue } from '../../core/describe-value.js';
 
 /** `task_output`'s wait when `timeout_ms` is absent. */
@@ -36,6 +36,7 @@ export class TaskOutputArgs {
 }
 
 /** `task_list` takes no arguments. */
+@NoArguments()
 export class TaskListArgs {}
 
 export class TaskKillArgs {

@@ -22,6 +22,7 @@ import { PrestartSlots } from './prestart-slots.js';
 import { reapingArgv } from '../../exec/process/namespace-reaper.js';
 import { CallLimitGroups, denialOf, LazyLimitGroup, releaseOnExit, settleLimits } from './confined-call-facts.js';
 import { abortedBeforeStart, continuedResult, finishedResult } from '../../exec/shell/run-results.js';
+import { monotonicMs } from '../../../core/monotonic-ms.js';
 
 /**
  * The default executor: runs each command as a fresh non-login `bash -c` on
@@ -103,7 +104,7 @@ export class LocalShellExecutor implements ShellExecutor {
 
     const { timeoutMs } = spec;
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
-    const startedAt = performance.now();
+    const startedAt = monotonicMs();
     const limits = new LazyLimitGroup(confined);
     const { readable, placement } = this.spillsAndWrap(spec, confined, limits);
     const prestartKey = this.config.prestart ? prestartKeyOf(confined, readable) : undefined;
@@ -147,7 +148,7 @@ export class LocalShellExecutor implements ShellExecutor {
     }
     if (exit === undefined) {
       releaseOnExit(shell, group);
-      return continuedResult(shell, timeoutMs, performance.now() - startedAt, signal?.aborted === true);
+      return continuedResult(shell, timeoutMs, monotonicMs() - startedAt, signal?.aborted === true);
     }
     const result = finishedResult(shell.stdout, shell.stderr, exit, timeoutMs, startedAt);
     const limitsReached = settleLimits(group);

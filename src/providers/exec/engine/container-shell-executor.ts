@@ -17,6 +17,7 @@ import { DetachedBackgroundProcess } from './detached-background-process.js';
 import { launchDetached } from './detached-task.js';
 import type { LiveContainer, SessionContainers } from './session-containers.js';
 import type { SessionChannel } from './session-channel.js';
+import { monotonicMs } from '../../../core/monotonic-ms.js';
 
 /** How long an unexplained kill waits for the engine to report its container stopped. */
 const STOP_SETTLE_MS = 500;
@@ -54,7 +55,7 @@ export class ContainerShellExecutor implements ShellExecutor {
     if (signal?.aborted) throw abortedBeforeStart(signal);
     const { timeoutMs } = spec;
     const progress = onProgress === undefined ? undefined : new ProgressReporter(onProgress);
-    const startedAt = performance.now();
+    const startedAt = monotonicMs();
     const { command, container } = await this.launch(spec, {
       timeoutMs,
       ...(signal === undefined ? {} : { signal }),

@@ -1,6 +1,7 @@
 import { hasEntry, killPid, listPids, newestPid, readEnviron } from './proc-environ.js';
 import { PROCESS_TAG_VARIABLE } from './process-tag.js';
 import { MAX_PASSES, reapSoon, type ReapJob } from './reap-batch.js';
+import { monotonicMs } from '../../../core/monotonic-ms.js';
 
 export { INSTANCE_ID, newProcessTag, PROCESS_TAG_VARIABLE } from './process-tag.js';
 export { newestPid } from './proc-environ.js';
@@ -16,7 +17,7 @@ const FULL_SCAN_AFTER_MS = 1_000;
  */
 export class LeftoverReaper implements ReapJob {
   private readonly killed = new Set<number>();
-  private readonly startedAt = performance.now();
+  private readonly startedAt = monotonicMs();
 
   /**
    * `sincePid`: the newest pid when the tag was handed out, for a leader
@@ -34,7 +35,7 @@ export class LeftoverReaper implements ReapJob {
   }
 
   get scanAll(): boolean {
-    return performance.now() - this.startedAt > FULL_SCAN_AFTER_MS;
+    return monotonicMs() - this.startedAt > FULL_SCAN_AFTER_MS;
   }
 
   recordKill(pid: number): boolean {

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
 
+/** How long after its start the watchdog may trust pid order (microseconds; as FULL_SCAN_AFTER_MS in leftover-reaper.ts). */
+const WINDOW_US = 1_000_000;
+
 /**
  * A server killed with SIGKILL runs no cleanup, so a tiny bash process is
  * started with the first command: it blocks reading a pipe whose only writer
@@ -10,15 +13,30 @@ import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from './leftover-reaper.js';
  * holds none of the server's stdio open. `--norc`: its stdin is a socket, and
  * bash started with one at shell level 1 takes itself for an ssh login and
  * runs ~/.bashrc first (which may hang, or kill nothing ever).
+ *
+ * Every carrier of the tag started after the watchdog (it is started before
+ * the first command), and pids are handed out in order: stopped within a
+ * second of its start with the newest pid not below its own (no wrap), it
+ * reads the environment of the pids above its own only (the rule of
+ * reap-batch.ts), which spares a one-shot `dsh-tools call` reading every
+ * process's environment; later, without bash 5's `EPOCHREALTIME`, or when
+ * an earlier start failed in this process (commands may have run before it),
+ * it reads them all.
  */
 const WATCHDOG_SCRIPT = `
+started=\${EPOCHREALTIME//[!0-9]/}
 read -r _
 needle="${PROCESS_TAG_VARIABLE}=$1."
+since=0
+if [ "$2" = ordered ] && [ -n "$started" ] && (( \${EPOCHREALTIME//[!0-9]/} - started < ${WINDOW_US} )); then
+  read -r _ _ _ _ newest </proc/loadavg
+  [[ $newest =~ ^[0-9]+$ ]] && (( newest >= $$ )) && since=$$
+fi 2>/dev/null
 for pass in 1 2 3 4 5 6 7 8; do
   found=0
   for dir in /proc/[0-9]*; do
     pid=\${dir#/proc/}
-    [ "$pid" = "$$" ] && continue
+    (( pid > since )) && [ "$pid" != "$$" ] || continue
     while IFS= read -r -d '' entry; do
       if [[ $entry == "$needle"* ]]; then kill -9 "$pid" && found=1; break; fi
     done 2>/dev/null <"$dir/environ"
@@ -34,6 +52,8 @@ interface Watchdog {
 
 let running: Watchdog | undefined;
 let holds = 0;
+/** A start failed: commands may have run before the next watchdog, so its carriers' pids may be below its own. */
+let startFailed = false;
 
 /** Starts this process's watchdog once (again after a `release`); later calls do nothing. Never throws. */
 export function ensureReaperWatchdog(shellPath: string): void {
@@ -43,14 +63,17 @@ export function ensureReaperWatchdog(shellPath: string): void {
     delete env[PROCESS_TAG_VARIABLE];
     delete env.BASH_ENV;
     delete env.ENV;
-    const child = spawn(shellPath, ['--norc', '--noprofile', '-c', WATCHDOG_SCRIPT, 'dsh-reaper-watchdog', INSTANCE_ID], {
+    const child = spawn(shellPath, ['--norc', '--noprofile', '-c', WATCHDOG_SCRIPT, 'dsh-reaper-watchdog', INSTANCE_ID, startFailed ? 'unordered' : 'ordered'], {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
       env,
     });
     const exited = new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
-      child.once('error', () => resolve());
+      child.once('error', () => {
+        startFailed = true;
+        resolve();
+      });
     });
     child.stdin?.on('error', () => undefined);
     // Neither the child nor our end of its pipe may keep this server alive.
@@ -58,6 +81,7 @@ export function ensureReaperWatchdog(shellPath: string): void {
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     running = { child, exited };
   } catch {
+    startFailed = true;
     // Best effort: without it, a SIGKILLed server leaves its commands' strays.
   }
 }

@@ -3,6 +3,26 @@ import fs from 'node:fs';
 /** O_CLOEXEC in /proc/<pid>/fdinfo/<fd> `flags:` (octal). */
 const O_CLOEXEC = 0o2000000;
 
+/** Reused by every fdinfo read (one at a time; `flags:` is on the file's second line, well within it). */
+const fdinfoBuffer = Buffer.alloc(512);
+
+/** `/proc/self/fdinfo/<fd>`'s start, with one buffer for all (a scan per CLI start and per spawn). */
+function readFdinfo(fd: number): string | undefined {
+  let file: number;
+  try {
+    file = fs.openSync(`/proc/self/fdinfo/${fd}`, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return fdinfoBuffer.toString('latin1', 0, fs.readSync(file, fdinfoBuffer, 0, fdinfoBuffer.length, 0));
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(file);
+  }
+}
+
 /**
  * The descriptors above 2 that this process would pass on to every child:
  * those without close-on-exec. Node and libuv open all of theirs with it, so
@@ -21,13 +41,9 @@ function inheritableDescriptors(): number[] {
   for (const name of names) {
     const fd = Number(name);
     if (!Number.isInteger(fd) || fd <= 2) continue;
-    let info: string;
-    try {
-      info = fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'latin1');
-    } catch {
-      // The directory's own descriptor, closed by now.
-      continue;
-    }
+    const info = readFdinfo(fd);
+    // Undefined: the directory's own descriptor, closed by now.
+    if (info === undefined) continue;
     const flags = /^flags:\s*([0-7]+)/m.exec(info);
     if (flags !== null && (parseInt(flags[1]!, 8) & O_CLOEXEC) === 0) found.push(fd);
   }

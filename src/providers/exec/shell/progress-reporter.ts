@@ -1,4 +1,5 @@
 import type { ExecProgress } from './shell-executor.js';
+import { monotonicMs } from '../../../core/monotonic-ms.js';
 
 /** Default minimum spacing of progress reports. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -34,7 +35,7 @@ export class ProgressReporter {
     this.bytes += chunk.length;
     this.trackLine(chunk, stream);
     if (this.timer === undefined) {
-      const wait = Math.max(0, this.lastReport + this.intervalMs - performance.now());
+      const wait = Math.max(0, this.lastReport + this.intervalMs - monotonicMs());
       this.timer = setTimeout(() => this.report(), wait);
       this.timer.unref();
     }
@@ -50,7 +51,7 @@ export class ProgressReporter {
   private report(): void {
     this.timer = undefined;
     if (this.stopped) return;
-    this.lastReport = performance.now();
+    this.lastReport = monotonicMs();
     const progress: ExecProgress =
       this.lastLine === undefined ? { bytes: this.bytes } : { bytes: this.bytes, lastLine: this.lastLine };
     try {

@@ -3,6 +3,7 @@ import type { RunResult } from './shell-executor.js';
 import type { OutputCapture } from './output-capture.js';
 import type { ShellExit } from '../process/shell-exit.js';
 import type { ShellProcess } from './shell-process.js';
+import { monotonicMs } from '../../../core/monotonic-ms.js';
 
 // Results the local executor builds outside its main path.
 
@@ -66,7 +67,7 @@ export function finishedResult(
     timedOut: exit.reason === 'timeout',
     aborted: exit.reason === 'abort',
     timeoutMs,
-    durationMs: Math.round(performance.now() - startedAt),
+    durationMs: Math.round(monotonicMs() - startedAt),
     stdoutTruncated: stdout.truncated,
     stderrTruncated: stderr.truncated,
     ...(stdout.spillPath === undefined ? {} : { stdoutSpillPath: stdout.spillPath }),
