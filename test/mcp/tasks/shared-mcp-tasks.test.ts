@@ -3,13 +3,15 @@
 // the real engine. A task-augmented call on A is read, waited for and cancelled on B after A is
 // gone, with the same task id, its real status and its whole result; a replica started afterwards
 // (C, as A restarted would be) shows the same kept result; another caller reads the id as unknown.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { containerEnvironment, createHost, type DshHost } from '../../../src/index.js';
 import { resolveHttpToken, type HttpToken } from '../../../src/mcp/access/http-auth.js';
 import { serveHttp, type RunningHttpServer } from '../../../src/mcp/http-server.js';
 import { SessionContainersToken } from '../../../src/providers/exec/engine/session-containers.js';
+import { listSharedContainers } from '../../../src/providers/exec/engine/shared-containers.js';
+import { mcpTaskRecordName } from '../../../src/providers/tasks/mcp-task-store.js';
 import { FileSessionRegistry } from '../../../src/providers/registry/file-session-registry.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../support/container-engine.js';
 import { handleIn } from '../../support/modern-client.js';
@@ -85,6 +87,12 @@ describeWithEngine(`MCP tasks on any replica${NEEDS_ENGINE}`, () => {
       // The whole output, its status, and the handle notice the call that minted the handle carried.
       expect(text).toBe(`id=${sessionId}\n${LINES}\n[stderr]\noops\n[status: failed, exit code: 3]\n\n[session: ${handle} — it keeps this call's shell and background tasks; pass "session": "${handle}" to later calls to use them]`);
       expect(callText(resultOf(await httpDriver(b.url, ALICE).request('tasks/get', { taskId })).result)).toBe(text);
+      // What the replicas recorded: named by hashes, holding no task id, no handle, no output.
+      const [container] = await listSharedContainers(b.host.get(SessionContainersToken).engine, sessionId!);
+      const records = path.join(container!.dir, 'mcp-tasks');
+      expect(readdirSync(records).sort()).toEqual([`${mcpTaskRecordName(taskId, 'result')}.json`, `${mcpTaskRecordName(taskId, 'task')}.json`]);
+      const recorded = readdirSync(records).map((name) => readFileSync(path.join(records, name), 'utf8')).join('\n');
+      for (const secret of [taskId, taskId.slice(6), handle!, handle!.slice(6), 'line 1', 'oops']) expect(recorded).not.toContain(secret);
 
       // A replica that never saw the task (A started again) reads the same result: the first read consumed nothing it needs.
       const c = await replica();
