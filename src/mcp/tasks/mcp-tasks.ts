@@ -3,9 +3,10 @@ import type { DshHost } from '../../container/dsh-host.js';
 import type { HostSession } from '../../container/host-session.js';
 import { messageOf } from '../../core/describe-value.js';
 import type { Logger } from '../../providers/logging/logger.js';
+import { mcpTaskRecordName, McpTaskStore } from '../../providers/tasks/mcp-task-store.js';
 import { TaskRuntime, type TaskSnapshot } from '../../providers/tasks/task-runtime.js';
 import type { CallRequest } from '../calls/call-runner.js';
-import { taskResultOf } from './mcp-task-result.js';
+import { sharedTaskResultOf, taskResultOf } from './mcp-task-result.js';
 import {
   DEFAULT_TASK_TTL_MS,
   LIST_PARAMS,
@@ -45,6 +46,9 @@ interface RefusedCall {
  * session (`run_in_background`, a promoted timeout) is listed and polled the
  * same way. The runtime's owner fence is the fence: another session's id
  * reads as unknown. A client that did not declare tasks sees none of this.
+ * With shared sessions (`McpTaskStore` bound) a task's ttl and kept result
+ * are recorded beside the session's tasks, so the replica that adopted the
+ * connection answers alike (docs/shared-sessions.md#mcp-tasks).
  */
 export class McpTasks {
   private readonly ttls = new Map<string, number>();
@@ -52,6 +56,7 @@ export class McpTasks {
   private readonly refused = new Map<string, RefusedCall>();
   private refusedCount = 0;
   private readonly unsubscribe: () => void;
+  private readonly store: McpTaskStore | undefined;
 
   /** Attaches to `server` when the host has a task runtime; undefined otherwise (nothing changes). */
   static attach(server: Server, session: HostSession, host: DshHost, logger?: Logger): McpTasks | undefined {
@@ -65,6 +70,7 @@ export class McpTasks {
     private readonly runtime: TaskRuntime,
     private readonly logger?: Logger,
   ) {
+    this.store = host.isBound(McpTaskStore) ? host.get(McpTaskStore) : undefined;
     // The initialize result reads getCapabilities() after it stored the client's: tasks are offered only to a client that declared them.
     const declared = server.getCapabilities.bind(server);
     server.getCapabilities = () => ({ ...declared(), ...taskCapabilitiesFor(server.getClientCapabilities(), true) });
@@ -91,6 +97,10 @@ export class McpTasks {
     const snapshot = started === undefined ? undefined : this.runtime.get(this.session, started);
     if (!snapshot) return this.refuse(result, ttl);
     keep(this.ttls, snapshot.id, ttl);
+    // Recorded before it is answered: the client's next request may reach another replica.
+    await this.store
+      ?.put(this.session, mcpTaskRecordName(snapshot.id, 'task'), { era: 'legacy', ttl })
+      .catch((error: unknown) => this.logger?.error(`mcp: task ${snapshot.id} of session ${this.session.id} was not recorded for the other replicas: ${messageOf(error)}`));
     return { ...result, task: toMcpTask(snapshot, ttl) } as CallToolResult;
   }
 
@@ -113,27 +123,47 @@ export class McpTasks {
     const served = <T>(answer: () => T | Promise<T>): Promise<T> =>
       this.declared() ? Promise.resolve().then(answer) : Promise.reject(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found'));
     on('tasks/get', { params: TASK_ID_PARAMS }, ({ taskId }) => served(() => this.taskOf(taskId)));
-    on('tasks/list', { params: LIST_PARAMS }, () => served(() => ({ tasks: this.list() })));
+    on('tasks/list', { params: LIST_PARAMS }, () => served(async () => ({ tasks: await this.list() })));
     on('tasks/result', { params: TASK_ID_PARAMS }, ({ taskId }, ctx) => served(() => this.result(taskId, ctx.mcpReq.signal)));
     on('tasks/cancel', { params: TASK_ID_PARAMS }, ({ taskId }) => served(() => this.cancel(taskId)));
   }
 
-  private taskOf(taskId: string): McpTask {
+  private async taskOf(taskId: string): Promise<McpTask> {
     const refused = this.refused.get(taskId);
     if (refused) return refused.task;
+    await this.ready([taskId]);
     const snapshot = this.runtime.get(this.session, taskId);
     if (!snapshot) throw taskNotFound(taskId);
     return this.wire(snapshot);
   }
 
-  private list(): McpTask[] {
-    return [...this.runtime.list(this.session).map((snapshot) => this.wire(snapshot)), ...[...this.refused.values()].map((call) => call.task)];
+  private async list(): Promise<McpTask[]> {
+    await this.ready();
+    const snapshots = this.runtime.list(this.session);
+    await this.ready(snapshots.map((snapshot) => snapshot.id));
+    return [...snapshots.map((snapshot) => this.wire(snapshot)), ...[...this.refused.values()].map((call) => call.task)];
+  }
+
+  /**
+   * Brings the session's tasks into view (a runtime that keeps them outside
+   * this process), and with shared sessions the recorded ttls of `ids`
+   * this replica did not grant itself.
+   */
+  private async ready(ids: readonly string[] = []): Promise<void> {
+    await this.runtime.prepare?.(this.session);
+    const store = this.store;
+    if (!store) return;
+    for (const id of ids.filter((candidate) => !this.ttls.has(candidate))) {
+      const record = await store.get<{ era?: unknown; ttl?: unknown }>(this.session, mcpTaskRecordName(id, 'task')).catch(() => undefined);
+      if (record?.era === 'legacy' && typeof record.ttl === 'number') keep(this.ttls, id, record.ttl);
+    }
   }
 
   /** Blocks until the task is terminal, then answers what `task_output` says about it (the same answer every time). */
   private async result(taskId: string, signal: AbortSignal): Promise<CallToolResult> {
     const refused = this.refused.get(taskId);
     if (refused) return refused.result;
+    await this.ready([taskId]);
     let snapshot = this.runtime.get(this.session, taskId);
     while (snapshot && !isTerminal(this.wire(snapshot).status)) {
       if (signal.aborted) throw new Error('tasks/result cancelled by the client');
@@ -142,7 +172,9 @@ export class McpTasks {
     if (!snapshot) throw taskNotFound(taskId);
     let result = this.results.get(taskId);
     if (!result) {
-      result = taskResultOf(this.session, this.host, this.runtime, taskId);
+      result = this.store
+        ? sharedTaskResultOf(this.store, this.session, this.host, this.runtime, { mcpTaskId: taskId, taskId })
+        : taskResultOf(this.session, this.host, this.runtime, taskId);
       keep(this.results, taskId, result);
     }
     const answer = await result;
@@ -152,6 +184,7 @@ export class McpTasks {
   private async cancel(taskId: string): Promise<McpTask> {
     const refused = this.refused.get(taskId);
     if (refused) throw notCancellable(refused.task.status);
+    await this.ready([taskId]);
     const before = this.runtime.get(this.session, taskId);
     if (!before) throw taskNotFound(taskId);
     if (isTerminal(this.wire(before).status)) throw notCancellable(this.wire(before).status);

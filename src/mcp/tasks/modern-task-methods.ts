@@ -35,12 +35,12 @@ export function serveModernTasks(server: Server, tasks: ModernTasks, caller: str
 }
 
 /** `tools/call`: for a declaring request, a call that started a background task answers as that task. */
-export function asTaskIfStarted(
+export async function asTaskIfStarted(
   tasks: ModernTasks | undefined,
   ctx: ServerContext,
   result: CallToolResult,
   over: { caller: string | undefined; handle: unknown; minted: string | undefined; session: HostSession },
-): CallToolResult {
+): Promise<CallToolResult> {
   const handle = over.minted ?? over.handle;
   if (!tasks || !requestDeclaresTasks(ctx) || typeof handle !== 'string') return result;
   return tasks.handOver(result, {

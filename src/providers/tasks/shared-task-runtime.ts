@@ -1,26 +1,29 @@
 import { existsSync } from 'node:fs';
 import type { SessionContext } from '../../core/tool-contract.js';
 import { messageOf } from '../../core/describe-value.js';
-import { PerSession } from '../../core/per-session.js';
+import { ScopeKey, scopeOf } from '../../core/session-scope.js';
 import type { Logger } from '../logging/logger.js';
 import type { Redactor } from '../output-filter/redactor.js';
 import { isDetached } from '../exec/engine/detached-background-process.js';
-import { readRunOutput, stopDetached, type RunOffsets } from '../exec/engine/detached-task-files.js';
+import { stopDetached } from '../exec/engine/detached-task-files.js';
 import type { SessionContainers } from '../exec/engine/session-containers.js';
 import { LocalTaskRuntime } from './local-task-runtime.js';
 import { relayTask } from './shared-task-relay.js';
+import { readSharedTask, readStateOf, type ReadState } from './shared-task-read.js';
 import { SharedTaskRecords } from './shared-task-records.js';
 import { snapshotOf, type Meta, type Run } from './shared-task-snapshot.js';
-import type { TaskCaller, TaskDoneEvent, TaskKiller, TaskRead, TaskRuntime, TaskRuntimeConfig, TaskSnapshot, TaskStartSpec } from './task-runtime.js';
+import type { TaskCaller, TaskDoneEvent, TaskKiller, TaskRead, TaskReadMark, TaskRuntime, TaskRuntimeConfig, TaskSnapshot, TaskStartSpec } from './task-runtime.js';
 import { isTaskProcess, validateTaskSpec } from './task-spec-check.js';
+
+/**
+ * Made in the scope of a session that started a task: the session holds
+ * something a later call can use, so a 2026-07-28 call that started one
+ * gets a handle (the tasks themselves are the sandbox's, not the scope's).
+ */
+const STARTED_TASKS = new ScopeKey<true>('the shared background tasks', { outlivesCall: true });
 
 /** How often a wait, the done listeners and a relayed task look at the records. */
 const POLL_MS = 100;
-
-interface ReadState extends RunOffsets {
-  /** A start error was shown (a command that never ran shows it as its output, once). */
-  readonly errorShown?: boolean;
-}
 
 interface SharedTaskLimits {
   readonly maxOutputBytes: number;
@@ -46,8 +49,6 @@ export class SharedTaskRuntime implements TaskRuntime {
   private readonly waiting = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
-  /** Marks a session that started a task as holding lasting state; its tasks are the sandbox's, so its release stops nothing. */
-  private readonly lasting = new PerSession<object>('the shared background tasks', { outlivesCall: true }, () => ({}), () => undefined);
 
   constructor(
     private readonly containers: SessionContainers,
@@ -91,8 +92,7 @@ export class SharedTaskRuntime implements TaskRuntime {
     await this.prepare(owner);
     this.preflight(owner);
     const store = await this.storeFor(owner);
-    // The session now holds something a later call uses (a 2026-era call's session keeps its handle for it).
-    this.lasting.of(owner);
+    scopeOf(owner).get(STARTED_TASKS, () => true);
     const id = store.allocate(spec.kind);
     store.write(id, 'meta.json', { id, kind: spec.kind, label: spec.label, ownerId: owner.id, startedAt: Date.now() } satisfies Meta);
     let handle: unknown;
@@ -125,26 +125,25 @@ export class SharedTaskRuntime implements TaskRuntime {
     const store = this.own(caller);
     const snapshot = store && snapshotOf(store, id);
     if (store === undefined || snapshot === undefined) return this.local.read(caller, id);
-    // Status first: a task that had ended before this read has all its output in the files.
-    const terminal = snapshot.status !== 'running' && snapshot.status !== 'stopping';
-    const run = store.read<Run>(id, 'run.json');
     const from = store.read<ReadState>(id, 'read.json') ?? { out: 0, err: 0 };
-    let text = '';
-    let lost = false;
-    let spillPaths: readonly string[] = [];
-    if (run !== undefined) {
-      const { delta, offsets } = readRunOutput(run, from, terminal, this.limits.maxOutputBytes, this.redactor);
-      ({ text, lost, spillPaths } = delta);
-      store.write(id, 'read.json', { ...from, ...offsets });
-    }
-    const error = snapshot.outcome?.error;
-    // A detached command that never ran (an unusable workdir) shows why as its output, once, as a local handle does.
-    if (terminal && error !== undefined && text === '' && run !== undefined && run.relay === undefined && from.errorShown !== true) {
-      text = error;
-      store.write(id, 'read.json', { ...(store.read<ReadState>(id, 'read.json') ?? from), errorShown: true });
-    }
-    if (terminal) store.create(id, 'collected', {});
-    return Object.freeze({ snapshot, text, lost, spillPaths: Object.freeze([...spillPaths]) });
+    const { read, next } = readSharedTask(store, id, snapshot, from, this.limits.maxOutputBytes, this.redactor);
+    if (next !== from) store.write(id, 'read.json', next);
+    if (read.snapshot.status !== 'running' && read.snapshot.status !== 'stopping') store.create(id, 'collected', {});
+    return read;
+  }
+
+  readMark(caller: TaskCaller, id: string): TaskReadMark | undefined {
+    const store = this.own(caller);
+    if (store === undefined || snapshotOf(store, id) === undefined) return undefined;
+    return { out: 0, err: 0, ...store.read<ReadState>(id, 'read.json') };
+  }
+
+  reread(caller: TaskCaller, id: string, mark: TaskReadMark): TaskRead | undefined {
+    const store = this.own(caller);
+    const snapshot = store && snapshotOf(store, id);
+    const from = readStateOf(mark);
+    if (store === undefined || snapshot === undefined || from === undefined) return undefined;
+    return readSharedTask(store, id, snapshot, from, this.limits.maxOutputBytes, this.redactor).read;
   }
 
   async kill(caller: TaskCaller, id: string, reason?: string, by: TaskKiller = 'model'): Promise<{ snapshot: TaskSnapshot; alreadyFinished: boolean } | undefined> {

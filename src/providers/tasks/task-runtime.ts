@@ -62,6 +62,9 @@ export interface TaskRead {
   readonly spillPaths: readonly string[];
 }
 
+/** A position in a task's output, as a runtime that keeps its reads outside the process writes it down. */
+export type TaskReadMark = Readonly<Record<string, unknown>>;
+
 export interface TaskDoneEvent {
   readonly snapshot: TaskSnapshot;
   readonly owner?: SessionContext;
@@ -106,6 +109,14 @@ export interface TaskRuntime {
   list(caller: TaskCaller): TaskSnapshot[];
   /** Consuming read; undefined for an unknown (or foreign) id. */
   read(caller: TaskCaller, id: string): TaskRead | undefined;
+  /**
+   * Where the next consuming read of a task starts, as JSON to keep
+   * (shared sessions only: an MCP task's result read once, shown again on
+   * any replica with `reread`); undefined for an unknown id.
+   */
+  readMark?(caller: TaskCaller, id: string): TaskReadMark | undefined;
+  /** A read from `mark` that consumes nothing; undefined for an unknown id or a mark not of this runtime. */
+  reread?(caller: TaskCaller, id: string, mark: TaskReadMark): TaskRead | undefined;
   /** What a task printed that memory holds, unconsumed (the operator console's tail); optional. */
   peek?(caller: TaskCaller, id: string): string | undefined;
   /** Requests cancellation; undefined for an unknown id; `alreadyFinished` when it had settled. */

@@ -2,6 +2,8 @@ import { bindSeam } from '../../core/contributions.js';
 import { PluginModule } from '../../core/plugin-module.js';
 import { LocalTaskRuntime } from './local-task-runtime.js';
 import { SharedTaskRuntime } from './shared-task-runtime.js';
+import { SharedMcpTaskStore } from './shared-mcp-task-store.js';
+import { McpTaskStore } from './mcp-task-store.js';
 import { Logger } from '../logging/logger.js';
 import { Redactor } from '../output-filter/redactor.js';
 import { resolveExecutorConfig } from '../exec/shell/executor-config.js';
@@ -29,7 +31,8 @@ export function taskRuntimeModule(config: Partial<TaskRuntimeConfig> = {}): Plug
 /**
  * `serve --shared-sessions` (docs/shared-sessions.md#tasks): the task runtime
  * whose session tasks run detached in the session's sandbox and are recorded
- * beside it, so that every replica serves them. Needs the container modules.
+ * beside it, so that every replica serves them; and the store of MCP tasks
+ * beside them (docs/shared-sessions.md#mcp-tasks). Needs the container modules.
  */
 export function sharedTaskRuntimeModule(config: Partial<TaskRuntimeConfig> = {}): PluginModule {
   const resolved = resolveTaskRuntimeConfig(config);
@@ -43,5 +46,8 @@ export function sharedTaskRuntimeModule(config: Partial<TaskRuntimeConfig> = {})
       })
       .inSingletonScope()
       .onDeactivation((runtime) => runtime.dispose());
+    bindSeam(bind, McpTaskStore)
+      .toDynamicValue((ctx) => new SharedMcpTaskStore(ctx.get(SessionContainersToken)))
+      .inSingletonScope();
   });
 }

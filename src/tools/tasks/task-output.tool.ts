@@ -1,30 +1,15 @@
 import { inject, optional } from 'inversify';
 import { Tool } from '../../core/tool.decorator.js';
-import {
-  textResult,
-  ToolError,
-  type CallContext,
-  type ToolResult,
-} from '../../core/tool-contract.js';
-import { TaskRuntime, type TaskStatus } from '../../providers/tasks/task-runtime.js';
+import { ToolError, type CallContext, type ToolResult } from '../../core/tool-contract.js';
+import { TaskRuntime } from '../../providers/tasks/task-runtime.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, TaskOutputArgs } from './task-args.js';
 import { TaskCompletionNotifier } from './task-completion-notifier.js';
-import { lossNotice, noticeKey, statusLine, unknownTaskMessage } from './task-format.js';
+import { noticeKey, unknownTaskMessage } from './task-format.js';
+import { taskOutputResult, type TaskOutputValue } from './task-output-result.js';
 import { TASK_OUTPUT_OUTPUT_SCHEMA } from './task-output-schemas.js';
 import { TaskTool } from './task-tool.js';
 
-/** Typed value of a `task_output` result. */
-export interface TaskOutputValue {
-  readonly kind: 'task_output';
-  readonly taskId: string;
-  readonly status: TaskStatus;
-  readonly detail?: string;
-  /** The delta exactly as read (empty when there was nothing new). */
-  readonly output: string;
-  /** True when part of this delta was dropped from memory. */
-  readonly lost: boolean;
-  readonly spillPaths: readonly string[];
-}
+export type { TaskOutputValue } from './task-output-result.js';
 
 /**
  * `task_output`: the next unread output of a task, then its status line.
@@ -66,21 +51,6 @@ export class TaskOutputTool extends TaskTool<TaskOutputArgs> {
     const { status: readStatus } = read.snapshot;
     if (readStatus !== 'running' && readStatus !== 'stopping') ctx.session?.withdraw(noticeKey(id));
 
-    const lines: string[] = [];
-    const output = read.text.length > 0 ? read.text : '(no new output)';
-    lines.push(output.endsWith('\n') ? output.slice(0, -1) : output);
-    if (read.lost) lines.push(lossNotice(read.spillPaths));
-    lines.push(statusLine(read.snapshot));
-
-    const { status, detail } = read.snapshot;
-    return textResult(lines.join('\n'), {
-      kind: 'task_output',
-      taskId: id,
-      status,
-      ...(detail !== undefined && { detail }),
-      output: read.text,
-      lost: read.lost,
-      spillPaths: read.spillPaths,
-    });
+    return taskOutputResult(id, read);
   }
 }
