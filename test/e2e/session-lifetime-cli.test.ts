@@ -51,5 +51,5 @@ test('--session-lifetime overrides the config file', async () => {
 
 test('a bad serve.sessionLifetimeMs is refused with its key', () => {
   expect(() => validateConfig({ serve: { sessionLifetimeMs: -5 } }, 'dsh.yaml')).toThrow('dsh.yaml: serve.sessionLifetimeMs: expected 0 or a positive integer');
-  expect(() => validateConfig({ serve: { lifetime: 5 } }, 'dsh.yaml')).toThrow('dsh.yaml: serve.lifetime: unknown key (known: sessionLifetimeMs, console, operatorTokenFile)');
+  expect(() => validateConfig({ serve: { lifetime: 5 } }, 'dsh.yaml')).toThrow('dsh.yaml: serve.lifetime: unknown key (known: sessionLifetimeMs, console, operatorTokenFile, sharedSessions)');
 });
