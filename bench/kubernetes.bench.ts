@@ -40,6 +40,7 @@ export async function benchKubernetes(): Promise<Figure[]> {
   if (why !== null) return [{ name: 'kubernetes suite', value: `skipped: no cluster (${why})` }];
   return [
     await firstResult(5),
+    await warmPoolFirstCall(5),
     await oneShotVsRawExec(30),
     await channelVsLocalSpawn(30),
     await persistentRoundTrip(100),
@@ -60,6 +61,38 @@ async function firstResult(runs: number): Promise<Figure> {
     return { name: 'pod creation to first result (`true`)', value: fmt(median(times)) };
   } finally {
     await host.dispose();
+  }
+}
+
+/**
+ * Issue 32: the first call of a new session when two pods wait in the
+ * pool (`kubernetes.warmPool: 2`), against a cold pod start in the same run.
+ * Each run waits until the pool is full again, as a server between two new
+ * sessions would.
+ */
+async function warmPoolFirstCall(runs: number): Promise<Figure> {
+  const pooled = await createHost(...kubernetesEnvironment({ workspace: process.cwd(), kubernetes: { image: IMAGE, warmPool: 2 } }));
+  const cold = await createHost(...environment());
+  const pool = pooled.get(SessionContainersToken);
+  try {
+    const firstCall = async (host: typeof cold): Promise<number> => {
+      const session = host.openSession({ cwd: process.cwd() });
+      const took = await timeOnce(() => session.call('bash', args));
+      await session.dispose();
+      return took;
+    };
+    const subject: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      // The pool says how many are ready; nothing else announces a refill.
+      for (let waited = 0; pool.pooled < 2 && waited < 1200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
+      subject.push(await firstCall(pooled));
+      baseline.push(await firstCall(cold));
+    }
+    const ratio = median(subject) / median(baseline);
+    return { name: 'first call of a new session, warm pool of 2 (pod)', value: fmt(median(subject)), baseline: `cold pod start ${fmt(median(baseline))}`, ratio, goal: '≤ 100 ms' };
+  } finally {
+    await Promise.all([pooled.dispose(), cold.dispose()]);
   }
 }
 
