@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { LABELS, type ContainerEngine } from './container-engine.js';
 
 /*
@@ -9,6 +10,9 @@ import { LABELS, type ContainerEngine } from './container-engine.js';
  * finds, adopts and removes them by labels alone. The session's record
  * decides their end, never a server's life.
  */
+
+/** A `dsh-ss-` directory no container names is removed only once this old: a container's start takes seconds, never this long. */
+const UNCLAIMED_DIR_MIN_AGE_MS = 10 * 60_000;
 
 /** A shared session's directory is `<tmp>/dsh-ss-XXXXXX`: its session's, whatever server made it (no pid to sweep by). */
 export const SHARED_SESSION_DIR_PREFIX = 'dsh-ss-';
@@ -111,7 +115,37 @@ export async function sweepSharedContainers(engine: ContainerEngine, live: Reado
   const networks = await engine.listNetworks([`${LABELS.managed}=1`, `${LABELS.shared}=1`]).catch(() => []);
   const left = networks.filter((n) => orphan({ sessionId: n.labels[LABELS.session] ?? '', created: Number(n.labels[LABELS.created]) }));
   await Promise.all(left.map((n) => engine.removeNetwork(n.id).catch(() => undefined)));
+  if (!keepDir) removeUnclaimedDirs(new Set((await listSharedContainers(engine)).map((container) => container.dir)), now - Math.max(graceMs, UNCLAIMED_DIR_MIN_AGE_MS));
   return containers.length;
+}
+
+/**
+ * Removes this machine's `dsh-ss-` directories that no shared container
+ * names and that nothing touched since `before`: a container removed
+ * outside any server (by hand, by another machine's replica) leaves its
+ * directory here. One made for a container still being created is younger
+ * than that (at least `UNCLAIMED_DIR_MIN_AGE_MS`, whatever the sweep's grace).
+ */
+function removeUnclaimedDirs(named: ReadonlySet<string>, before: number): void {
+  const tmp = os.tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(tmp);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(SHARED_SESSION_DIR_PREFIX)) continue;
+    const dir = path.join(tmp, name);
+    if (named.has(dir)) continue;
+    try {
+      const stat = lstatSync(dir);
+      if (!stat.isDirectory() || stat.uid !== process.getuid?.() || stat.mtimeMs > before) continue;
+    } catch {
+      continue;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Only a `dsh-ss-` directory of this machine is ever removed, whatever a label says. */

@@ -2,7 +2,7 @@
 // process stand for two replicas over the same engine; a session with the same id on both is served
 // by one container that outlives either, each replica through a channel of its own.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost, containerEnvironment, DockerContainerEngine, LABELS, reapDeadInstances, type DshHost, type HostSession } from '../../../../src/index.js';
@@ -150,6 +150,23 @@ describeWithEngine(`shared sessions' containers${NEEDS_ENGINE}`, () => {
     } finally {
       await Promise.all(sessions.map((session) => session.dispose()));
       await Promise.all([containersOf(a).end(dead), containersOf(a).end(live)]);
+    }
+  }, 60_000);
+
+  it('sweepOrphans removes a session directory no container names once it is 10 minutes old, and keeps a young one', async () => {
+    const stale = mkdtempSync(path.join(os.tmpdir(), SHARED_SESSION_DIR_PREFIX));
+    const young = mkdtempSync(path.join(os.tmpdir(), SHARED_SESSION_DIR_PREFIX));
+    try {
+      // Left by a container removed outside any server, eleven minutes ago.
+      const then = new Date(Date.now() - 11 * 60_000);
+      utimesSync(stale, then, then);
+      // A grace no container of another suite is past: only directories are at stake.
+      await containersOf(b).sweepOrphans(new Set(), 5 * 60_000);
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(young)).toBe(true);
+    } finally {
+      rmSync(stale, { recursive: true, force: true });
+      rmSync(young, { recursive: true, force: true });
     }
   }, 60_000);
 
