@@ -26,6 +26,7 @@ import { containerState, stoppedReason } from './pod-status.js';
 import { PodStopWatcher } from './pod-stop-watcher.js';
 import { reapExpiredLeases, ServerLease } from './server-lease.js';
 import { LeaseSessionRegistry } from './lease-session-registry.js';
+import type { SessionRegistry } from '../../registry/session-registry.js';
 import { ensureIsolationPolicy } from './session-isolation.js';
 import { EGRESS_LABEL } from './egress-policy.js';
 import type { EgressRules } from './network-policy-config.js';
@@ -89,9 +90,11 @@ export class KubernetesEngine implements ContainerEngine {
   /**
    * Shared sessions' records (docs/shared-sessions.md#registry): a Lease per
    * session in this engine's namespace; this server's own Lease tells the
-   * other replicas it is alive (their pods are no dependents of it).
+   * other replicas it is alive (their pods are no dependents of it). Typed
+   * as the seam: the published declarations must not name the optional
+   * Kubernetes client's types.
    */
-  async sessionRegistry(): Promise<LeaseSessionRegistry> {
+  async sessionRegistry(): Promise<SessionRegistry> {
     const client = await this.connect();
     this.lease ??= new ServerLease(client, this.id, this.config.leaseSeconds);
     return new LeaseSessionRegistry(client, { self: this.lease });
