@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, statSync, constants as fsConstants } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync, constants as fsConstants } from 'node:fs';
 import type { Redactor } from '../../output-filter/redactor.js';
 import { signalName } from '../process/exec-status.js';
 import { workdirMessage, type WorkdirProblem } from '../process/workdir-check.js';
@@ -125,10 +125,10 @@ function completeLength(bytes: Buffer): number {
   return bytes.length;
 }
 
-/** Whether a detached command's status file is there. */
+/** Whether a detached command's status file is there (a link the sandbox planted is not). */
 function runEnded(run: DetachedRun): boolean {
   try {
-    return statSync(runFiles(run).status).isFile();
+    return lstatSync(runFiles(run).status).isFile();
   } catch {
     return false;
   }

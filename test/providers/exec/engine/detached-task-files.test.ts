@@ -1,4 +1,5 @@
 // Reading a detached command's files (docs/shared-sessions.md#tasks): offsets, cut characters, clipping, the status.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,21 @@ describe('a detached run read from its files', () => {
     writeFileSync(secret, 'host secret');
     symlinkSync(secret, path.join(dir, 'r-1.out'));
     expect(readRunOutput(run, { out: 0, err: 0 }, true, 1000).delta.text).toBe('');
+  });
+
+  it('reads nothing through a FIFO the sandbox could plant, and does not block on it', () => {
+    // A FIFO with no writer: an open or read that waited for one would hang this test.
+    execFileSync('mkfifo', [path.join(dir, 'r-1.out'), path.join(dir, 'r-1.status')]);
+    file('err', 'warn\n');
+    expect(readRunOutput(run, { out: 0, err: 0 }, true, 1000).delta.text).toBe('[stderr]\nwarn\n');
+    expect(readRunEnd(run)).toBeUndefined();
+  });
+
+  it('takes no status from a link the sandbox could plant', () => {
+    const secret = path.join(dir, 'secret');
+    writeFileSync(secret, 'exit:0\n');
+    symlinkSync(secret, path.join(dir, 'r-1.status'));
+    expect(readRunEnd(run)).toBeUndefined();
   });
 
   it('reads how it ended: an exit status, a signal, a workdir it could not enter; nothing while it runs', () => {
