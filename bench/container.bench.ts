@@ -8,6 +8,7 @@ import { createHost, containerEnvironment, DockerContainerEngine, LABELS, localE
 import { SessionContainersToken } from '../dist/providers/exec/engine/session-containers.js';
 import { fmt, interleaved, median, timeOnce, type Figure } from './stats.js';
 import { rawSpawn } from './raw-spawn.js';
+import { firstCallTimes } from './warm-pool.js';
 
 const IMAGE = 'dsh-tools-test:latest';
 const run = promisify(execFile);
@@ -183,19 +184,7 @@ export async function benchWarmPool(runs: number): Promise<Figure[]> {
   const pooled = await createHost(...containerEnvironment({ workspace: process.cwd(), container: { image: IMAGE, warmPool: 2 } }));
   const cold = await createHost(...environment());
   try {
-    const firstCall = async (host: typeof cold): Promise<number> => {
-      const session = host.openSession({ cwd: process.cwd() });
-      const took = await timeOnce(() => session.call('bash', args));
-      await session.dispose();
-      return took;
-    };
-    const subject: number[] = [];
-    const baseline: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      await poolReady(2);
-      subject.push(await firstCall(pooled));
-      baseline.push(await firstCall(cold));
-    }
+    const { subject, baseline } = await firstCallTimes(pooled, cold, runs, () => poolReady(2));
     const ratio = median(subject) / median(baseline);
     return [{ name: 'first call of a new session, warm pool of 2 (container)', value: fmt(median(subject)), baseline: `cold start ${fmt(median(baseline))}`, ratio, goal: '≤ 100 ms' }];
   } finally {

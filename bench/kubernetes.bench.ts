@@ -10,6 +10,7 @@ import { createHost, kubernetesEnvironment, LABELS } from '../dist/index.js';
 import { SessionContainersToken } from '../dist/providers/exec/engine/session-containers.js';
 import { fmt, interleaved, median, timeOnce, type Figure } from './stats.js';
 import { rawSpawn } from './raw-spawn.js';
+import { firstCallTimes } from './warm-pool.js';
 
 const IMAGE = process.env.K8S_KIT_IMAGE ?? 'k8s.local/shell:1';
 const args = { command: 'true', description: 'Do nothing' };
@@ -75,20 +76,11 @@ async function warmPoolFirstCall(runs: number): Promise<Figure> {
   const cold = await createHost(...environment());
   const pool = pooled.get(SessionContainersToken);
   try {
-    const firstCall = async (host: typeof cold): Promise<number> => {
-      const session = host.openSession({ cwd: process.cwd() });
-      const took = await timeOnce(() => session.call('bash', args));
-      await session.dispose();
-      return took;
-    };
-    const subject: number[] = [];
-    const baseline: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      // The pool says how many are ready; nothing else announces a refill.
+    // The pool says how many are ready; nothing else announces a refill.
+    const poolReady = async (): Promise<void> => {
       for (let waited = 0; pool.pooled < 2 && waited < 1200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
-      subject.push(await firstCall(pooled));
-      baseline.push(await firstCall(cold));
-    }
+    };
+    const { subject, baseline } = await firstCallTimes(pooled, cold, runs, poolReady);
     const ratio = median(subject) / median(baseline);
     return { name: 'first call of a new session, warm pool of 2 (pod)', value: fmt(median(subject)), baseline: `cold pod start ${fmt(median(baseline))}`, ratio, goal: '≤ 100 ms' };
   } finally {
