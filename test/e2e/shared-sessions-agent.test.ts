@@ -5,16 +5,15 @@
 // the other SIGTERMed. Every step's result is checked, every line of the
 // task is there with its exit status, and nothing is left once the last
 // replica stops (docs/shared-sessions.md).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LABELS } from '../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 import { engine } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
-import { serverDirs } from '../support/mcp-clients.js';
 import { approvingClient, handleIn, modernText, overHttp, type ApprovingClient } from '../support/modern-client.js';
 import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
-import { freePort, pollUntil, startReplica as startServe, stopReplicas, type Replica } from './support/shared-replicas.js';
+import { freePort, pollUntil, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-sessions-agent-token-0123456789';
 const RULE = ['approval:', '  rules:', '    - { match: echo approve-me, action: ask, name: agent approval }', ''].join('\n');
@@ -23,17 +22,11 @@ const describeWithNginx = NGINX !== undefined || process.env.DSH_CI_NGINX === '1
 const NEEDS_NGINX = NGINX === undefined ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
 
 describeWithNginx(`shared sessions: a scripted 2026-era agent across two replicas${NEEDS_ENGINE}${NEEDS_NGINX}`, () => {
-  let dirs: ReturnType<typeof serverDirs>;
-  let tokenFile: string;
+  let dirs: ReplicaDirs;
   let configFile: string;
-  let tmp: string;
   beforeAll(() => {
     ensureBuilt();
-    dirs = serverDirs();
-    tmp = path.join(dirs.root, 'tmp');
-    mkdirSync(tmp);
-    tokenFile = path.join(dirs.root, 'tokens');
-    writeFileSync(tokenFile, `agent:${TOKEN}\n`, { mode: 0o600 });
+    dirs = replicaDirs(`agent:${TOKEN}\n`);
     configFile = path.join(dirs.root, 'dsh.yaml');
     writeFileSync(configFile, RULE);
   }, 180_000);
@@ -41,8 +34,8 @@ describeWithNginx(`shared sessions: a scripted 2026-era agent across two replica
 
   function startReplica(port: number): Promise<Replica> {
     const args = ['--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions', '--config', configFile];
-    args.push('--token-file', tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
-    return startServe(port, args, { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp });
+    args.push('--token-file', dirs.tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
+    return startServe(port, args, dirs.env);
   }
 
   const sessionContainers = async (sessionId: string) => engine.list([`${LABELS.managed}=1`, `${LABELS.session}=${sessionId}`]);

@@ -3,17 +3,15 @@
 // engine, so either replica serves each request, one SIGKILLed and started
 // again loses nothing, one SIGTERMed leaves its sessions to the other, and
 // the client's close removes the container (docs/shared-sessions.md).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LABELS } from '../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 import { engine } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
-import { callTool, serverDirs, textOf } from '../support/mcp-clients.js';
+import { callTool, textOf } from '../support/mcp-clients.js';
 import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
-import { foreignStatus, freePort, startReplica as startServe, stopReplicas, type Replica } from './support/shared-replicas.js';
+import { foreignStatus, freePort, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-sessions-e2e-token-0123456789';
 const OTHER_TOKEN = 'shared-sessions-e2e-other-9876543210';
@@ -23,16 +21,10 @@ const describeWithNginx = NGINX !== undefined || process.env.DSH_CI_NGINX === '1
 const NEEDS_NGINX = NGINX === undefined ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
 
 describeWithNginx(`shared sessions: two container replicas behind round-robin nginx${NEEDS_ENGINE}${NEEDS_NGINX}`, () => {
-  let dirs: ReturnType<typeof serverDirs>;
-  let tokenFile: string;
-  let tmp: string;
+  let dirs: ReplicaDirs;
   beforeAll(() => {
     ensureBuilt();
-    dirs = serverDirs();
-    tmp = path.join(dirs.root, 'tmp');
-    mkdirSync(tmp);
-    tokenFile = path.join(dirs.root, 'tokens');
-    writeFileSync(tokenFile, `agent:${TOKEN}\nother:${OTHER_TOKEN}\n`, { mode: 0o600 });
+    dirs = replicaDirs(`agent:${TOKEN}\nother:${OTHER_TOKEN}\n`);
   }, 180_000);
   afterAll(() => dirs?.cleanup());
 
@@ -42,9 +34,8 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
   async function startReplica(port: number): Promise<Replica> {
     const metricsPort = await freePort();
     const args = ['--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions', '--metrics-port', String(metricsPort)];
-    args.push('--token-file', tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
-    // A temp dir of the test's own: the replicas' records and session directories, apart from any other server's.
-    const replica = await startServe(port, args, { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp });
+    args.push('--token-file', dirs.tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
+    const replica = await startServe(port, args, dirs.env);
     metricsOf.set(replica.child, async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
     return replica;
   }

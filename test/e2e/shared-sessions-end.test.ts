@@ -4,7 +4,7 @@
 // later; and a session nobody touches for its idle time is ended by a
 // replica's reaper without any request. Container mode: the same code paths
 // as pods, at a fraction of the time.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,30 +12,23 @@ import { sessionKey } from '../../src/providers/registry/session-registry.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
 import { engine, sessionContainers } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
-import { callTool, serverDirs, textOf } from '../support/mcp-clients.js';
-import { freePort, pollUntil, startReplica, stopReplicas, type Replica } from './support/shared-replicas.js';
+import { callTool, textOf } from '../support/mcp-clients.js';
+import { freePort, pollUntil, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-sessions-end-token-0123456789';
 
 describeWithEngine(`shared sessions: the end of a session no client closed${NEEDS_ENGINE}`, () => {
-  let dirs: ReturnType<typeof serverDirs>;
-  let tokenFile: string;
-  let tmp: string;
+  let dirs: ReplicaDirs;
   beforeAll(() => {
     ensureBuilt();
-    dirs = serverDirs();
-    tmp = path.join(dirs.root, 'tmp');
-    mkdirSync(tmp);
-    tokenFile = path.join(dirs.root, 'tokens');
-    writeFileSync(tokenFile, TOKEN, { mode: 0o600 });
+    dirs = replicaDirs(TOKEN);
   }, 180_000);
   afterAll(() => dirs?.cleanup());
 
   async function start(extra: string[] = []): Promise<Replica & { url: URL }> {
     const port = await freePort();
-    const args = ['--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions', '--token-file', tokenFile, '--log-level', 'info', '--drain-timeout', '5', ...extra];
-    // A temp dir of the test's own: the replicas' records and session directories, apart from any other server's.
-    const replica = await startReplica(port, args, { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp });
+    const args = ['--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions', '--token-file', dirs.tokenFile, '--log-level', 'info', '--drain-timeout', '5', ...extra];
+    const replica = await startReplica(port, args, dirs.env);
     return { ...replica, url: new URL(`http://127.0.0.1:${port}/mcp`) };
   }
 
@@ -48,7 +41,7 @@ describeWithEngine(`shared sessions: the end of a session no client closed${NEED
   }
   const run = async (client: Client, command: string) => textOf(await callTool(client, 'bash', { command, description: 'Scripted step' }));
   /** The session's record: `<key>.json` in the replicas' record directory (docs/shared-sessions.md#registry). */
-  const recordOf = (header: string) => path.join(tmp, `dsh-shared-sessions-${process.getuid!()}`, `${sessionKey(header)}.json`);
+  const recordOf = (header: string) => path.join(dirs.tmp, `dsh-shared-sessions-${process.getuid!()}`, `${sessionKey(header)}.json`);
   /** Opens a session on `url`, leaves a file in its container, and answers with its ids. */
   async function openSession(url: URL): Promise<{ client: Client; header: string; sessionId: string; hostname: string }> {
     const { client, transport } = await connect(url);

@@ -12,9 +12,9 @@ import { LABELS } from '../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubernetes-cluster.js';
 import { accountWith, coordination, core, documentedRules, scratchNamespace, sessionPods } from '../support/kube-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
-import { callTool, serverDirs, textOf } from '../support/mcp-clients.js';
+import { callTool, textOf } from '../support/mcp-clients.js';
 import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
-import { foreignStatus, freePort, pollUntil, startReplica, stopReplicas, type Replica } from './support/shared-replicas.js';
+import { foreignStatus, freePort, pollUntil, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-sessions-k8s-token-0123456789';
 const OTHER_TOKEN = 'shared-sessions-k8s-other-9876543210';
@@ -26,19 +26,13 @@ const describeWithNginx = NGINX !== undefined || process.env.DSH_CI_NGINX === '1
 const NEEDS_NGINX = NGINX === undefined ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
 
 describeWithNginx(`shared sessions: two pod replicas behind round-robin nginx${NEEDS_CLUSTER}${NEEDS_NGINX}`, () => {
-  let dirs: ReturnType<typeof serverDirs>;
-  let tokenFile: string;
-  let tmp: string;
+  let dirs: ReplicaDirs;
   // A namespace per test: another server's Lease there would count as a live replica.
   let ns: { name: string; remove: () => Promise<void> };
   let config: string;
   beforeAll(() => {
     ensureBuilt();
-    dirs = serverDirs();
-    tmp = path.join(dirs.root, 'tmp');
-    mkdirSync(tmp);
-    tokenFile = path.join(dirs.root, 'tokens');
-    writeFileSync(tokenFile, `agent:${TOKEN}\nother:${OTHER_TOKEN}\n`, { mode: 0o600 });
+    dirs = replicaDirs(`agent:${TOKEN}\nother:${OTHER_TOKEN}\n`);
   }, 180_000);
   beforeEach(async () => {
     ns = await scratchNamespace('dsh-shared-e2e');
@@ -53,10 +47,10 @@ describeWithNginx(`shared sessions: two pod replicas behind round-robin nginx${N
   afterAll(() => dirs?.cleanup());
 
   const start = (port: number): Promise<Replica> => {
-    const args = ['--workspace', dirs.workspace, '--config', config, '--kubernetes', KIT_IMAGE, '--shared-sessions', '--token-file', tokenFile];
+    const args = ['--workspace', dirs.workspace, '--config', config, '--kubernetes', KIT_IMAGE, '--shared-sessions', '--token-file', dirs.tokenFile];
     args.push('--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
-    // The session directories (hostPath volumes) in a temp dir of the test's own, on the kit's one node.
-    return startReplica(port, args, { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp });
+    // dirs.tmp holds the session directories (hostPath volumes), on the kit's one node.
+    return startReplica(port, args, dirs.env);
   };
   const sessionLeases = async (sessionId: string) =>
     (await coordination.listNamespacedLease({ namespace: ns.name, labelSelector: SESSION_LEASES })).items.filter(

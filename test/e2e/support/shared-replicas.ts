@@ -2,9 +2,34 @@
 // sessions suites: started on a port of their own, their stderr kept (it says
 // what they adopted and ended), stopped by the test with a signal.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { MAIN_JS } from '../../support/built-server.js';
+import { serverDirs } from '../../support/mcp-clients.js';
 import { request } from '../../support/raw-legacy.js';
+
+/** A suite's own directories: its workspace, its token file, and the environment its replicas run in. */
+export interface ReplicaDirs {
+  readonly root: string;
+  readonly workspace: string;
+  readonly tokenFile: string;
+  /** The replicas' TMPDIR: their records and session directories, apart from any other server's. */
+  readonly tmp: string;
+  readonly env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+/** Makes a suite's directories, with `tokens` (the token file's content) written 0600. */
+export function replicaDirs(tokens: string): ReplicaDirs {
+  const dirs = serverDirs();
+  const tmp = path.join(dirs.root, 'tmp');
+  mkdirSync(tmp);
+  const tokenFile = path.join(dirs.root, 'tokens');
+  writeFileSync(tokenFile, tokens, { mode: 0o600 });
+  const env = { ...process.env, DSH_HOME: path.join(dirs.root, 'home'), TMPDIR: tmp };
+  return { root: dirs.root, workspace: dirs.workspace, tokenFile, tmp, env, cleanup: dirs.cleanup };
+}
 
 export interface Replica {
   readonly child: ChildProcess;
