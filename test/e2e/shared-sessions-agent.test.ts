@@ -12,14 +12,13 @@ import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/contain
 import { engine } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
 import { approvingClient, handleIn, modernText, overHttp, type ApprovingClient } from '../support/modern-client.js';
-import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
+import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
 import { freePort, pollUntil, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-sessions-agent-token-0123456789';
 const RULE = ['approval:', '  rules:', '    - { match: echo approve-me, action: ask, name: agent approval }', ''].join('\n');
 
-const describeWithNginx = NGINX !== undefined || process.env.DSH_CI_NGINX === '1' ? describeWithEngine : describe.skip;
-const NEEDS_NGINX = NGINX === undefined ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
+const describeWithNginx = describeBehindNginx(describeWithEngine);
 
 describeWithNginx(`shared sessions: a scripted 2026-era agent across two replicas${NEEDS_ENGINE}${NEEDS_NGINX}`, () => {
   let dirs: ReplicaDirs;

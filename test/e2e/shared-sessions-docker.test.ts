@@ -10,15 +10,13 @@ import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/contain
 import { engine } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
 import { callTool, textOf } from '../support/mcp-clients.js';
-import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
+import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
 import { foreignStatus, freePort, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-sessions-e2e-token-0123456789';
 const OTHER_TOKEN = 'shared-sessions-e2e-other-9876543210';
 
-/** nginx must run in CI (.ci/run installs it); elsewhere a machine without it skips, saying why. */
-const describeWithNginx = NGINX !== undefined || process.env.DSH_CI_NGINX === '1' ? describeWithEngine : describe.skip;
-const NEEDS_NGINX = NGINX === undefined ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
+const describeWithNginx = describeBehindNginx(describeWithEngine);
 
 describeWithNginx(`shared sessions: two container replicas behind round-robin nginx${NEEDS_ENGINE}${NEEDS_NGINX}`, () => {
   let dirs: ReplicaDirs;
@@ -40,6 +38,14 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
     return replica;
   }
 
+  /** A real SDK client of the proxy, with the agent's token. */
+  async function connectThrough(proxy: RoundRobinProxy, name: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const transport = new StreamableHTTPClientTransport(proxy.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+    const client = new Client({ name, version: '1.0.0' });
+    await client.connect(transport);
+    return { client, transport };
+  }
+
   const sessionContainers = async (sessionId: string) => engine.list([`${LABELS.managed}=1`, `${LABELS.session}=${sessionId}`]);
 
   it('serves one session from either replica through a SIGKILL and a SIGTERM, and removes its container when the client leaves', async () => {
@@ -51,9 +57,8 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
     let sessionId: string | undefined;
     try {
       proxy = await startRoundRobinNginx(portProxy, [portA, portB]);
-      const transport = new StreamableHTTPClientTransport(proxy.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
-      client = new Client({ name: 'shared-sessions-e2e', version: '1.0.0' });
-      await client.connect(transport);
+      let transport: StreamableHTTPClientTransport;
+      ({ client, transport } = await connectThrough(proxy, 'shared-sessions-e2e'));
       const run = async (command: string) => textOf(await callTool(client!, 'bash', { command, description: 'Scripted step' }));
 
       const first = await run('echo 1 >> /tmp/steps; echo "$DSH_SESSION_ID $(cat /etc/hostname)"');
@@ -112,9 +117,8 @@ describeWithNginx(`shared sessions: two container replicas behind round-robin ng
     let sessionId: string | undefined;
     try {
       proxy = await startRoundRobinNginx(portProxy, [portA, portB]);
-      const transport = new StreamableHTTPClientTransport(proxy.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
-      client = new Client({ name: 'shared-sessions-tasks-e2e', version: '1.0.0' });
-      await client.connect(transport);
+      let transport: StreamableHTTPClientTransport;
+      ({ client, transport } = await connectThrough(proxy, 'shared-sessions-tasks-e2e'));
       const call = async (tool: string, args: Record<string, unknown>) => textOf(await callTool(client!, tool, args));
       sessionId = await call('bash', { command: 'echo $DSH_SESSION_ID', description: 'Which session' });
       const count = 'for i in $(seq 1 40); do echo line $i; sleep 0.2; done; exit 7';

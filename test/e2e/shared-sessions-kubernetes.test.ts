@@ -13,7 +13,7 @@ import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../support/kubern
 import { accountWith, coordination, core, documentedRules, scratchNamespace, sessionPods } from '../support/kube-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
 import { callTool, textOf } from '../support/mcp-clients.js';
-import { NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
+import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
 import { foreignStatus, freePort, pollUntil, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-sessions-k8s-token-0123456789';
@@ -21,9 +21,7 @@ const OTHER_TOKEN = 'shared-sessions-k8s-other-9876543210';
 /** Every shared session's Lease (docs/shared-sessions.md#registry). */
 const SESSION_LEASES = `${LABELS.managed}=1,dsh-tools.shared-session=1`;
 
-/** nginx must run in CI (.ci/run installs it); elsewhere a machine without it skips, saying why. */
-const describeWithNginx = NGINX !== undefined || process.env.DSH_CI_NGINX === '1' ? describeWithCluster : describe.skip;
-const NEEDS_NGINX = NGINX === undefined ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
+const describeWithNginx = describeBehindNginx(describeWithCluster);
 
 describeWithNginx(`shared sessions: two pod replicas behind round-robin nginx${NEEDS_CLUSTER}${NEEDS_NGINX}`, () => {
   let dirs: ReplicaDirs;

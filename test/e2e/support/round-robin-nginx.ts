@@ -10,6 +10,14 @@ import path from 'node:path';
 /** Where Debian puts it; CI installs it (.ci/run), a developer's machine may lack it. */
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => existsSync(file));
 
+/** Why a suite behind nginx is skipped ('' when it runs); CI installs nginx and sets DSH_CI_NGINX, so there it always runs. */
+export const NEEDS_NGINX = NGINX === undefined && process.env.DSH_CI_NGINX !== '1' ? ' (skipped: needs nginx — apt-get install -y nginx-light)' : '';
+
+/** `describe` when nginx can run (and `gate` — the engine's or the cluster's describe — would run the suite), else `describe.skip`. */
+export function describeBehindNginx(gate: jest.Describe): jest.Describe {
+  return NEEDS_NGINX === '' ? gate : describe.skip;
+}
+
 /** The Host the replicas see (each is started with `--allowed-host` of it). */
 export const UPSTREAM_HOST = 'replicas';
 
