@@ -37,20 +37,21 @@ export async function serveSessionRequest(deps: SessionRequestDeps, req: Incomin
   if (!found) return notFound();
   const session = found;
   // Marked used while the request is read; a session whose record is gone ended on another replica: let go of here too.
+  // Without a registry nothing is awaited here: the request goes on as before shared sessions.
   const touched = shared?.touch(sessionId);
-  const endedElsewhere = async () => {
-    const ended = touched !== undefined && !(await touched);
+  const endedElsewhere = async (touching: Promise<boolean>) => {
+    const ended = !(await touching);
     if (ended) sessions.letGo(sessionId);
     return ended;
   };
   describeSessionClient(session.connection.session, { sessionId, ...addressOf(deps.peerOf(req)) });
   if (req.method !== 'POST') {
-    if (await endedElsewhere()) return notFound();
+    if (touched && (await endedElsewhere(touched))) return notFound();
     if (req.method === 'DELETE' && shared) return closeShared(session, req, res, sessionId, shared);
     return forward(session, req, res);
   }
   const text = await readBody(req, SESSION_BODY_BYTES);
-  if (await endedElsewhere()) return notFound();
+  if (touched && (await endedElsewhere(touched))) return notFound();
   if (text === undefined) return replyJsonRpc(res, 413, -32600, `request body too large: at most ${SESSION_BODY_BYTES} bytes`);
   const checked = checkBody(text, session.connection.server.getNegotiatedProtocolVersion());
   if ('refusal' in checked) return replyJsonRpc(res, 400, checked.refusal.error.code, checked.refusal.error.message, checked.refusal.id);

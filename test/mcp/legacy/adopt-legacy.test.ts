@@ -14,6 +14,7 @@ import { localHttpServers, type TestServer } from '../../support/local-http-serv
 import { rawRequest, type RawReply } from '../../support/raw-http.js';
 import { bashCall, request, resultText, type Message } from '../../support/raw-legacy.js';
 import { holdFindsUntilAsked, MemorySessionRegistry } from '../support/memory-session-registry.js';
+import { answerIn, postAs } from '../support/legacy-replica-requests.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef00';
@@ -54,19 +55,8 @@ afterAll(async () => {
   await b?.server.close();
 });
 
-/** The JSON-RPC answer in a reply (a JSON body or an SSE stream). */
-function answerIn(reply: RawReply): Message {
-  const text = reply.body.trimStart();
-  if (text.startsWith('{')) return JSON.parse(text) as Message;
-  const data = text.split('\n').filter((line) => line.startsWith('data:') && line.length > 5);
-  return JSON.parse(data.at(-1)!.slice(5)) as Message;
-}
-
 function post(server: TestServer, token: string, body: Message, id?: string): Promise<RawReply> {
-  return rawRequest(server.url, {
-    headers: { authorization: `Bearer ${token}`, ...(id === undefined ? {} : { 'mcp-session-id': id, 'mcp-protocol-version': VERSION }) },
-    body: JSON.stringify(body),
-  });
+  return postAs(server.url, token, body, id === undefined ? undefined : { id, version: VERSION });
 }
 
 /** Opens a session on `server` for `token`; its Mcp-Session-Id. */

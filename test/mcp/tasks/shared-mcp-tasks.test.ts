@@ -15,8 +15,9 @@ import { mcpTaskRecordName } from '../../../src/providers/tasks/mcp-task-store.j
 import { FileSessionRegistry } from '../../../src/providers/registry/file-session-registry.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../support/container-engine.js';
 import { handleIn } from '../../support/modern-client.js';
-import { rawRequest, type RawReply } from '../../support/raw-http.js';
+import type { RawReply } from '../../support/raw-http.js';
 import { INITIALIZED, request, type Message } from '../../support/raw-legacy.js';
+import { answerIn, postAs } from '../support/legacy-replica-requests.js';
 import { bashParams, callText, httpDriver, pollUntilDone, resultOf, taskNotFound, TASK_ID_SHAPE } from '../../support/raw-modern.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
@@ -130,10 +131,7 @@ describeWithEngine(`MCP tasks on any replica${NEEDS_ENGINE}`, () => {
 
   describe('2025-11-25 (an adopted Mcp-Session-Id)', () => {
     const post = (made: Replica, token: string, body: Message, id?: string): Promise<RawReply> =>
-      rawRequest(made.url, {
-        headers: { authorization: `Bearer ${token}`, ...(id === undefined ? {} : { 'mcp-session-id': id, 'mcp-protocol-version': LEGACY }) },
-        body: JSON.stringify(body),
-      });
+      postAs(made.url, token, body, id === undefined ? undefined : { id, version: LEGACY });
     const answer = async (made: Replica, token: string, body: Message, id: string): Promise<Message> => answerIn(await post(made, token, body, id));
     const open = async (made: Replica): Promise<string> => {
       const reply = await post(made, ALICE, request(1, 'initialize', { protocolVersion: LEGACY, capabilities: { tasks: {} }, clientInfo: { name: 'shared-tasks', version: '1' } }));
@@ -184,13 +182,4 @@ describeWithEngine(`MCP tasks on any replica${NEEDS_ENGINE}`, () => {
 /** A task-augmented `bash` call of the 2025-11-25 era. */
 function taskCall(id: number, command: string, task: Message): Message {
   return request(id, 'tools/call', { name: 'bash', arguments: { command, description: 'Run a test command' }, task });
-}
-
-/** The JSON-RPC answer in a reply (a JSON body or an SSE stream). */
-function answerIn(reply: RawReply): Message {
-  const text = reply.body.trimStart();
-  if (text.startsWith('{')) return JSON.parse(text) as Message;
-  const data = text.split('\n').filter((line) => line.startsWith('data:') && line.length > 5);
-  if (data.length === 0) throw new Error(`no answer in ${reply.status} ${reply.body}`);
-  return JSON.parse(data.at(-1)!.slice(5)) as Message;
 }
