@@ -2,16 +2,10 @@
 // within a second of its start reads only the pids above its own (every carrier
 // of the tag started after it, and pids are handed out in order); later it reads
 // every pid. Both are seen here through a carrier the test starts itself.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from '../../../../src/providers/exec/process/leftover-reaper.js';
 import { reaperWatchdogPid } from '../../../../src/providers/exec/process/reaper-watchdog.js';
-import { hostThatRan, isAlivePid } from '../../../support/reaper-watchdog-kit.js';
-
-/** A process carrying this server's tag, as a command's stray would. */
-function carrier(name: string): ChildProcess {
-  return spawn('sleep', ['60'], { env: { ...process.env, [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.${name}` }, stdio: 'ignore' });
-}
+import { carrier, hostThatRan, isAlivePid } from '../../../support/reaper-watchdog-kit.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
