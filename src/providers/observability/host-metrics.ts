@@ -22,7 +22,7 @@ const promClient = lazyModule<typeof PromClient>(
 type Update = (metrics: MetricSet) => void;
 
 /** Past this many waiting updates prom-client loads without a reader, so the queue stays small. */
-const MAX_PENDING = 256;
+export const MAX_PENDING = 256;
 
 /**
  * The host's metrics: a prom-client registry of its own, loaded on first use,

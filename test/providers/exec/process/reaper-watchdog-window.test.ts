@@ -2,32 +2,10 @@
 // within a second of its start reads only the pids above its own (every carrier
 // of the tag started after it, and pids are handed out in order); later it reads
 // every pid. Both are seen here through a carrier the test starts itself.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createHost, localEnvironment, type DshHost } from '../../../../src/index.js';
-import { INSTANCE_ID, PROCESS_TAG_VARIABLE } from '../../../../src/providers/exec/process/leftover-reaper.js';
 import { reaperWatchdogPid } from '../../../../src/providers/exec/process/reaper-watchdog.js';
-
-/** A process carrying this server's tag, as a command's stray would. */
-function carrier(name: string): ChildProcess {
-  return spawn('sleep', ['60'], { env: { ...process.env, [PROCESS_TAG_VARIABLE]: `${INSTANCE_ID}.${name}` }, stdio: 'ignore' });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function hostThatRan(): Promise<DshHost> {
-  const host = await createHost(...localEnvironment({ workspace: '/tmp' }));
-  const result = await host.openSession({ cwd: '/tmp' }).call('bash', { command: 'echo ran', description: 'Run' });
-  expect(result.content[0]!.text).toBe('ran');
-  return host;
-}
+import { carrier, hostThatRan, isAlivePid } from '../../../support/reaper-watchdog-kit.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -53,7 +31,7 @@ it('reads only the pids above its own in that second, and every pid after it', a
   const first = await hostThatRan();
   expect(early.pid!).toBeLessThan(reaperWatchdogPid()!);
   await first.dispose();
-  expect(alive(early.pid!)).toBe(true);
+  expect(isAlivePid(early.pid!)).toBe(true);
 
   const second = await hostThatRan();
   const startedAt = Date.now();
