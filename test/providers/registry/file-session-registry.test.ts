@@ -7,7 +7,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { defaultSessionRecordDir, FileSessionRegistry, type FileSessionRegistryOptions } from '../../../src/providers/registry/file-session-registry.js';
 import { sessionKey, type NewSessionRecord } from '../../../src/providers/registry/session-registry.js';
-import { IDLE, itKeepsTheRegistryContract, recordOf, T0 } from './support/session-registry-contract.js';
+import { IDLE, itKeepsTheRegistryContract, recordOf, T0 } from '../support/session-registry-contract.js';
 
 describe('FileSessionRegistry', () => {
   let root: string;

@@ -10,7 +10,7 @@ import { reapExpiredLeases, ServerLease } from '../../../../src/providers/backen
 import { sessionKey, type NewSessionRecord } from '../../../../src/providers/registry/session-registry.js';
 import { NEEDS_CLUSTER, describeWithCluster } from '../../../support/kubernetes-cluster.js';
 import { coordination, scratchNamespace, weakAccount } from '../../../support/kube-kit.js';
-import { IDLE, itKeepsTheRegistryContract, recordOf, T0 } from '../../registry/support/session-registry-contract.js';
+import { IDLE, itKeepsTheRegistryContract, recordOf, T0 } from '../../support/session-registry-contract.js';
 
 describeWithCluster(`session records as leases${NEEDS_CLUSTER}`, () => {
   let ns: { name: string; remove: () => Promise<void> };

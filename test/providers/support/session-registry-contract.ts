@@ -1,6 +1,6 @@
 // The behaviour every SessionRegistry owes the replicas, run against each store (files, Leases).
-import type { Clock } from '../../../../src/providers/logging/logger.js';
-import { sessionKey, type NewSessionRecord, type SessionRegistry } from '../../../../src/providers/registry/session-registry.js';
+import type { Clock } from '../../../src/providers/logging/logger.js';
+import { sessionKey, type NewSessionRecord, type SessionRegistry } from '../../../src/providers/registry/session-registry.js';
 
 export const T0 = 1_800_000_000_000;
 export const IDLE = 60_000;
