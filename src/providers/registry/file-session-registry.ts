@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../logging/logger.js';
 import { expiryOf } from './record-expiry.js';
-import { assertSessionKey, newRecordOf } from './record-shape.js';
+import { assertSessionKey, newRecordOf, newRecordToStore } from './record-shape.js';
 import type { NewSessionRecord, SessionRecord, SessionRegistry } from './session-registry.js';
 import { TouchThrottle } from './touch-throttle.js';
 import { privateDirectory } from './private-directory.js';
@@ -54,9 +54,7 @@ export class FileSessionRegistry implements SessionRegistry {
   }
 
   async register(record: NewSessionRecord): Promise<void> {
-    assertSessionKey(record.key);
-    const fields = newRecordOf(record);
-    if (fields === undefined) throw new Error('a session record needs era, caller, sessionId, cwd, idleMs and maxLifetimeMs');
+    const fields = newRecordToStore(record);
     await this.prepare();
     const createdAt = this.clock.now();
     const temp = path.join(this.dir, `.${record.key}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);

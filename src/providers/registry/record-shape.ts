@@ -25,3 +25,11 @@ export function newRecordOf(value: unknown): NewSessionRecord | undefined {
   const record: NewSessionRecord = { key: v.key, era: v.era as SessionEra, caller: v.caller, sessionId: v.sessionId, cwd: v.cwd, idleMs: v.idleMs, maxLifetimeMs: v.maxLifetimeMs };
   return v.client === undefined ? record : { ...record, client: v.client as Record<string, unknown> };
 }
+
+/** The fields of a record to register, refusing a malformed key or a missing field (the same check in every store). */
+export function newRecordToStore(record: NewSessionRecord): NewSessionRecord {
+  assertSessionKey(record.key);
+  const fields = newRecordOf(record);
+  if (fields === undefined) throw new Error('a session record needs era, caller, sessionId, cwd, idleMs and maxLifetimeMs');
+  return fields;
+}

@@ -7,13 +7,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { defaultSessionRecordDir, FileSessionRegistry, type FileSessionRegistryOptions } from '../../../src/providers/registry/file-session-registry.js';
 import { sessionKey, type NewSessionRecord } from '../../../src/providers/registry/session-registry.js';
-
-const T0 = 1_800_000_000_000;
-const IDLE = 60_000;
-
-function recordOf(name: string, extra: Partial<NewSessionRecord> = {}): NewSessionRecord {
-  return { key: sessionKey(name), era: 'legacy', caller: 'alice', sessionId: `s-${name}`, cwd: '/work', idleMs: IDLE, maxLifetimeMs: 0, ...extra };
-}
+import { IDLE, itKeepsTheRegistryContract, recordOf, T0 } from '../support/session-registry-contract.js';
 
 describe('FileSessionRegistry', () => {
   let root: string;
@@ -29,11 +23,20 @@ describe('FileSessionRegistry', () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+  itKeepsTheRegistryContract(() => ({
+    open: (at, beforeClaim) => new FileSessionRegistry(dir, { clock: at, ...(beforeClaim === undefined ? {} : { beforeClaim }) }),
+    expectStoreHolds: async (keys) => {
+      const names = existsSync(dir) ? readdirSync(dir).filter((name) => name !== 'replicas') : [];
+      expect(names.sort()).toEqual(keys.map((key) => `${key}.json`).sort());
+    },
+    sizes: { lifetimeIdles: 10, claimers: 4, expired: 40, fresh: 5, races: 60 },
+  }));
+
   it('names a per-user default directory in the temporary directory', () => {
     expect(defaultSessionRecordDir()).toBe(path.join(os.tmpdir(), `dsh-shared-sessions-${process.getuid!()}`));
   });
 
-  it('registers, finds, touches and removes a record in a 0700 directory of 0600 files', async () => {
+  it('keeps a record in a 0700 directory as a 0600 file of its fields only', async () => {
     const registry = open();
     const record = recordOf('one', { era: 'modern', client: { protocolVersion: '2025-06-18', clientInfo: { name: 'c' } }, maxLifetimeMs: 3_600_000 });
     await registry.register({ ...record, stray: 'not stored' } as NewSessionRecord);
@@ -42,34 +45,10 @@ describe('FileSessionRegistry', () => {
     expect(readFileSync(path.join(dir, `${record.key}.json`), 'utf8')).not.toContain('stray');
     expect(await registry.find(record.key)).toEqual({ ...record, createdAt: T0, lastUseAt: T0 });
     expect(registry.describe).toBe(`dir ${dir}`);
-
-    time = T0 + 5_000;
-    expect(await registry.touch(record.key)).toBe(true);
-    expect((await registry.find(record.key))?.lastUseAt).toBe(T0 + 5_000);
-    expect(await registry.liveSessionIds()).toEqual(new Set(['s-one']));
-
-    expect(await registry.remove(record.key)).toBe(true);
-    expect(await registry.remove(record.key)).toBe(false);
-    expect(await registry.find(record.key)).toBeUndefined();
-    expect(await registry.touch(record.key)).toBe(false);
-    expect(await registry.liveSessionIds()).toEqual(new Set());
   });
 
-  it('refuses a key taken already', async () => {
-    const registry = open();
-    await registry.register(recordOf('one'));
-    await expect(registry.register(recordOf('one', { sessionId: 'other' }))).rejects.toThrow(/exists already/);
-    expect((await registry.find(sessionKey('one')))?.sessionId).toBe('s-one');
-  });
-
-  it('refuses a key that is not 64 lower-case hex digits, in every call', async () => {
-    const registry = open();
-    for (const key of ['../../etc/passwd', 'abc', sessionKey('x').toUpperCase(), `${sessionKey('x')}.json`]) {
-      await expect(registry.register(recordOf('x', { key }))).rejects.toThrow(/64 lower-case hex/);
-      await expect(registry.find(key)).rejects.toThrow(/64 lower-case hex/);
-      await expect(registry.touch(key)).rejects.toThrow(/64 lower-case hex/);
-      await expect(registry.remove(key)).rejects.toThrow(/64 lower-case hex/);
-    }
+  it('makes no directory for a malformed key', async () => {
+    await expect(open().find('../../etc/passwd')).rejects.toThrow(/64 lower-case hex/);
     expect(existsSync(dir)).toBe(false);
   });
 
@@ -110,35 +89,6 @@ describe('FileSessionRegistry', () => {
     expect(await registry.liveSessionIds()).toEqual(new Set(['s-held']));
   });
 
-  it('claims a record once it has been idle its idle time, never before, and ends it for every other call', async () => {
-    const registry = open();
-    await registry.register(recordOf('idle'));
-    await registry.register(recordOf('never', { idleMs: 0 }));
-    expect(await registry.claimExpired(T0 + IDLE - 1)).toEqual([]);
-    const claimed = await registry.claimExpired(T0 + IDLE);
-    expect(claimed).toEqual([{ ...recordOf('idle'), createdAt: T0, lastUseAt: T0 }]);
-    expect(await registry.claimExpired(T0 + IDLE)).toEqual([]);
-    time = T0 + IDLE + 5_000;
-    expect(await registry.touch(sessionKey('idle'))).toBe(false);
-    expect(await registry.remove(sessionKey('idle'))).toBe(false);
-    expect(await registry.find(sessionKey('idle'))).toBeUndefined();
-    // An idle time of 0 is no limit.
-    expect(await registry.claimExpired(T0 + 1_000 * IDLE)).toEqual([]);
-    expect(readdirSync(dir).sort()).toEqual([`${sessionKey('never')}.json`, 'replicas']);
-  });
-
-  it('counts idle time from the last touch, and claims a busy session at its lifetime', async () => {
-    const registry = open();
-    await registry.register(recordOf('busy', { maxLifetimeMs: 10 * IDLE }));
-    for (time = T0 + IDLE / 2; time < T0 + 10 * IDLE; time += IDLE / 2) {
-      expect(await registry.touch(sessionKey('busy'))).toBe(true);
-      expect(await registry.claimExpired(time + IDLE / 2 - 1)).toEqual([]);
-    }
-    const [claimed] = await registry.claimExpired(T0 + 10 * IDLE);
-    expect(claimed?.key).toBe(sessionKey('busy'));
-    expect(claimed?.lastUseAt).toBe(T0 + 10 * IDLE - IDLE / 2);
-  });
-
   it('skips a touch within a second of its own last write, not one that could be near the idle limit', async () => {
     const registry = open();
     await registry.register(recordOf('often'));
@@ -154,52 +104,6 @@ describe('FileSessionRegistry', () => {
     time += 100;
     expect(await registry.touch(sessionKey('short'))).toBe(true);
     expect(Math.round(statSync(path.join(dir, `${sessionKey('short')}.json`)).mtimeMs)).toBe(time);
-  });
-
-  it('does not claim a record touched between its read as idle and the claim', async () => {
-    const other = open();
-    let touched: boolean | undefined;
-    const reaper = open({
-      beforeClaim: async (key) => {
-        time = T0 + IDLE + 10;
-        touched = await other.touch(key);
-      },
-    });
-    await reaper.register(recordOf('raced'));
-    expect(await reaper.claimExpired(T0 + IDLE + 20)).toEqual([]);
-    expect(touched).toBe(true);
-    expect((await other.find(sessionKey('raced')))?.lastUseAt).toBe(T0 + IDLE + 10);
-    expect(readdirSync(dir).filter((name) => name.includes('claimed'))).toEqual([]);
-  });
-
-  it('gives each expired record to exactly one of several claimers at once', async () => {
-    const replicas = [open(), open(), open(), open()];
-    const expired = Array.from({ length: 40 }, (_, i) => recordOf(`old-${i}`));
-    const fresh = Array.from({ length: 5 }, (_, i) => recordOf(`new-${i}`));
-    for (const record of expired) await replicas[0]!.register(record);
-    time = T0 + IDLE / 2;
-    for (const record of fresh) await replicas[0]!.register(record);
-    const results = await Promise.all(replicas.map((replica) => replica.claimExpired(T0 + IDLE)));
-    const keys = results.flat().map((record) => record.key);
-    expect(keys.sort()).toEqual(expired.map((record) => record.key).sort());
-    expect([...(await replicas[1]!.liveSessionIds())].sort()).toEqual(fresh.map((record) => record.sessionId).sort());
-  });
-
-  it('lets a touch racing claims either keep its record or answer false, never both true and claimed', async () => {
-    const reaper = open();
-    const user = open();
-    const records = Array.from({ length: 60 }, (_, i) => recordOf(`race-${i}`));
-    for (const record of records) await reaper.register(record);
-    time = T0 + IDLE + 1;
-    const [claimed, touches] = await Promise.all([
-      Promise.all([reaper.claimExpired(T0 + IDLE), open().claimExpired(T0 + IDLE)]),
-      Promise.all(records.map((record) => user.touch(record.key))),
-    ]);
-    const ended = new Set(claimed.flat().map((record) => record.key));
-    for (const [i, record] of records.entries()) {
-      const alive = (await reaper.find(record.key)) !== undefined;
-      expect({ key: i, touched: touches[i], alive, ended: ended.has(record.key) }).toEqual({ key: i, touched: alive, alive, ended: !alive });
-    }
   });
 
   it('gives each expired record to exactly one of two claiming processes', async () => {

@@ -1,14 +1,14 @@
 import type { V1Lease } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import type { Clock } from '../../logging/logger.js';
 import { expiryOf } from '../../registry/record-expiry.js';
-import { assertSessionKey, newRecordOf } from '../../registry/record-shape.js';
+import { assertSessionKey, newRecordToStore } from '../../registry/record-shape.js';
 import type { NewSessionRecord, SessionRecord, SessionRegistry } from '../../registry/session-registry.js';
 import { TouchThrottle } from '../../registry/touch-throttle.js';
 import { LABELS } from '../../exec/engine/container-engine.js';
 import type { KubeClient } from './kube-client.js';
 import { describeKubeError, httpStatus } from './kube-errors.js';
 import { retryTransient } from './kube-retry.js';
-import { microTime, timeOf } from './lease-time.js';
+import { leaseLapsesAt, microTime } from './lease-time.js';
 import { recordOfLease, SESSION_LEASES, sessionLease, sessionLeaseName } from './session-lease-shape.js';
 
 export interface LeaseSessionRegistryOptions {
@@ -49,9 +49,7 @@ export class LeaseSessionRegistry implements SessionRegistry {
   }
 
   async register(record: NewSessionRecord): Promise<void> {
-    assertSessionKey(record.key);
-    const fields = newRecordOf(record);
-    if (fields === undefined) throw new Error('a session record needs era, caller, sessionId, cwd, idleMs and maxLifetimeMs');
+    const fields = newRecordToStore(record);
     const createdAt = this.clock.now();
     const body = sessionLease(fields, createdAt);
     // A create is sent again only when it cannot have reached the API server.
@@ -153,8 +151,7 @@ export class LeaseSessionRegistry implements SessionRegistry {
     if (!('ok' in list)) return false;
     return list.ok.items.some((lease) => {
       if (lease.metadata?.name === this.options.self?.name || lease.metadata?.deletionTimestamp !== undefined) return false;
-      const renewed = timeOf(lease.spec?.renewTime ?? lease.spec?.acquireTime ?? lease.metadata?.creationTimestamp);
-      return renewed + (lease.spec?.leaseDurationSeconds ?? 0) * 1000 > now;
+      return leaseLapsesAt(lease) > now;
     });
   }
 

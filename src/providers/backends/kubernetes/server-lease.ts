@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { V1Lease } from '@kubernetes/client-node' with { 'resolution-mode': 'import' };
 import { LABELS } from '../../exec/engine/container-engine.js';
 import type { KubeClient } from './kube-client.js';
-import { microTime, timeOf } from './lease-time.js';
+import { leaseLapsesAt, microTime } from './lease-time.js';
 import { labelValue } from './pod-manifest.js';
 import { SHARED_SESSION_LABEL } from './session-lease-shape.js';
 
@@ -90,11 +90,7 @@ export class ServerLease {
  */
 export async function reapExpiredLeases(client: KubeClient, now: number = Date.now()): Promise<number> {
   const list = await client.coordination.listNamespacedLease({ namespace: client.namespace, labelSelector: `${LABELS.managed}=1,!${SHARED_SESSION_LABEL}` });
-  const expired = list.items.filter((lease) => {
-    const renewed = lease.spec?.renewTime ?? lease.spec?.acquireTime ?? lease.metadata?.creationTimestamp;
-    const seconds = lease.spec?.leaseDurationSeconds ?? 0;
-    return renewed !== undefined && timeOf(renewed) + seconds * 1000 < now;
-  });
+  const expired = list.items.filter((lease) => leaseLapsesAt(lease) < now);
   await Promise.all(
     expired.map((lease) =>
       client.coordination

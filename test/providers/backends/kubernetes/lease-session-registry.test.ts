@@ -10,13 +10,7 @@ import { reapExpiredLeases, ServerLease } from '../../../../src/providers/backen
 import { sessionKey, type NewSessionRecord } from '../../../../src/providers/registry/session-registry.js';
 import { NEEDS_CLUSTER, describeWithCluster } from '../../../support/kubernetes-cluster.js';
 import { coordination, scratchNamespace, weakAccount } from '../../../support/kube-kit.js';
-
-const T0 = 1_800_000_000_000;
-const IDLE = 60_000;
-
-function recordOf(name: string, extra: Partial<NewSessionRecord> = {}): NewSessionRecord {
-  return { key: sessionKey(name), era: 'legacy', caller: 'alice', sessionId: `s-${name}`, cwd: '/work', idleMs: IDLE, maxLifetimeMs: 0, ...extra };
-}
+import { IDLE, itKeepsTheRegistryContract, recordOf, T0 } from '../../support/session-registry-contract.js';
 
 describeWithCluster(`session records as leases${NEEDS_CLUSTER}`, () => {
   let ns: { name: string; remove: () => Promise<void> };
@@ -37,7 +31,15 @@ describeWithCluster(`session records as leases${NEEDS_CLUSTER}`, () => {
     await coordination.deleteCollectionNamespacedLease({ namespace: ns.name });
   });
 
-  it('keeps a record as a labelled Lease: registers, finds, touches and removes it', async () => {
+  itKeepsTheRegistryContract(() => ({
+    open: (at, beforeClaim) => new LeaseSessionRegistry(client, { clock: at, ...(beforeClaim === undefined ? {} : { beforeClaim }) }),
+    // Each replica its own connection, as separate servers hold them.
+    replicas: async (count, at) => (await Promise.all(Array.from({ length: count }, () => connectKube({ namespace: ns.name })))).map((each) => new LeaseSessionRegistry(each, { clock: at })),
+    expectStoreHolds: async (keys) => expect(await sessionLeases()).toEqual(keys.map((key) => `dsh-session-${key.slice(0, 40)}`).sort()),
+    sizes: { lifetimeIdles: 4, claimers: 3, expired: 15, fresh: 3, races: 20 },
+  }));
+
+  it('keeps a record as a labelled Lease of its fields only', async () => {
     const registry = open();
     const record = recordOf('one', { era: 'modern', client: { protocolVersion: '2025-06-18', clientInfo: { name: 'c' } }, maxLifetimeMs: 3_600_000 });
     await registry.register({ ...record, stray: 'not stored' } as NewSessionRecord);
@@ -48,103 +50,15 @@ describeWithCluster(`session records as leases${NEEDS_CLUSTER}`, () => {
     expect(JSON.stringify(lease)).not.toContain('stray');
     expect(lease.spec!.leaseDurationSeconds).toBe(60);
     expect(await registry.find(record.key)).toEqual({ ...record, createdAt: T0, lastUseAt: T0 });
-
-    time = T0 + 5_000;
-    expect(await registry.touch(record.key)).toBe(true);
-    expect((await open().find(record.key))?.lastUseAt).toBe(T0 + 5_000);
-    expect(await registry.liveSessionIds()).toEqual(new Set(['s-one']));
-
-    expect(await registry.remove(record.key)).toBe(true);
-    expect(await registry.remove(record.key)).toBe(false);
-    expect(await registry.find(record.key)).toBeUndefined();
-    expect(await registry.touch(record.key)).toBe(false);
-    expect(await sessionLeases()).toEqual([]);
   });
 
-  it('refuses a taken key and a malformed one, and finds nothing in a Lease that holds another key', async () => {
+  it('finds nothing in a Lease that holds another key', async () => {
     const registry = open();
     await registry.register(recordOf('one'));
-    await expect(registry.register(recordOf('one', { sessionId: 'other' }))).rejects.toThrow(/exists already/);
-    for (const key of ['../x', 'abc', sessionKey('x').toUpperCase()]) {
-      await expect(registry.find(key)).rejects.toThrow(/64 lower-case hex/);
-      await expect(registry.touch(key)).rejects.toThrow(/64 lower-case hex/);
-    }
     // A key that shares the first 40 hex (the Lease name) is not the record's key.
     const forged = sessionKey('one').slice(0, 40) + '0'.repeat(24);
     expect(await registry.find(forged)).toBeUndefined();
     expect((await registry.find(sessionKey('one')))?.sessionId).toBe('s-one');
-  });
-
-  it('claims a record once idle, never before, and then answers gone to touch, remove and find', async () => {
-    const registry = open();
-    await registry.register(recordOf('idle'));
-    await registry.register(recordOf('never', { idleMs: 0 }));
-    expect(await registry.claimExpired(T0 + IDLE - 1)).toEqual([]);
-    expect(await registry.claimExpired(T0 + IDLE)).toEqual([{ ...recordOf('idle'), createdAt: T0, lastUseAt: T0 }]);
-    expect(await registry.claimExpired(T0 + IDLE)).toEqual([]);
-    time = T0 + IDLE + 5_000;
-    expect(await registry.touch(sessionKey('idle'))).toBe(false);
-    expect(await registry.remove(sessionKey('idle'))).toBe(false);
-    expect(await registry.find(sessionKey('idle'))).toBeUndefined();
-    expect(await registry.claimExpired(T0 + 1_000 * IDLE)).toEqual([]);
-    expect(await registry.liveSessionIds()).toEqual(new Set(['s-never']));
-  });
-
-  it('counts idle time from the last touch, and claims a busy session at its lifetime', async () => {
-    const registry = open();
-    await registry.register(recordOf('busy', { maxLifetimeMs: 4 * IDLE }));
-    for (time = T0 + IDLE / 2; time < T0 + 4 * IDLE; time += IDLE / 2) {
-      expect(await registry.touch(sessionKey('busy'))).toBe(true);
-      expect(await registry.claimExpired(time + IDLE / 2 - 1)).toEqual([]);
-    }
-    const [claimed] = await registry.claimExpired(T0 + 4 * IDLE);
-    expect(claimed?.key).toBe(sessionKey('busy'));
-    expect(claimed?.lastUseAt).toBe(T0 + 4 * IDLE - IDLE / 2);
-  });
-
-  it('does not claim a record touched between the list that found it idle and the delete', async () => {
-    const other = open();
-    let touched: boolean | undefined;
-    const reaper = open({
-      beforeClaim: async (key) => {
-        time = T0 + IDLE + 10;
-        touched = await other.touch(key);
-      },
-    });
-    await reaper.register(recordOf('raced'));
-    expect(await reaper.claimExpired(T0 + IDLE + 20)).toEqual([]);
-    expect(touched).toBe(true);
-    expect((await other.find(sessionKey('raced')))?.lastUseAt).toBe(T0 + IDLE + 10);
-  });
-
-  it('gives each expired record to exactly one of several claimers at once', async () => {
-    const clients = await Promise.all([1, 2, 3].map(() => connectKube({ namespace: ns.name })));
-    const replicas = clients.map((each) => new LeaseSessionRegistry(each, { clock }));
-    const expired = Array.from({ length: 15 }, (_, i) => recordOf(`old-${i}`));
-    const fresh = Array.from({ length: 3 }, (_, i) => recordOf(`new-${i}`));
-    await Promise.all(expired.map((record) => replicas[0]!.register(record)));
-    time = T0 + IDLE / 2;
-    await Promise.all(fresh.map((record) => replicas[0]!.register(record)));
-    const results = await Promise.all(replicas.map((replica) => replica.claimExpired(T0 + IDLE)));
-    expect(results.flat().map((record) => record.key).sort()).toEqual(expired.map((record) => record.key).sort());
-    expect([...(await replicas[1]!.liveSessionIds())].sort()).toEqual(fresh.map((record) => record.sessionId).sort());
-  });
-
-  it('lets a touch racing claims either keep its record or answer false, never both true and claimed', async () => {
-    const reaper = open();
-    const user = open();
-    const records = Array.from({ length: 20 }, (_, i) => recordOf(`race-${i}`));
-    await Promise.all(records.map((record) => reaper.register(record)));
-    time = T0 + IDLE + 1;
-    const [claimed, touches] = await Promise.all([
-      Promise.all([reaper.claimExpired(T0 + IDLE), open().claimExpired(T0 + IDLE)]),
-      Promise.all(records.map((record) => user.touch(record.key))),
-    ]);
-    const ended = new Set(claimed.flat().map((record) => record.key));
-    for (const [i, record] of records.entries()) {
-      const alive = (await reaper.find(record.key)) !== undefined;
-      expect({ key: i, touched: touches[i], alive, ended: ended.has(record.key) }).toEqual({ key: i, touched: alive, alive, ended: !alive });
-    }
   });
 
   it("leaves session leases to the claim: the server leases' reaper takes only a dead server's", async () => {
