@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { exceedsArgLimit } from '../process/long-command.js';
+import { JOB_END_WAIT } from '../process/job-end-wait.js';
 import { EXEC_TAG_VAR } from './container-engine.js';
 
 // The bash wrapper every one-shot container exec runs, and the header the
@@ -33,9 +34,9 @@ export const WRAPPER_TAG_SUFFIX = 'w';
  * wrapper exports the bare tag to the command: stopping the command by its
  * tag leaves the wrapper alive to report how it ended. `wait` gives 128+n
  * both for `exit 128+n` and for a death by signal n; the job table tells
- * them apart (`Exit 143` / `Terminated`), so a CHLD trap copies it into a
- * pipe and the wrapper writes a keyed `signal:<n>` record when the command
- * was killed by a signal.
+ * them apart (`Exit 143` / `Terminated`): the wrapper reads bash's own end
+ * notice (`JOB_END_WAIT`) and writes a keyed `signal:<n>` record when the
+ * command was killed by a signal.
  */
 export const EXEC_WRAPPER =
   'IFS=" " read -r K c i || exit 124; C=$2; ((c)) && { LC_ALL=C IFS= read -r -N "$c" C || exit 124; }; ' +
@@ -46,16 +47,11 @@ export const EXEC_WRAPPER =
   // Helpers drop the tag: they are the wrapper's, never counted as the command's leftovers.
   `if ((i)); then exec 5< <(${EXEC_TAG_VAR}= exec head -c "$i"); h+=($!); else exec 5</dev/null; fi; ` +
   `if ((c)); then exec 6< <(printf %s "$C"); h+=($!); r='eval "$(cat <&3)" 3<&-'; else exec 6</dev/null; r=$C; fi; unset C; ` +
-  // The job table's word for how the command ended, in the C locale, copied out at each child's end (no fork in the trap).
-  'exec 7<> <(:); o=($!); j() { local LC_ALL=C; jobs -l >&7; }; trap j CHLD; ' +
+  // The job-table pipe: the command's end notice comes through it (JOB_END_WAIT).
+  'exec 7<> <(:); o=($!); ' +
   '"$0" -c "$r" <&5 3<&6 2>&4 4>&- 5<&- 6<&- 7>&- & p=$!; exec 5<&- 6<&-; ' +
-  // A trap may end `wait` early, and a stopped command ends it too: wait again while the command is
-  // still there (`wait -f` sleeps through a stop; before bash 5.1, a short read paces the loop).
-  '((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && f=-f || f=; ' +
-  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 9 _ 9<> <(:); o+=($!); done; ' +
-  // The command may have died between a `wait` that saw it stop and the check: ask once more for how it ended.
-  'wait $p; s=$?; trap - CHLD; d=; ' +
-  'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; exec 7<&-; ' +
+  JOB_END_WAIT +
+  'exec 7<&-; ' +
   `((s > 128)) && [[ $d != Done && $d != Exit ]] && printf '\\037dsh-status:%s:signal:%d\\037' "$K" $((s - 128)) >&4; ` +
   '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +
   // The helpers (and the job-table pipe's `:`) are skipped by pid: one not yet gone may still be a fork with the wrapper's environ (its tag).

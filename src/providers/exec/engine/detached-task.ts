@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { JOB_END_WAIT } from '../process/job-end-wait.js';
 import { EXEC_TAG_VAR, type ContainerEngine } from './container-engine.js';
 
 // A shared session's background command (docs/shared-sessions.md#tasks): started by one
@@ -17,20 +18,17 @@ export const TASK_FILES_DIR = 'tasks';
  * has none: killing the tag spares it), stdout and stderr appended to
  * `<run>.out` and `<run>.err`, and writes how it ended to `<run>.status`
  * (a temporary file, then a rename): `exit:<n>`, `signal:<n>` or
- * `workdir:<problem>`. A CHLD trap copies the job table's word for the end
- * (`Exit 143` vs `Terminated`) to tell an exit status from a signal, as the
- * one-shot wrapper does.
+ * `workdir:<problem>`. bash's own end notice (`Exit 143` vs `Terminated`,
+ * read by `JOB_END_WAIT`) tells an exit status from a signal, as in the
+ * one-shot wrapper.
  */
 const DETACHED_LAUNCHER =
   'D=$1 R=$2 S=$3 w=$4 T=$5; IFS= read -r n || exit 124; C=; ((n)) && { LC_ALL=C IFS= read -r -N "$n" C || exit 124; }; ' +
   '( st() { printf "%s\\n" "$1" >"$D/$R.status.tmp" && mv -f -- "$D/$R.status.tmp" "$D/$R.status"; }; ' +
   'cd -- "$w" 2>/dev/null || { if [[ ! -e $w ]]; then st workdir:missing; elif [[ ! -d $w ]]; then st workdir:notdir; else st workdir:denied; fi; exit; }; ' +
-  'set -m; exec 7<> <(:); j() { local LC_ALL=C; jobs -l >&7; }; trap j CHLD; ' +
+  'set -m; exec 7<> <(:); ' +
   `${EXEC_TAG_VAR}=$T "$S" -c "$C" </dev/null >>"$D/$R.out" 2>>"$D/$R.err" 7>&- & p=$!; ` +
-  // A stopped command ends a plain `wait`: wait again while it is there (`wait -f` from bash 5.1, else a paced loop).
-  '((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && f=-f || f=; ' +
-  'until wait $f $p; s=$?; ! kill -0 $p 2>/dev/null; do [[ $f ]] || read -t 0.2 -u 9 _ 9<> <(:); done; trap - CHLD; d=; ' +
-  'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; ' +
+  JOB_END_WAIT +
   'if ((s > 128)) && [[ $d != Done && $d != Exit ]]; then st signal:$((s - 128)); else st exit:$s; fi ' +
   ') </dev/null >/dev/null 2>&1 & exit 0';
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { JOB_END_WAIT } from './job-end-wait.js';
 
 /**
  * The persistent shell's launcher, for a shell whose own end the host cannot
@@ -12,8 +13,8 @@ import { randomBytes } from 'node:crypto';
  * ended writes a `signal:<n>` record keyed with the key (0: it exited, its
  * code is the launcher's status) between `\x1e` bytes (`LAUNCHER_MARK`; the
  * markers use `\x1f`, so holding back a possible record never delays one).
- * The status alone cannot tell `exit 137` from a SIGKILL; the job table can
- * (as in the container exec wrapper), copied out by a CHLD trap.
+ * The status alone cannot tell `exit 137` from a SIGKILL; bash's own end
+ * notice can (`JOB_END_WAIT`, as in the container exec wrapper).
  *
  * Without job control an async command's stdin would be /dev/null and it
  * would ignore SIGINT and SIGQUIT (so a ^C would not reach what the shell
@@ -25,12 +26,12 @@ import { randomBytes } from 'node:crypto';
 const LAUNCHER =
   'IFS= read -r K && [[ $K == +([0-9a-f]) ]] || exit 122; ' +
   'cd -- "$1" 2>/dev/null || { [ -e "$1" ] || exit 125; [ -d "$1" ] || exit 124; exit 123; }; ' +
-  'exec 9>&2 2>/dev/null 7<> <(:); j() { local LC_ALL=C; jobs -l >&7; }; trap j CHLD; ' +
+  'exec 9>&2 2>/dev/null 7<> <(:); ' +
   '{ trap - INT QUIT; exec "$0" --noprofile --norc --noediting -i 2>&9 7>&- 9>&-; } <&0 & p=$!; ' +
-  '((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 501)) && f=-f || f=; ' +
-  'until wait $f $p; s=$?; ! kill -0 $p; do [[ $f ]] || read -t 0.2 -u 8 _ 8<> <(:); done; trap - CHLD; d=; ' +
-  'while read -t 0 -u 7; do read -r -u 7 a b e x || break; [[ $b == "$p" ]] && d=$e; done; n=0; ' +
-  '((s > 128)) && [[ $d != Done && $d != Exit ]] && n=$((s - 128)); ' +
+  // Without job control bash prints no notice for an exit, nor for a death by SIGINT or SIGPIPE (which an
+  // interactive shell ignores, or meets only once nobody reads its terminal): no notice is an exit.
+  JOB_END_WAIT + 'n=0; ' +
+  '((s > 128)) && [[ $d && $d != Done && $d != Exit ]] && n=$((s - 128)); ' +
   `printf '\\036dsh-status:%s:signal:%d\\036' "$K" $n >&9; exit $s`;
 
 /** The byte around the launcher's record. */
