@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import type { ToolArgs, ToolValue } from '../core/tool-types.js';
 import { errorResult, type CallContext, type SessionContext, type ToolProgress, type ToolResult } from '../core/tool-contract.js';
@@ -44,7 +45,7 @@ export class HostSession implements SessionContext {
   private readonly ownScope: DisposableScope;
   private readonly pendingNotices: Array<{ readonly text: string; readonly key?: string }> = [];
   private readonly noticeListeners = new Set<(notice: string) => void>();
-  private readonly lifetime = new AbortController();
+  private readonly lifetime = lifetimeController();
   private disposal?: Promise<void>;
 
   constructor(
@@ -139,4 +140,11 @@ export class HostSession implements SessionContext {
     this.pendingNotices.length = 0;
     this.onClosed(this);
   }
+}
+
+/** Every call of the session listens to its lifetime: many at once are expected, not a leak (no Node warning at the 11th). */
+function lifetimeController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
