@@ -98,6 +98,21 @@ describeWithEngine(`a shared task printing past executor.maxSpillBytes${NEEDS_EN
     }
   }, 90_000);
 
+  it('a command that leaves a process holding its output open ends once the copiers gave it 5 s, with what it printed', async () => {
+    const shared = await host(true);
+    const id = `cap-left-${unique}`;
+    const session = shared.openSession({ id, cwd: root });
+    try {
+      const started = Date.now();
+      expect(await call(session, 'bash', { command: 'sleep 60 & echo left', description: 'Leaves a sleep', run_in_background: true })).toBe('started background task bash-1');
+      expect(await call(session, 'task_output', { task_id: 'bash-1', wait: true, timeout_ms: 30_000 })).toBe('left\n[status: completed, exit code: 0]');
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await session.dispose();
+      await shared.get(SessionContainersToken).end(id);
+    }
+  }, 60_000);
+
   it('a task within the cap keeps its whole output in its own file, named when a read shows only its tail', async () => {
     const shared = await host(true);
     const id = `cap-small-${unique}`;

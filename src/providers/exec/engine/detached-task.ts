@@ -18,10 +18,11 @@ export const TASK_FILES_DIR = 'tasks';
  * stay, and never more than `L + G + 1` are there. One `dd` read at a time,
  * written at once (`head -c` would hold its output until it ends); its count
  * of bytes is the last line it prints (GNU and BusyBox alike). `cat` drains
- * what a failed write left, so the command never gets SIGPIPE for it.
+ * what a failed write left, so the command never gets SIGPIPE for it; an
+ * image without `dd` gets the whole stream in `$1`, uncapped.
  */
 const CAPPED_COPY =
-  'local f=$1 n=0 j=0 s t r b; : >>"$f"; while :; do ' +
+  'local f=$1 n=0 j=0 s t r b; : >>"$f"; command -v dd >/dev/null || { cat >>"$f"; return; }; while :; do ' +
   'if ((n < L)); then t=$f s=$((L - n)); else j=$(((n - L) / G + 1)) t=$f.$j s=$((L + j * G - n)); ((s == G)) && s=1; fi; ((s > 65536)) && s=65536; ' +
   "r=$(LC_ALL=C dd bs=$s count=1 2>&1 >>\"$t\") || break; r=${r##*$'\\n'}; b=${r%% *}; [[ $b =~ ^[0-9]+$ ]] && ((b > 0)) || break; " +
   'if ((n >= L && n == L + (j - 1) * G && j > 1)); then if ((j == 2)); then rm -f -- "$f"; else rm -f -- "$f.$((j - 2))"; fi; fi; n=$((n + b)); done; ' +
