@@ -1,10 +1,11 @@
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { messageOf } from '../../core/describe-value.js';
 import type { Logger } from '../logging/logger.js';
-import { runFiles, TASK_FILES_DIR } from '../exec/engine/detached-task.js';
+import { runFiles, TASK_FILES_DIR, type RunCap } from '../exec/engine/detached-task.js';
+import { CappedStreamFile } from './capped-stream-file.js';
 import type { SharedTaskRecords } from './shared-task-records.js';
 import type { Run } from './shared-task-snapshot.js';
 import type { TaskOutcome, TaskProcess } from './task-runtime.js';
@@ -16,19 +17,20 @@ const RELAY_MS = 100;
  * A process this replica holds (a task a plugin started with a producer
  * of its own, not the executor's detached start): its output is copied into the run's files as
  * it comes, its end written when it ends, a kill recorded by any replica
- * carried out here. It ends with this replica.
+ * carried out here. It ends with this replica. Its output is kept as a
+ * detached command's is (`cap`, see runCap).
  */
-export function relayTask(store: SharedTaskRecords, id: string, handle: TaskProcess, logger: Logger | undefined): void {
+export function relayTask(store: SharedTaskRecords, id: string, handle: TaskProcess, cap: RunCap, logger: Logger | undefined): void {
   const dir = path.join(store.sessionDir, TASK_FILES_DIR);
   mkdirSync(dir, { recursive: true });
-  const run: Run = { containerId: '', dir, run: `r-${randomBytes(8).toString('hex')}`, tag: '', workdir: '', relay: { hostname: os.hostname(), pid: process.pid } };
+  const run: Run = { containerId: '', dir, run: `r-${randomBytes(8).toString('hex')}`, tag: '', workdir: '', cap, relay: { hostname: os.hostname(), pid: process.pid } };
   const files = runFiles(run);
-  appendFileSync(files.out, '');
+  const out = new CappedStreamFile(files.out, cap);
   store.write(id, 'run.json', run);
   let killing = false;
   const copy = (): void => {
     const { text } = handle.readOutput();
-    if (text !== '') appendFileSync(files.out, text);
+    if (text !== '') out.append(text);
   };
   const timer = setInterval(() => {
     try {

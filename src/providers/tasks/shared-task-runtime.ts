@@ -6,6 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Redactor } from '../output-filter/redactor.js';
 import { isDetached } from '../exec/engine/detached-background-process.js';
 import { stopDetached } from '../exec/engine/detached-task-files.js';
+import { runCap } from '../exec/engine/detached-task.js';
 import type { SessionContainers } from '../exec/engine/session-containers.js';
 import { LocalTaskRuntime } from './local-task-runtime.js';
 import { relayTask } from './shared-task-relay.js';
@@ -27,6 +28,8 @@ const POLL_MS = 100;
 
 interface SharedTaskLimits {
   readonly maxOutputBytes: number;
+  /** What a task's output kept in the sandbox stays within, per stream (runCap). */
+  readonly maxSpillBytes: number;
   readonly graceMs: number;
 }
 
@@ -103,7 +106,7 @@ export class SharedTaskRuntime implements TaskRuntime {
       store.write(id, 'failed.json', { error: messageOf(error), at: Date.now() });
     }
     if (isDetached(handle)) store.write(id, 'run.json', handle.detached);
-    else if (isTaskProcess(handle)) relayTask(store, id, handle, this.logger);
+    else if (isTaskProcess(handle)) relayTask(store, id, handle, runCap(this.limits), this.logger);
     else if (!store.has(id, 'failed.json')) store.write(id, 'failed.json', { error: 'the task producer returned no process handle', at: Date.now() });
     this.watch(owner, store, id);
     return snapshotOf(store, id)!;

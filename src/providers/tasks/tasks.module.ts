@@ -41,7 +41,7 @@ export function sharedTaskRuntimeModule(config: Partial<TaskRuntimeConfig> = {})
     bindSeam(bind, TaskRuntime)
       .toDynamicValue((ctx) => {
         const executor = resolveExecutorConfig(ctx.get(ExecutorConfig, { optional: true }) ?? {});
-        const limits = { maxOutputBytes: executor.maxOutputBytes, graceMs: executor.graceMs };
+        const limits = { maxOutputBytes: executor.maxOutputBytes, maxSpillBytes: executor.maxSpillBytes, graceMs: executor.graceMs };
         return new SharedTaskRuntime(ctx.get(SessionContainersToken), limits, resolved, ctx.get(Redactor, { optional: true }), ctx.get(Logger, { optional: true }));
       })
       .inSingletonScope()

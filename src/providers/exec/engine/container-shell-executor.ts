@@ -105,6 +105,7 @@ export class ContainerShellExecutor implements ShellExecutor {
       workdir: spec.workdir,
       env: containerExecEnv(this.config.allowEnv, this.containers.config.env, spec),
       ...(this.containers.config.user === undefined ? {} : { user: this.containers.config.user }),
+      limits: this.config,
     });
     return new DetachedBackgroundProcess(run, this.containers.engine, this.config, this.redactor);
   }

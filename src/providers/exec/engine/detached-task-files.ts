@@ -4,7 +4,8 @@ import { signalName } from '../process/exec-status.js';
 import { workdirMessage, type WorkdirProblem } from '../process/workdir-check.js';
 import { joinStreams, type OutputDelta, type ProcessOutcome } from '../shell/shell-executor.js';
 import type { ContainerEngine } from './container-engine.js';
-import { runFiles, type DetachedRun } from './detached-task.js';
+import { runFiles, type DetachedRun, type RunCap } from './detached-task.js';
+import { readStreamBytes } from './detached-task-stream.js';
 
 // Reading and stopping a detached command (detached-task.ts) from its files, on any replica.
 
@@ -60,7 +61,9 @@ export function readRunEnd(run: DetachedRun): RunEnd | undefined {
  * `[stderr]` line (as every background read shows them). While the command
  * runs, a multi-byte character cut at the end of a file waits for the next
  * read. A stream that gained more than `maxBytes` shows its tail, with
- * `lost` and the files' paths: the files keep everything.
+ * `lost` and the files' paths while they keep everything; once a stream went
+ * past the cap its file is gone, as a local task's spill is past
+ * `maxSpillBytes`, and only the files that still hold a whole stream are named.
  */
 export function readRunOutput(
   run: DetachedRun,
@@ -70,41 +73,35 @@ export function readRunOutput(
   redactor?: Redactor,
 ): { readonly delta: OutputDelta; readonly offsets: RunOffsets } {
   const files = runFiles(run);
-  const out = readFrom(files.out, from.out, final, maxBytes);
-  const err = readFrom(files.err, from.err, final, maxBytes);
+  const out = readFrom(files.out, run.cap, from.out, final, maxBytes);
+  const err = readFrom(files.err, run.cap, from.err, final, maxBytes);
   const redact = (text: string): string => (redactor?.active === true ? redactor.redact(text) : text);
   const lost = out.clipped || err.clipped;
   return {
-    delta: { text: joinStreams(redact(out.text), redact(err.text)), lost, spillPaths: lost ? [files.out, files.err] : [] },
+    delta: { text: joinStreams(redact(out.text), redact(err.text)), lost, spillPaths: lost ? spillPathsOf(files, out, err) : [] },
     offsets: { out: out.next, err: err.next },
   };
 }
 
-/** Everything `file` holds past `offset`, clipped to its last `maxBytes`; a missing file holds nothing. */
-function readFrom(file: string, offset: number, final: boolean, maxBytes: number): { text: string; next: number; clipped: boolean } {
-  let fd: number;
-  try {
-    // Never through a link: the directory is writable from the sandbox.
-    fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-  } catch {
-    return { text: '', next: offset, clipped: false };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size <= offset) return { text: '', next: offset, clipped: false };
-    const size = stat.size;
-    const start = Math.max(offset, size - maxBytes);
-    const buffer = Buffer.alloc(size - start);
-    const read = readSync(fd, buffer, 0, buffer.length, start);
-    let bytes = buffer.subarray(0, read);
-    const clipped = start > offset;
-    // A clipped tail starts at a character's first byte.
-    if (clipped) bytes = bytes.subarray(leadingContinuation(bytes));
-    const whole = final ? bytes.length : completeLength(bytes);
-    return { text: bytes.subarray(0, whole).toString('utf8'), next: start + (read - bytes.length) + whole, clipped };
-  } finally {
-    closeSync(fd);
-  }
+type StreamRead = { readonly text: string; readonly next: number; readonly clipped: boolean; readonly complete: boolean };
+
+/** Both files while both hold their whole stream; else those of the clipped streams that still do (none: `(unavailable)`). */
+function spillPathsOf(files: { readonly out: string; readonly err: string }, out: StreamRead, err: StreamRead): string[] {
+  if (out.complete && err.complete) return [files.out, files.err];
+  return [
+    ...(out.clipped && out.complete ? [files.out] : []),
+    ...(err.clipped && err.complete ? [files.err] : []),
+  ];
+}
+
+/** Everything the stream holds past `offset`, clipped to its last `maxBytes`. */
+function readFrom(file: string, cap: RunCap | undefined, offset: number, final: boolean, maxBytes: number): StreamRead {
+  const { bytes: held, from, complete } = readStreamBytes(file, cap, offset, maxBytes);
+  const clipped = from > offset;
+  // A clipped tail starts at a character's first byte.
+  const bytes = clipped ? held.subarray(leadingContinuation(held)) : held;
+  const whole = final ? bytes.length : completeLength(bytes);
+  return { text: bytes.subarray(0, whole).toString('utf8'), next: from + (held.length - bytes.length) + whole, clipped, complete };
 }
 
 /** Continuation bytes (10xxxxxx) at the start of a buffer cut mid-character. */
