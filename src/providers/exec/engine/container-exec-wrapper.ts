@@ -54,18 +54,26 @@ export const EXEC_WRAPPER =
   'exec 7<&-; ' +
   `((s > 128)) && [[ $d != Done && $d != Exit ]] && printf '\\037dsh-status:%s:signal:%d\\037' "$K" $((s - 128)) >&4; ` +
   '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +
+  // Only processes forked since the wrapper started can be the command's (stat field 22, the start time):
+  // the others are passed over before their environ is read, which is most of the cost of a busy sandbox.
+  // A stat line split into words by `read -a` (a name with blanks takes several): the fields from the state on are
+  // the last C words, C counted on the wrapper's own line (its name is one word). Cutting at the last `) ` was
+  // quadratic in bash, and the scan's main cost with a few hundred processes.
+  'read -r -a a </proc/$$/stat; C=$((${#a[@]} - 2)); m=${a[21]}; U=$\'\\x01\'; ' +
   // The helpers (and the job-table pipe's `:`) are skipped by pid: one not yet gone may still be a fork with the wrapper's environ (its tag).
   'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; for x in "${h[@]}" "${o[@]}"; do [[ $q == "$x" ]] && continue 2; done; ' +
   // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
   // A child of the wrapper is never the command's (the command was waited for, and an orphan goes to the
   // container's init, not to the wrapper): it is one of the wrapper's own forks (a helper's subshell that
   // has not exec'd yet still shows the wrapper's tag), named by pid above or not.
-  'read -r t <"$d/stat" || continue; t=${t##*) }; set -- $t; [[ $1 == Z || $2 == "$$" ]] && continue; ' +
-  '[[ $3 == "$p" ]] && { k+=("$q"); continue; }; ' +
+  // A line that does not parse (a name holding a newline) skips these checks: its environ still decides.
+  'read -r -a a <"$d/stat" || continue; b=$((${#a[@]} - C)); if ((b >= 2)); then ((a[b + 19] < m)) && continue; ' +
+  '[[ ${a[b]} == Z || ${a[b + 1]} == "$$" ]] && continue; [[ ${a[b + 2]} == "$p" ]] && { k+=("$q"); continue; }; fi; ' +
   // Either tag: the wrapper's own forks were skipped above by pid (named, or its children), so a process
   // showing the wrapper's tag (`w`) here is the command's, which set it to hide from this scan.
-  'mapfile -d "" -t v <"$d/environ" || continue; for x in "${v[@]}"; do ' +
-  `[[ $x == "${EXEC_TAG_VAR}=$T" || $x == "${EXEC_TAG_VAR}=\${T}${WRAPPER_TAG_SUFFIX}" ]] && { k+=("$q"); break; }; done; done; n=0; ` +
+  // The entries joined by \x01 and matched at once (a value holding \x01 and the tag was put there by one who knows it).
+  'mapfile -d "" -t v <"$d/environ" || continue; printf -v x "$U%s" "${v[@]}"; x+=$U; ' +
+  `[[ $x == *"$U${EXEC_TAG_VAR}=$T$U"* || $x == *"$U${EXEC_TAG_VAR}=\${T}${WRAPPER_TAG_SUFFIX}$U"* ]] && k+=("$q"); done; n=0; ` +
   // Stopped first, as in killTagged: none of them can start another process while the others are killed.
   '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
   `printf '\\037dsh-status:%s:left:%d\\037' "$K" $n >&4; exit $s`;
