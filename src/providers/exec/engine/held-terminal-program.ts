@@ -18,6 +18,9 @@ export const HELD_FIFOS = Object.freeze({ input: 'in', output: 'out', status: 's
 /** The first status line: the process waiting on `script` holds the status FIFO (the host may drop its own hold). */
 export const HELD_OPENED = '+';
 
+/** Before the launcher's pid in the status FIFO: a `script` that fails at once (BusyBox's knows no `-e`) writes a bare status there instead. */
+export const HELD_PID = 'pid:';
+
 /**
  * Argv: `$1` the terminal's directory, `$2` the exec tag, `$3` `$4` the
  * terminal's columns and rows, then the launcher's argv. Checks for `script`
@@ -30,7 +33,7 @@ export const HELD_OPENED = '+';
  * for a signal) into the status FIFO. Untagged, that process outlives a kill
  * by the tag and reports it. `script` runs the command with `$SHELL -c`, so
  * `SHELL` is bash for it; the command sets the terminal's size, writes its
- * pid (which the launcher keeps across the `exec`) into the status FIFO,
+ * pid (which the launcher keeps across the `exec`) into the status FIFO after `pid:`,
  * puts `SHELL` back as the exec's environment had it (bash sets it unexported when missing), drops what bash itself set (`PWD`,
  * `OLDPWD`, `SHLVL`), and execs the launcher: the launcher starts from the
  * environment a TTY exec would have given it.
@@ -40,7 +43,7 @@ export const HELD_STARTER =
   `D=$1 T=$2 c=$3 r=$4; shift 4; [[ -p $D/${HELD_FIFOS.input} && -p $D/${HELD_FIFOS.output} && -p $D/${HELD_FIFOS.status} ]] || exit ${HELD_UNREACHABLE}; ` +
   `if [[ $(declare -p SHELL 2>/dev/null) == 'declare -x'* ]]; then printf -v e 'export SHELL=%q' "$SHELL"; else e='unset SHELL'; fi; ` +
   `printf -v a '%q ' "$@"; printf -v s '%q' "$D/${HELD_FIFOS.status}"; ` +
-  `C="stty cols $c rows $r 2>/dev/null; printf '%d\\n' \\$\\$ >$s; unset PWD OLDPWD SHLVL; $e; exec $a"; ` +
+  `C="stty cols $c rows $r 2>/dev/null; printf '${HELD_PID}%d\\n' \\$\\$ >$s; unset PWD OLDPWD SHLVL; $e; exec $a"; ` +
   `( exec 8>"$D/${HELD_FIFOS.status}" || exit; printf '${HELD_OPENED}\\n' >&8; ` +
   `SHELL=$BASH ${EXEC_TAG_VAR}=$T script -qfec "$C" /dev/null 0<>"$D/${HELD_FIFOS.input}" 1<>"$D/${HELD_FIFOS.output}" 2>&1 8>&-; ` +
   `printf '%d\\n' $? >&8 ) </dev/null >/dev/null 2>&1 & exit 0`;

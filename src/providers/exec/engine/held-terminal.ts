@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
 import type { ContainerEngine } from './container-engine.js';
 import { openFifo, type OpenFifo } from './fifo-reader.js';
-import { HELD_FIFOS, HELD_NAME, HELD_NO_SCRIPT, HELD_OPENED, HELD_STARTER } from './held-terminal-program.js';
+import { HELD_FIFOS, HELD_NAME, HELD_NO_SCRIPT, HELD_OPENED, HELD_PID, HELD_STARTER } from './held-terminal-program.js';
 
 const run = promisify(execFile);
 
@@ -84,7 +84,8 @@ export async function startHeldTerminal(spec: HeldTerminalSpec): Promise<HeldTer
       return started === HELD_NO_SCRIPT ? 'no-script' : 'unreachable';
     }
     const [opened, pid] = [await lines.next(), await lines.next()];
-    if (opened !== HELD_OPENED || pid === undefined || !/^\d+$/.test(pid)) {
+    // No pid (script's status instead, or nothing in time): this container's `script` cannot hold the terminal.
+    if (opened !== HELD_OPENED || pid === undefined || !new RegExp(`^${HELD_PID}\\d+$`).test(pid)) {
       close();
       return 'unreachable';
     }
@@ -94,7 +95,7 @@ export async function startHeldTerminal(spec: HeldTerminalSpec): Promise<HeldTer
     return {
       output: output.stream,
       statusEnded: status.ended,
-      containerPid: Number(pid),
+      containerPid: Number(pid.slice(HELD_PID.length)),
       exitCode: () => {
         const code = lines.rest().trim();
         return /^\d+$/.test(code) ? Number(code) : null;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createHost, containerEnvironment, type DshHost } from '../../../../src/index.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../../support/container-engine.js';
 import { containerProcesses } from '../../../support/container-kit.js';
-import { noScriptImage } from '../../../support/no-script-image.js';
+import { failingScriptImage, noScriptImage } from '../../../support/no-script-image.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -65,6 +65,22 @@ describeWithEngine(`persistent bash on a held terminal${NEEDS_ENGINE}`, () => {
       expect((await containerProcesses(b.id)).some((line) => line.includes('script -qfec'))).toBe(false);
     } finally {
       await Promise.all([a.dispose(), b.dispose()]);
+    }
+  });
+
+  it('falls back to a TTY exec where script fails at once (BusyBox has no -e)', async () => {
+    const failing = await createHost(...containerEnvironment({ workspace: root, shell: 'persistent', container: { image: failingScriptImage() } }));
+    try {
+      const session = failing.openSession({ id: 'failing-script', cwd: root });
+      expect(text(await session.call('bash', { command: 'cd /tmp && export KEPT=1' }))).toBe('(no output)');
+      expect(text(await session.call('bash', { command: 'pwd; echo $KEPT' }))).toBe('/tmp\n1');
+      expect(text(await session.call('bash', { command: 'exit 3' }))).toContain('[shell exited: code 3]');
+      expect(text(await session.call('bash', { command: 'echo fresh' }))).toContain('fresh');
+      const processes = await containerProcesses(session.id);
+      expect(processes.some((line) => /bash --noprofile --norc --noediting -i/.test(line))).toBe(true);
+      expect(processes.some((line) => line.includes('script -qfec'))).toBe(false);
+    } finally {
+      await failing.dispose();
     }
   });
 
