@@ -8,7 +8,6 @@ import { containerExecEnv } from './container-env.js';
 import { startContainerShell, startShellOver } from './container-shell-session.js';
 import { startHeldTerminal } from './held-terminal.js';
 import { HeldShellChannel } from './held-shell-channel.js';
-import { hostPidOf } from './container-pid.js';
 import type { MarkerShell } from '../terminal/marker-shell.js';
 import type { LiveContainer } from './session-containers.js';
 import { shellStatusLaunch, type ShellLaunch } from '../process/shell-status-launcher.js';
@@ -116,7 +115,7 @@ export class ContainerTerminalBackend implements TerminalBackend {
       this.noHeld.add(container);
       return undefined;
     }
-    const hostPid = this.isLocalEngine ? hostPidOf(terminal.containerPid, tag) : undefined;
+    const hostPid = this.isLocalEngine ? terminal.hostPid() : undefined;
     const channel = new HeldShellChannel({ engine: this.containers.engine, containerId: container.id, terminal, tag, key: launch.key, keyLine: launch.keyLine, hostPid });
     return startShellOver(
       channel,

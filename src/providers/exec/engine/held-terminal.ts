@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
 import type { ContainerEngine } from './container-engine.js';
+import { hostPidOf } from './container-pid.js';
 import { openFifo, type OpenFifo } from './fifo-reader.js';
 import { HELD_FIFOS, HELD_NAME, HELD_NO_SCRIPT, HELD_OPENED, HELD_PID, HELD_STARTER } from './held-terminal-program.js';
 
@@ -35,8 +36,8 @@ export interface HeldTerminal {
   readonly output: Readable;
   /** Ends once the process waiting on `script` is gone. */
   readonly statusEnded: Promise<void>;
-  /** The launcher's pid inside the container. */
-  readonly containerPid: number;
+  /** The launcher's pid as this machine's /proc shows it (one scan); undefined when it does not (another machine's engine). */
+  hostPid(): number | undefined;
   /** script's status (the launcher's; 128 + n for a signal), once reported; null when it was not (the container went). */
   exitCode(): number | null;
   write(data: string): void;
@@ -79,14 +80,17 @@ export async function startHeldTerminal(spec: HeldTerminalSpec): Promise<HeldTer
   const lines = statusLines(status);
   try {
     const started = await starterStatus(spec, dir);
-    if (started !== 0) {
+    if (started !== 0 && started !== null) {
       close();
       return started === HELD_NO_SCRIPT ? 'no-script' : 'unreachable';
     }
-    const [opened, pid] = [await lines.next(), await lines.next()];
+    // null: the exec did not end in time (it may have started the terminal all the same).
+    const [opened, pid] = started === 0 ? [await lines.next(), await lines.next()] : [];
     // No pid (script's status instead, or nothing in time): this container's `script` cannot hold the terminal.
     if (opened !== HELD_OPENED || pid === undefined || !new RegExp(`^${HELD_PID}\\d+$`).test(pid)) {
       close();
+      // Whatever did start goes before the caller reuses the tag for a TTY exec.
+      await spec.engine.killTagged(spec.containerId, spec.tag, 'KILL').catch(() => 0);
       return 'unreachable';
     }
     // The container holds both now: each ends when its holder there is gone.
@@ -95,7 +99,8 @@ export async function startHeldTerminal(spec: HeldTerminalSpec): Promise<HeldTer
     return {
       output: output.stream,
       statusEnded: status.ended,
-      containerPid: Number(pid.slice(HELD_PID.length)),
+      // script's command names the terminal's directory: no other container's launcher has that parent.
+      hostPid: () => hostPidOf(Number(pid.slice(HELD_PID.length)), `${dir}/`),
       exitCode: () => {
         const code = lines.rest().trim();
         return /^\d+$/.test(code) ? Number(code) : null;
