@@ -4,7 +4,10 @@
 # machine, imported with `docker import`. Usage: container-image.sh [tag]
 set -euo pipefail
 tag="${1:-dsh-tools-test:latest}"
-if docker image inspect "$tag" >/dev/null 2>&1; then echo "$tag already present"; exit 0; fi
+# Raised whenever the tools change: an image built from an older list is built again.
+version=2
+present="$(docker image inspect -f '{{index .Config.Labels "dsh-tools.test-image"}}' "$tag" 2>/dev/null || true)"
+if [ "$present" = "$version" ]; then echo "$tag already present"; exit 0; fi
 
 root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT
@@ -15,7 +18,7 @@ ln -sfn bin "$root/usr/sbin"
 
 tools=(bash sh dash cat sleep true false echo printf env ls mkdir rm touch cp mv head tail wc grep sed
   ps kill pkill pgrep id pwd readlink seq dd yes sort uniq tr cut test stat chmod dirname basename
-  timeout setsid nproc uname date tee xargs find stty)
+  timeout setsid nproc uname date tee xargs find stty script)
 copy() {
   local src="$1" real
   real="$(readlink -f "$src")"
@@ -36,5 +39,5 @@ printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 
 tar -C "$root" -c . | docker import \
   --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' --change 'ENV DSH_IMAGE_VAR=from-image' \
-  --change 'CMD ["/bin/bash"]' - "$tag" >/dev/null
+  --change 'CMD ["/bin/bash"]' --change "LABEL dsh-tools.test-image=$version" - "$tag" >/dev/null
 echo "built $tag"

@@ -36,7 +36,16 @@ interface ContainerShellSpawn {
  * elsewhere a command waiting for input runs until its timeout.
  */
 export function startContainerShell(spawn: ContainerShellSpawn, config: BashPtyConfig): Promise<MarkerShell> {
-  return MarkerShell.start(new ExecShellChannel(spawn), {
+  return startShellOver(new ExecShellChannel(spawn), spawn, config);
+}
+
+/** `MarkerShell` over a container shell's channel (a TTY exec, a held terminal), named and explained alike. */
+export function startShellOver(
+  channel: ShellChannel,
+  spawn: Pick<ContainerShellSpawn, 'cwd' | 'scrollbackChars' | 'redactor'>,
+  config: BashPtyConfig,
+): Promise<MarkerShell> {
+  return MarkerShell.start(channel, {
     scrollbackChars: spawn.scrollbackChars,
     ...(spawn.redactor ? { redactor: spawn.redactor } : {}),
     identity: {

@@ -12,6 +12,14 @@ const QUICK_RECHECKS = 20;
  * may still be on its way (written before it went idle, not read yet).
  */
 const SETTLE_MS = 150;
+/**
+ * How long the shell may stay on a CPU after a marker before that counts as
+ * busy: between its prompt and its read it runs for microseconds, but on a
+ * loaded machine it may wait that long for a CPU, and a transport that passes
+ * the marker on at once (a held terminal) sees it then. Checked every
+ * millisecond meanwhile.
+ */
+const RUNNING_GRACE_MS = 20;
 
 /** How /proc shows a shell: at its prompt, busy (a foreground job, or asleep elsewhere), or on a CPU. */
 export type ShellState = 'idle' | 'busy' | 'running';
@@ -88,6 +96,8 @@ export class EndCheck {
   /** The shell was seen busy since the last marker. */
   private busySince = false;
   private idleSince: number | undefined;
+  /** When the last marker came (`RUNNING_GRACE_MS` counts from it). */
+  private markerAt = 0;
 
   constructor(
     private readonly state: () => ShellState | undefined,
@@ -108,6 +118,7 @@ export class EndCheck {
     this.last = via;
     this.busySince = false;
     this.idleSince = undefined;
+    this.markerAt = performance.now();
     return flushed;
   }
 
@@ -138,10 +149,15 @@ export class EndCheck {
       this.onConfirmed(this.status, this.forgedMarker);
       return;
     }
-    if (state === 'busy' || (state === 'running' && this.quickLeft <= 0)) this.busySince = true;
+    const waitingForCpu = state === 'running' && !this.busySince && performance.now() - this.markerAt < RUNNING_GRACE_MS;
+    if (state === 'busy' || (state === 'running' && this.quickLeft <= 0 && !waitingForCpu)) this.busySince = true;
     if (state !== 'idle') this.idleSince = undefined;
     if (this.quickLeft-- > 0) {
       this.quick = setImmediate(() => this.check());
+      return;
+    }
+    if (waitingForCpu) {
+      this.timer = setTimeout(() => this.check(), 1);
       return;
     }
     this.timer = setTimeout(() => this.check(), this.delay);

@@ -1,7 +1,6 @@
 // Issue 31 item 5: a brief API outage is not a new session. With the API server behind a proxy that
 // drops every connection for a while, a call made during the outage waits it out and runs in the same
 // pod (its /tmp and hostname intact, no restart notice).
-import net from 'node:net';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHost, kubernetesEnvironment, type DshHost } from '../../../../src/index.js';
@@ -9,49 +8,7 @@ import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../../../support/
 import { kube, text, workspace } from '../../../support/kube-kit.js';
 import { waitUntil } from '../../../support/process-table.js';
 import { SessionContainersToken } from '../../../../src/providers/exec/engine/session-containers.js';
-
-/** A TCP proxy to `target` that can drop every connection (new and open) while `down`. */
-function outageProxy(target: URL): Promise<{ port: number; down: () => void; up: () => void; refusedWhileDown: () => number; close: () => void }> {
-  let down = false;
-  let refused = 0;
-  const open = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    if (down) {
-      refused++;
-      client.destroy();
-      return;
-    }
-    const upstream = net.connect(Number(target.port), target.hostname);
-    open.add(client).add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      open.delete(client);
-      open.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream).pipe(client);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        port: (server.address() as net.AddressInfo).port,
-        down: () => {
-          down = true;
-          refused = 0;
-          for (const socket of open) socket.destroy();
-        },
-        up: () => void (down = false),
-        refusedWhileDown: () => refused,
-        close: () => {
-          server.close();
-          for (const socket of open) socket.destroy();
-        },
-      }),
-    ),
-  );
-}
+import { outageProxy } from '../../../support/outage-proxy.js';
 
 describeWithCluster(`kubernetes: a brief API outage${NEEDS_CLUSTER}`, () => {
   let host: DshHost | undefined;

@@ -45,6 +45,31 @@ describe('EndCheck', () => {
     expect(calls).toEqual([[2, true]]);
   });
 
+  /** An EndCheck whose shell is on a CPU for `runningMs` after the marker, then idle; resolves with how often idle was seen before the end was believed. */
+  const idleChecksAfterRunning = (runningMs: number): Promise<number> =>
+    new Promise((resolve) => {
+      let idleSeen = 0;
+      const start = performance.now();
+      const check = new EndCheck(
+        () => {
+          if (performance.now() - start < runningMs) return 'running';
+          idleSeen++;
+          return 'idle';
+        },
+        () => resolve(idleSeen),
+      );
+      check.candidate('end', 0);
+      check.check();
+    });
+
+  it('believes the end at the first idle look when the shell only waited for a CPU a moment after the marker', async () => {
+    expect(await idleChecksAfterRunning(5)).toBe(1);
+  });
+
+  it('counts a shell on a CPU long after the marker as busy: idle must then last before the end is believed', async () => {
+    expect(await idleChecksAfterRunning(40)).toBeGreaterThan(1);
+  });
+
   it('gives held text back when abandoned before an end was confirmed, nothing after', () => {
     const { check } = confirmed(() => 'busy');
     check.candidate('prompt', 0);
