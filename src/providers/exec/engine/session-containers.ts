@@ -289,7 +289,8 @@ export class SessionContainers {
     if (live.shared !== undefined) return removeSharedContainer(this.engine, live.shared, this.options.keepSpills);
     await this.engine.remove(live.id).catch(() => undefined);
     if (live.networkId !== undefined) await this.engine.removeNetwork(live.networkId).catch(() => undefined);
-    if (!this.options.keepSpills) rmSync(live.dir, { recursive: true, force: true });
+    // A FIFO batch still being made in the channel's directory can refill it under the removal: retried.
+    if (!this.options.keepSpills) rmSync(live.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
   }
 }
 
