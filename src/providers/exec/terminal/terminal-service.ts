@@ -27,6 +27,12 @@ export interface TerminalOpenOptions {
    * when the composition has one).
    */
   readonly confinement?: CommandConfinement | null;
+  /**
+   * A new shell even where the backend keeps one for the session beyond this
+   * process (a shared session's, docs/shared-sessions.md#the-persistent-shell):
+   * a `restart`. Other backends always open a new one.
+   */
+  readonly fresh?: boolean;
 }
 
 /** How a send ended. */

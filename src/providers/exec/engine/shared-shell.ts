@@ -1,0 +1,101 @@
+import type { MarkerShell } from '../terminal/marker-shell.js';
+import { newToken } from '../terminal/marker-protocol.js';
+import type { PtySession, SendOptions, SendResult } from '../terminal/terminal-service.js';
+import type { SharedHeldChannel } from './shared-held-channel.js';
+import type { SharedShellFiles } from './shared-shell-files.js';
+
+/** This replica's hold on the shell: the marker shell over its own channel, and the drive it belongs to. */
+interface ShellHold {
+  readonly shell: MarkerShell;
+  readonly channel: SharedHeldChannel;
+  readonly gen: string;
+}
+
+interface SharedShellSpec {
+  readonly files: SharedShellFiles;
+  /** Opens this replica's channel to the recorded terminal and resynchronizes a marker shell over it (rejects when the shell is gone). */
+  readonly adopt: () => Promise<Omit<ShellHold, 'gen'>>;
+  /** Kills the foreground command a replica left running in the shell. */
+  readonly killForeground: () => Promise<void>;
+}
+
+/** How long a command left waiting for input gets for its output in the FIFO to be read before this replica sends it more. */
+const CATCH_UP_MS = 20;
+
+/**
+ * A shared session's persistent shell (docs/shared-sessions.md#the-persistent-shell):
+ * one held terminal in the sandbox, driven by one replica at a time. Each
+ * send takes the shell's lock; a replica whose drive is no longer the
+ * recorded one (another replica sent since) lets go of its marker shell and
+ * adopts the shell afresh, first killing a foreground command the previous
+ * driver left running (its own caller is gone or another's). `close` only
+ * lets go: the shell belongs to the session and ends with its sandbox.
+ */
+export class SharedShell implements PtySession {
+  private hold?: ShellHold;
+  private closed = false;
+
+  constructor(
+    private readonly spec: SharedShellSpec,
+    started?: ShellHold,
+  ) {
+    this.hold = started;
+  }
+
+  get pid(): number {
+    return this.hold?.channel.hostPid ?? -1;
+  }
+
+  get alive(): boolean {
+    return !this.closed && (this.hold?.shell.alive ?? true);
+  }
+
+  async send(command: string, options: SendOptions): Promise<SendResult> {
+    const unlock = await this.spec.files.lock();
+    let hold: ShellHold | undefined;
+    try {
+      hold = await this.take();
+      if (hold === undefined) return { output: '', end: { kind: 'shell-exited', exitCode: null, signal: null }, lostPrefix: false };
+      this.spec.files.writeState({ gen: hold.gen, busy: true });
+      const result = await hold.shell.send(command, options);
+      if (hold.shell.alive) this.spec.files.writeState({ gen: hold.gen, busy: hold.shell.commandRunning });
+      return result;
+    } finally {
+      hold?.channel.detach();
+      unlock();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.letGo();
+  }
+
+  /** This replica's hold, current and attached (under the lock); undefined when the shell could not be adopted. */
+  private async take(): Promise<ShellHold | undefined> {
+    const state = this.spec.files.readState();
+    const hold = this.hold;
+    if (hold !== undefined && hold.shell.alive && state?.gen === hold.gen) {
+      hold.channel.attach();
+      if (hold.shell.commandRunning) await new Promise((resolve) => setTimeout(resolve, CATCH_UP_MS));
+      else await hold.shell.resync();
+      return hold;
+    }
+    this.letGo();
+    if (state?.busy === true) await this.spec.killForeground();
+    try {
+      const adopted = { ...(await this.spec.adopt()), gen: newToken() };
+      this.hold = adopted;
+      return adopted;
+    } catch {
+      // The shell is gone (or answers no more, and was killed): the next call opens a new one.
+      this.closed = true;
+      return undefined;
+    }
+  }
+
+  private letGo(): void {
+    this.hold?.channel.release();
+    this.hold = undefined;
+  }
+}

@@ -1,0 +1,117 @@
+// The persistent shell of a shared session (docs/shared-sessions.md#the-persistent-shell):
+// two `serve --http --container --shared-sessions --shell both` replicas behind
+// round-robin nginx drive one shell in the session's container; its cwd, an
+// export and a function outlive the SIGKILL of the replica that started it, a
+// command left running by a replica that dies is killed, and the client's
+// close removes the container.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LABELS } from '../../src/index.js';
+import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/container-engine.js';
+import { engine } from '../support/container-kit.js';
+import { ensureBuilt } from '../support/built-server.js';
+import { callTool, textOf } from '../support/mcp-clients.js';
+import { request } from '../support/raw-legacy.js';
+import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
+import { freePort, pollUntil, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+
+const TOKEN = 'shared-shell-e2e-token-0123456789';
+
+const describeWithNginx = describeBehindNginx(describeWithEngine);
+
+describeWithNginx(`shared sessions: one persistent shell for every replica${NEEDS_ENGINE}${NEEDS_NGINX}`, () => {
+  let dirs: ReplicaDirs;
+  beforeAll(() => {
+    ensureBuilt();
+    dirs = replicaDirs(`agent:${TOKEN}\n`);
+  }, 180_000);
+  afterAll(() => dirs?.cleanup());
+
+  const startReplica = (port: number): Promise<Replica> =>
+    startServe(
+      port,
+      ['--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions', '--shell', 'both', '--token-file', dirs.tokenFile, '--allowed-host', UPSTREAM_HOST, '--log-level', 'info'],
+      dirs.env,
+    );
+
+  const sessionContainers = async (sessionId: string) => engine.list([`${LABELS.managed}=1`, `${LABELS.session}=${sessionId}`]);
+
+  /** The replica that last drove the session's shell, by the pid its driver record names (shared-shell-files.ts). */
+  const driver = (): { pid: number; busy: boolean } | undefined => {
+    for (const name of readdirSync(dirs.tmp).filter((entry) => entry.startsWith('dsh-ss-'))) {
+      try {
+        const state = JSON.parse(readFileSync(path.join(dirs.tmp, name, 'shell', 'driver.json'), 'utf8')) as { by: string; busy: boolean };
+        return { pid: Number(state.by.split(' ')[1]), busy: state.busy };
+      } catch {
+        // Not this session's, or no shell yet.
+      }
+    }
+    return undefined;
+  };
+
+  it('keeps the cwd, an export and a function through the SIGKILL of the replica that started the shell, on both replicas', async () => {
+    const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
+    const replicas: Record<number, Replica> = {};
+    replicas[portA] = await startReplica(portA);
+    replicas[portB] = await startReplica(portB);
+    let proxy: RoundRobinProxy | undefined;
+    let client: Client | undefined;
+    let sessionId: string | undefined;
+    try {
+      proxy = await startRoundRobinNginx(portProxy, [portA, portB]);
+      const transport = new StreamableHTTPClientTransport(proxy.url, { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+      client = new Client({ name: 'shared-shell-e2e', version: '1.0.0' });
+      await client.connect(transport);
+      const shell = async (command: string) => textOf(await callTool(client!, 'bash_persistent', { command, description: 'Shell step' }));
+      const oneShot = async (command: string) => textOf(await callTool(client!, 'bash', { command, description: 'One-shot step' }));
+      sessionId = await oneShot('echo $DSH_SESSION_ID');
+
+      await shell('mkdir -p /tmp/w/sub && cd /tmp/w/sub && export STEP_VAR=kept && greet() { echo "hi $1"; }');
+      const starter = driver()!.pid;
+      const starterPort = Number(Object.entries(replicas).find(([, replica]) => replica.child.pid === starter)![0]);
+      const state = 'echo "$PWD $STEP_VAR $(greet you)"';
+      // Round-robin: these alternate between the two live replicas, each taking the shell over from the other.
+      const drivers = new Set<number>();
+      for (let step = 0; step < 4; step++) {
+        expect(await shell(state)).toBe('/tmp/w/sub kept hi you');
+        drivers.add(driver()!.pid);
+      }
+      expect(drivers).toEqual(new Set([replicas[portA]!.child.pid, replicas[portB]!.child.pid]));
+
+      // The replica that started the shell dies without a word, and starts again.
+      replicas[starterPort]!.child.kill('SIGKILL');
+      await replicas[starterPort]!.exited;
+      expect(await shell(state)).toBe('/tmp/w/sub kept hi you');
+      replicas[starterPort] = await startReplica(starterPort);
+      for (let step = 0; step < 4; step++) expect(await shell(state)).toBe('/tmp/w/sub kept hi you');
+
+      // A replica dies while the shell runs a command for it: the command is killed, the shell's state stays.
+      // Sent raw: its answer never comes (the proxy's 502, or a dropped stream), and nobody waits for it.
+      const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': transport.protocolVersion! };
+      const params = { name: 'bash_persistent', arguments: { command: 'cd /tmp/w && touch started && sleep 300; touch finished', description: 'Left running' } };
+      const left = fetch(proxy.url, { method: 'POST', headers, body: JSON.stringify(request(77, 'tools/call', params)) }).then((answer) => answer.text()).catch(() => 'dropped');
+      await pollUntil(async () => (await oneShot('test -e /tmp/w/started && echo yes || echo no')) === 'yes', 'the shell runs the command', 20_000);
+      const busyPort = Number(Object.entries(replicas).find(([, replica]) => replica.child.pid === driver()!.pid)![0]);
+      expect(driver()!.busy).toBe(true);
+      replicas[busyPort]!.child.kill('SIGKILL');
+      await replicas[busyPort]!.exited;
+      await left;
+      expect(await shell(state)).toBe('/tmp/w kept hi you');
+      expect(await oneShot('ls /tmp/w; grep -lx sleep /proc/[0-9]*/comm 2>/dev/null | wc -l')).toBe('started\nsub\n0');
+      replicas[busyPort] = await startReplica(busyPort);
+      for (let step = 0; step < 2; step++) expect(await shell('cd sub && echo "$PWD $(greet again)"; cd ..')).toBe('/tmp/w/sub hi again');
+
+      await transport.terminateSession();
+      await client.close();
+      client = undefined;
+      expect(await sessionContainers(sessionId)).toEqual([]);
+    } finally {
+      await client?.close().catch(() => undefined);
+      await proxy?.stop();
+      await stopReplicas(Object.values(replicas));
+      if (sessionId !== undefined) for (const container of await sessionContainers(sessionId)) await engine.remove(container.id);
+    }
+  }, 120_000);
+});
