@@ -2,8 +2,8 @@
 // two `serve --http --container --shared-sessions --shell both` replicas behind
 // round-robin nginx drive one shell in the session's container; its cwd, an
 // export and a function outlive the SIGKILL of the replica that started it, a
-// command left running by a replica that dies is killed, and the client's
-// close removes the container.
+// command left running by a replica that dies is killed, a SIGTERM ends
+// nothing, and the client's close removes the container.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -87,6 +87,14 @@ describeWithNginx(`shared sessions: one persistent shell for every replica${NEED
       replicas[starterPort] = await startReplica(starterPort);
       for (let step = 0; step < 4; step++) expect(await shell(state)).toBe('/tmp/w/sub kept hi you');
 
+      // A command waiting for input is fed by whichever replica gets the next call.
+      const asked = await shell('read -r -p "name? " NAME; echo "got $NAME"');
+      expect(asked).toMatch(/^name\? \n?\[waiting for input: /);
+      const before = driver()!.pid;
+      expect(await shell('world')).toBe('got world');
+      expect(driver()!.pid).not.toBe(before);
+      expect(await shell('echo "$NAME $(greet you)"')).toBe('world hi you');
+
       // A replica dies while the shell runs a command for it: the command is killed, the shell's state stays.
       // Sent raw: its answer never comes (the proxy's 502, or a dropped stream), and nobody waits for it.
       const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': transport.protocolVersion! };
@@ -102,6 +110,11 @@ describeWithNginx(`shared sessions: one persistent shell for every replica${NEED
       expect(await oneShot('ls /tmp/w; grep -lx sleep /proc/[0-9]*/comm 2>/dev/null | wc -l')).toBe('started\nsub\n0');
       replicas[busyPort] = await startReplica(busyPort);
       for (let step = 0; step < 2; step++) expect(await shell('cd sub && echo "$PWD $(greet again)"; cd ..')).toBe('/tmp/w/sub hi again');
+
+      // A rolling update's SIGTERM lets go of the shell: the other replica goes on with it.
+      replicas[starterPort]!.child.kill('SIGTERM');
+      expect(await replicas[starterPort]!.exited).toBe(0);
+      for (let step = 0; step < 2; step++) expect(await shell(state)).toBe('/tmp/w kept hi you');
 
       await transport.terminateSession();
       await client.close();

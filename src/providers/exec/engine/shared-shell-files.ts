@@ -18,6 +18,8 @@ export interface SharedShellRecord {
 interface DriverState {
   readonly gen: string;
   readonly busy: boolean;
+  /** The frame nonce of a command the last send left waiting for input: the next driver feeds it. */
+  readonly running?: string;
   /** The replica that wrote it, `<hostname> <pid>` (set by `writeState`): for people reading the directory. */
   readonly by?: string;
 }

@@ -5,7 +5,9 @@ import type { ShellLaunch } from '../process/shell-status-launcher.js';
 import { MarkerShell, type MarkerShellSpec } from '../terminal/marker-shell.js';
 import { newToken } from '../terminal/marker-protocol.js';
 import type { ContainerEngine } from './container-engine.js';
+import { fifoWriter } from './fifo-reader.js';
 import { killHeldForeground } from './held-foreground-kill.js';
+import { HELD_FIFOS } from './held-terminal-program.js';
 import { startHeldTerminal } from './held-terminal.js';
 import type { LiveContainer } from './session-containers.js';
 import { heldTerminalRuns, SharedHeldChannel } from './shared-held-channel.js';
@@ -87,18 +89,22 @@ export async function openSharedShell(open: SharedShellOpen): Promise<SharedShel
 function sharedSpec(open: SharedShellOpen, files: SharedShellFiles, record: SharedShellRecord): ConstructorParameters<typeof SharedShell>[0] {
   return {
     files,
-    adopt: async () => {
+    adopt: async (running) => {
       let channel: SharedHeldChannel | undefined;
       try {
         channel = channelOver(open, record);
         channel.attach();
-        return { shell: await MarkerShell.start(channel, { ...open.shellSpec, secret: record.secret }, true), channel };
+        return { shell: await MarkerShell.start(channel, { ...open.shellSpec, secret: record.secret }, running === undefined ? {} : { running }), channel };
       } catch (error) {
         channel?.release();
         throw error;
       }
     },
-    killForeground: () => killHeldForeground(open.engine, open.container.id, record.pid, open.user),
+    killForeground: async () => {
+      // A ^C first, as a user would type it: it also reaches bash itself in a builtin's read, and drops a line cut in half.
+      fifoWriter(path.join(terminalDir(open.container, record), HELD_FIFOS.input), '\x03').close();
+      await killHeldForeground(open.engine, open.container.id, record.pid, open.user);
+    },
   };
 }
 

@@ -13,8 +13,8 @@ interface ShellHold {
 
 interface SharedShellSpec {
   readonly files: SharedShellFiles;
-  /** Opens this replica's channel to the recorded terminal and resynchronizes a marker shell over it (rejects when the shell is gone). */
-  readonly adopt: () => Promise<Omit<ShellHold, 'gen'>>;
+  /** Opens this replica's channel to the recorded terminal and a marker shell over it, resynchronized or holding the `running` command (rejects when the shell is gone). */
+  readonly adopt: (running?: string) => Promise<Omit<ShellHold, 'gen'>>;
   /** Kills the foreground command a replica left running in the shell. */
   readonly killForeground: () => Promise<void>;
 }
@@ -22,14 +22,18 @@ interface SharedShellSpec {
 /** How long a command left waiting for input gets for its output in the FIFO to be read before this replica sends it more. */
 const CATCH_UP_MS = 20;
 
+/** Lets the output a command left waiting for input made meanwhile reach its marker shell before it is sent more. */
+const catchUp = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, CATCH_UP_MS));
+
 /**
  * A shared session's persistent shell (docs/shared-sessions.md#the-persistent-shell):
  * one held terminal in the sandbox, driven by one replica at a time. Each
  * send takes the shell's lock; a replica whose drive is no longer the
  * recorded one (another replica sent since) lets go of its marker shell and
- * adopts the shell afresh, first killing a foreground command the previous
- * driver left running (its own caller is gone or another's). `close` only
- * lets go: the shell belongs to the session and ends with its sandbox.
+ * adopts the shell afresh: it feeds a command the previous driver left
+ * waiting for input, and kills one a driver left running mid-call (that
+ * call's replica died). `close` only lets go: the shell belongs to the
+ * session and ends with its sandbox.
  */
 export class SharedShell implements PtySession {
   private hold?: ShellHold;
@@ -58,7 +62,8 @@ export class SharedShell implements PtySession {
       if (hold === undefined) return { output: '', end: { kind: 'shell-exited', exitCode: null, signal: null }, lostPrefix: false };
       this.spec.files.writeState({ gen: hold.gen, busy: true });
       const result = await hold.shell.send(command, options);
-      if (hold.shell.alive) this.spec.files.writeState({ gen: hold.gen, busy: hold.shell.commandRunning });
+      const running = hold.shell.runningNonce();
+      if (hold.shell.alive) this.spec.files.writeState({ gen: hold.gen, busy: running !== undefined, ...(running === undefined ? {} : { running }) });
       return result;
     } finally {
       hold?.channel.detach();
@@ -77,14 +82,16 @@ export class SharedShell implements PtySession {
     const hold = this.hold;
     if (hold !== undefined && hold.shell.alive && state?.gen === hold.gen) {
       hold.channel.attach();
-      if (hold.shell.commandRunning) await new Promise((resolve) => setTimeout(resolve, CATCH_UP_MS));
+      if (hold.shell.commandRunning) await catchUp();
       else await hold.shell.resync();
       return hold;
     }
     this.letGo();
-    if (state?.busy === true) await this.spec.killForeground();
+    // A call cut short (its replica died during it) is killed; a command left waiting for input is fed by this one.
+    if (state?.busy === true && state.running === undefined) await this.spec.killForeground();
     try {
-      const adopted = { ...(await this.spec.adopt()), gen: newToken() };
+      const adopted = { ...(await this.spec.adopt(state?.running)), gen: newToken() };
+      if (state?.running !== undefined) await catchUp();
       this.hold = adopted;
       return adopted;
     } catch {

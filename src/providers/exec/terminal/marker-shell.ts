@@ -1,7 +1,6 @@
-import { MAX_TIMER_MS } from '../../../core/timer.js';
 import type { Redactor } from '../../output-filter/redactor.js';
 import type { BashPtyConfig } from './bash-pty-config.js';
-import { attachSend, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
+import { attachSend, invalidTimeout, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
 import { EndCheck, promptShell, shellState } from './marker-end-check.js';
 import { MarkerParser, type ParseStep } from './marker-parser.js';
 import { commandLine, inputBytes, newToken, setupHandshake, syncHandshake, type Handshake } from './marker-protocol.js';
@@ -47,6 +46,8 @@ export class MarkerShell implements PtySession {
   readonly sending = (): boolean => this.attached !== undefined; // a send in flight: someone awaits the shell
   /** Waits for the prompt after a line of ours: what another holder left on the terminal is dropped (shared-shell.ts). */
   readonly resync = (): Promise<void> => this.handshake(syncHandshake(this.secret));
+  /** The frame nonce of a command still running (shared-shell.ts hands it to the next holder). */
+  readonly runningNonce = (): string | undefined => (this.commandRunning ? this.running!.parser.nonce : undefined);
 
   private constructor(
     private readonly channel: ShellChannel,
@@ -83,10 +84,16 @@ export class MarkerShell implements PtySession {
     );
   }
 
-  /** Sets the shell up, or (`adopt`) resynchronizes with one another holder set up with `spec.secret` (shared-shell.ts); closes it and throws when it does not answer. */
-  static async start(channel: ShellChannel, spec: MarkerShellSpec, adopt = false): Promise<MarkerShell> {
+  /**
+   * Sets the shell up, or (`adopt`) takes on one another holder set up with `spec.secret` (shared-shell.ts): resynchronized, or with the command `adopt.running` framed, waiting for input (the next send feeds it; its pid is learnt at its prompt). Closes it and throws when it does not answer.
+   */
+  static async start(channel: ShellChannel, spec: MarkerShellSpec, adopt?: { readonly running?: string }): Promise<MarkerShell> {
     const shell = new MarkerShell(channel, spec);
-    await (adopt ? shell.resync() : shell.handshake(setupHandshake(shell.secret)));
+    if (adopt?.running === undefined) await (adopt ? shell.resync() : shell.handshake(setupHandshake(shell.secret)));
+    else {
+      shell.running = { parser: new MarkerParser(adopt.running, shell.secret, { alreadyStarted: true }), collector: shell.newCollector() };
+      if (channel.hostPid !== undefined) shell.tty = promptShell(channel.hostPid).tty;
+    }
     return shell;
   }
 
@@ -128,13 +135,8 @@ export class MarkerShell implements PtySession {
 
   send(command: string, options: SendOptions): Promise<SendResult> {
     if (this.attached) return Promise.reject(new Error('a command is already running on this PTY'));
-    const { timeoutMs } = options;
-    if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-      // setTimeout would fire at once and take the shell down with a bogus timeout.
-      return Promise.reject(
-        new Error(`invalid timeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`),
-      );
-    }
+    const invalid = invalidTimeout(options.timeoutMs);
+    if (invalid) return Promise.reject(invalid);
     if (!this.alive) return Promise.resolve(this.deadResult());
     if (options.signal?.aborted) return this.closeWith({ kind: 'aborted' });
     const running = this.running;
