@@ -5,6 +5,7 @@
 // command left running by a replica that dies is killed, a SIGTERM ends
 // nothing, and the client's close removes the container.
 import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,7 +14,7 @@ import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/contain
 import { engine } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
 import { callTool, textOf } from '../support/mcp-clients.js';
-import { request } from '../support/raw-legacy.js';
+import { request, resultText } from '../support/raw-legacy.js';
 import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
 import { freePort, pollUntil, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
@@ -67,54 +68,74 @@ describeWithNginx(`shared sessions: one persistent shell for every replica${NEED
       const shell = async (command: string) => textOf(await callTool(client!, 'bash_persistent', { command, description: 'Shell step' }));
       const oneShot = async (command: string) => textOf(await callTool(client!, 'bash', { command, description: 'One-shot step' }));
       sessionId = await oneShot('echo $DSH_SESSION_ID');
+      // The same session's calls sent to one replica by its port: the proxy's turn is not the test's to count on.
+      const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': transport.protocolVersion! };
+      let id = 100;
+      const postTo = (port: number, command: string): Promise<string> =>
+        new Promise((resolve, reject) => {
+          const body = JSON.stringify(request(id++, 'tools/call', { name: 'bash_persistent', arguments: { command, description: 'Shell step' } }));
+          const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, host: UPSTREAM_HOST, 'content-length': Buffer.byteLength(body) } }, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve(text));
+            res.on('error', reject);
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      const shellOn = async (port: number, command: string): Promise<string> => {
+        const text = await postTo(port, command);
+        const data = text.split('\n').filter((line) => line.startsWith('data: ')).pop()?.slice('data: '.length) ?? text;
+        return resultText(JSON.parse(data) as Record<string, unknown>);
+      };
+      const pidOf = (port: number) => replicas[port]!.child.pid;
 
       await shell('mkdir -p /tmp/w/sub && cd /tmp/w/sub && export STEP_VAR=kept && greet() { echo "hi $1"; }');
-      const starter = driver()!.pid;
-      const starterPort = Number(Object.entries(replicas).find(([, replica]) => replica.child.pid === starter)![0]);
+      const starterPort = driver()!.pid === pidOf(portA) ? portA : portB;
+      const otherPort = starterPort === portA ? portB : portA;
       const state = 'echo "$PWD $STEP_VAR $(greet you)"';
-      // Round-robin: these alternate between the two live replicas, each taking the shell over from the other.
-      const drivers = new Set<number>();
-      for (let step = 0; step < 4; step++) {
-        expect(await shell(state)).toBe('/tmp/w/sub kept hi you');
-        drivers.add(driver()!.pid);
+      // Each replica takes the shell over from the other in turn.
+      for (const port of [otherPort, starterPort, otherPort, starterPort]) {
+        expect(await shellOn(port, state)).toBe('/tmp/w/sub kept hi you');
+        expect(driver()!.pid).toBe(pidOf(port));
       }
-      expect(drivers).toEqual(new Set([replicas[portA]!.child.pid, replicas[portB]!.child.pid]));
 
       // The replica that started the shell dies without a word, and starts again.
       replicas[starterPort]!.child.kill('SIGKILL');
       await replicas[starterPort]!.exited;
-      expect(await shell(state)).toBe('/tmp/w/sub kept hi you');
+      expect(await shellOn(otherPort, state)).toBe('/tmp/w/sub kept hi you');
       replicas[starterPort] = await startReplica(starterPort);
-      for (let step = 0; step < 4; step++) expect(await shell(state)).toBe('/tmp/w/sub kept hi you');
+      for (const port of [starterPort, otherPort, starterPort]) expect(await shellOn(port, state)).toBe('/tmp/w/sub kept hi you');
+      for (let step = 0; step < 2; step++) expect(await shell(state)).toBe('/tmp/w/sub kept hi you');
 
-      // A command waiting for input is fed by whichever replica gets the next call.
-      const asked = await shell('read -r -p "name? " NAME; echo "got $NAME"');
-      expect(asked).toMatch(/^name\? \n?\[waiting for input: /);
-      const before = driver()!.pid;
-      expect(await shell('world')).toBe('got world');
-      expect(driver()!.pid).not.toBe(before);
-      expect(await shell('echo "$NAME $(greet you)"')).toBe('world hi you');
+      // A command waiting for input on one replica is fed through the other.
+      expect(await shellOn(starterPort, 'read -r -p "name? " NAME; echo "got $NAME"')).toMatch(/^name\? \n?\[waiting for input: /);
+      expect(await shellOn(otherPort, 'world')).toBe('got world');
+      expect(await shellOn(starterPort, 'echo "$NAME $(greet you)"')).toBe('world hi you');
 
-      // A replica dies while the shell runs a command for it: the command is killed, the shell's state stays.
-      // Sent raw: its answer never comes (the proxy's 502, or a dropped stream), and nobody waits for it.
-      const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': transport.protocolVersion! };
-      const params = { name: 'bash_persistent', arguments: { command: 'cd /tmp/w && touch started && sleep 300; touch finished', description: 'Left running' } };
-      const left = fetch(proxy.url, { method: 'POST', headers, body: JSON.stringify(request(77, 'tools/call', params)) }).then((answer) => answer.text()).catch(() => 'dropped');
+      // A replica dies while the shell runs a command for it: the command is killed (the rest of its line too), the shell's state stays.
+      const left = postTo(starterPort, 'cd /tmp/w && touch started && sleep 300; touch finished').catch(() => 'dropped');
       await pollUntil(async () => (await oneShot('test -e /tmp/w/started && echo yes || echo no')) === 'yes', 'the shell runs the command', 20_000);
-      const busyPort = Number(Object.entries(replicas).find(([, replica]) => replica.child.pid === driver()!.pid)![0]);
-      expect(driver()!.busy).toBe(true);
-      replicas[busyPort]!.child.kill('SIGKILL');
-      await replicas[busyPort]!.exited;
+      expect(driver()).toEqual({ pid: pidOf(starterPort), busy: true });
+      replicas[starterPort]!.child.kill('SIGKILL');
+      await replicas[starterPort]!.exited;
       await left;
-      expect(await shell(state)).toBe('/tmp/w kept hi you');
+      expect(await shellOn(otherPort, state)).toBe('/tmp/w kept hi you');
       expect(await oneShot('ls /tmp/w; grep -lx sleep /proc/[0-9]*/comm 2>/dev/null | wc -l')).toBe('started\nsub\n0');
-      replicas[busyPort] = await startReplica(busyPort);
-      for (let step = 0; step < 2; step++) expect(await shell('cd sub && echo "$PWD $(greet again)"; cd ..')).toBe('/tmp/w/sub hi again');
+      replicas[starterPort] = await startReplica(starterPort);
+      expect(await shellOn(starterPort, 'cd sub && echo "$PWD $(greet again)"; cd ..')).toBe('/tmp/w/sub hi again');
 
       // A rolling update's SIGTERM lets go of the shell: the other replica goes on with it.
-      replicas[starterPort]!.child.kill('SIGTERM');
-      expect(await replicas[starterPort]!.exited).toBe(0);
-      for (let step = 0; step < 2; step++) expect(await shell(state)).toBe('/tmp/w kept hi you');
+      replicas[otherPort]!.child.kill('SIGTERM');
+      expect(await replicas[otherPort]!.exited).toBe(0);
+      expect(await shellOn(starterPort, state)).toBe('/tmp/w kept hi you');
+      replicas[otherPort] = await startReplica(otherPort);
+      expect(await shellOn(otherPort, state)).toBe('/tmp/w kept hi you');
+
+      // `restart` discards the shared shell: a fresh one in the workspace, whichever replica serves next.
+      expect(textOf(await callTool(client, 'bash_persistent', { command: 'echo "${STEP_VAR:-none}"', description: 'Restart', restart: true }))).toMatch(/none/);
+      for (const port of [portA, portB]) expect(await shellOn(port, 'echo "$PWD ${STEP_VAR:-none}"')).toBe(`${dirs.workspace} none`);
 
       await transport.terminateSession();
       await client.close();

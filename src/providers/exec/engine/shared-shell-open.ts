@@ -44,7 +44,7 @@ export async function openSharedShell(open: SharedShellOpen): Promise<SharedShel
     const recorded = files.readRecord();
     if (recorded !== undefined) {
       const dir = terminalDir(container, recorded);
-      if (!open.fresh && heldTerminalRuns(dir)) return new SharedShell(sharedSpec(open, files, recorded));
+      if (!open.fresh && heldTerminalRuns(dir)) return new SharedShell(sharedSpec(open, files));
       await engine.killTagged(container.id, recorded.tag, 'KILL').catch(() => 0);
       files.removeRecord();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -80,18 +80,29 @@ export async function openSharedShell(open: SharedShellOpen): Promise<SharedShel
     files.writeRecord(record);
     const gen = newToken();
     files.writeState({ gen, busy: false });
-    return new SharedShell(sharedSpec(open, files, record), { shell, channel, gen });
+    return new SharedShell(sharedSpec(open, files), { shell, channel, gen });
   } finally {
     unlock();
   }
 }
 
-function sharedSpec(open: SharedShellOpen, files: SharedShellFiles, record: SharedShellRecord): ConstructorParameters<typeof SharedShell>[0] {
+/** What a `SharedShell` does with the shell the session's record names when it acts (another replica may have replaced it: a restart). */
+function sharedSpec(open: SharedShellOpen, files: SharedShellFiles): ConstructorParameters<typeof SharedShell>[0] {
+  const current = (): SharedShellRecord => {
+    const record = files.readRecord();
+    if (record === undefined) throw new Error('the session has no persistent shell');
+    return record;
+  };
   return {
     files,
+    runs: () => {
+      const record = files.readRecord();
+      return record !== undefined && heldTerminalRuns(terminalDir(open.container, record));
+    },
     adopt: async (running) => {
       let channel: SharedHeldChannel | undefined;
       try {
+        const record = current();
         channel = channelOver(open, record);
         channel.attach();
         return { shell: await MarkerShell.start(channel, { ...open.shellSpec, secret: record.secret }, running === undefined ? {} : { running }), channel };
@@ -101,6 +112,7 @@ function sharedSpec(open: SharedShellOpen, files: SharedShellFiles, record: Shar
       }
     },
     killForeground: async () => {
+      const record = current();
       // A ^C first, as a user would type it: it also reaches bash itself in a builtin's read, and drops a line cut in half.
       fifoWriter(path.join(terminalDir(open.container, record), HELD_FIFOS.input), '\x03').close();
       await killHeldForeground(open.engine, open.container.id, record.pid, open.user);

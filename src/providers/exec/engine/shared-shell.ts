@@ -13,6 +13,8 @@ interface ShellHold {
 
 interface SharedShellSpec {
   readonly files: SharedShellFiles;
+  /** Whether the shell the session's record names runs. */
+  readonly runs: () => boolean;
   /** Opens this replica's channel to the recorded terminal and a marker shell over it, resynchronized or holding the `running` command (rejects when the shell is gone). */
   readonly adopt: (running?: string) => Promise<Omit<ShellHold, 'gen'>>;
   /** Kills the foreground command a replica left running in the shell. */
@@ -32,8 +34,8 @@ const catchUp = (): Promise<void> => new Promise((resolve) => setTimeout(resolve
  * recorded one (another replica sent since) lets go of its marker shell and
  * adopts the shell afresh: it feeds a command the previous driver left
  * waiting for input, and kills one a driver left running mid-call (that
- * call's replica died). `close` only lets go: the shell belongs to the
- * session and ends with its sandbox.
+ * call's replica died). A disposal only lets go: the shell belongs to the
+ * session and ends with its sandbox, or when closed (see `close`).
  */
 export class SharedShell implements PtySession {
   private hold?: ShellHold;
@@ -50,8 +52,9 @@ export class SharedShell implements PtySession {
     return this.hold?.channel.hostPid ?? -1;
   }
 
+  /** The session's shell, whichever replica started it last (a restart elsewhere replaces it), runs. */
   get alive(): boolean {
-    return !this.closed && (this.hold?.shell.alive ?? true);
+    return !this.closed && this.spec.runs();
   }
 
   async send(command: string, options: SendOptions): Promise<SendResult> {
@@ -71,9 +74,28 @@ export class SharedShell implements PtySession {
     }
   }
 
+  /**
+   * Ends the shell (the persistent tool's idle close, a restart) when no other
+   * replica drove it since this one did: that replica's clock speaks for the
+   * session then, and this one only lets go.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    this.letGo();
+    const hold = this.hold;
+    if (hold === undefined) return;
+    const unlock = await this.spec.files.lock();
+    try {
+      if (this.spec.files.readState()?.gen === hold.gen) await hold.shell.close();
+    } finally {
+      unlock();
+      this.release();
+    }
+  }
+
+  /** Lets go of the shell: it runs on for the session (a disposal, a SIGTERM). */
+  async letGo(): Promise<void> {
+    this.closed = true;
+    this.release();
   }
 
   /** This replica's hold, current and attached (under the lock); undefined when the shell could not be adopted. */
@@ -86,10 +108,10 @@ export class SharedShell implements PtySession {
       else await hold.shell.resync();
       return hold;
     }
-    this.letGo();
-    // A call cut short (its replica died during it) is killed; a command left waiting for input is fed by this one.
-    if (state?.busy === true && state.running === undefined) await this.spec.killForeground();
+    this.release();
     try {
+      // A call cut short (its replica died during it) is killed; a command left waiting for input is fed by this one.
+      if (state?.busy === true && state.running === undefined) await this.spec.killForeground();
       const adopted = { ...(await this.spec.adopt(state?.running)), gen: newToken() };
       if (state?.running !== undefined) await catchUp();
       this.hold = adopted;
@@ -101,7 +123,7 @@ export class SharedShell implements PtySession {
     }
   }
 
-  private letGo(): void {
+  private release(): void {
     this.hold?.channel.release();
     this.hold = undefined;
   }
