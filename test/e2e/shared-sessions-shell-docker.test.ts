@@ -4,9 +4,6 @@
 // export and a function outlive the SIGKILL of the replica that started it, a
 // command left running by a replica that dies is killed, a SIGTERM ends
 // nothing, and the client's close removes the container.
-import { readdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LABELS } from '../../src/index.js';
@@ -14,8 +11,8 @@ import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/contain
 import { engine } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
 import { callTool, textOf } from '../support/mcp-clients.js';
-import { request, resultText } from '../support/raw-legacy.js';
 import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
+import { persistentOn, postPersistent, shellDriver } from './support/shared-shell-calls.js';
 import { freePort, pollUntil, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
 
 const TOKEN = 'shared-shell-e2e-token-0123456789';
@@ -39,19 +36,6 @@ describeWithNginx(`shared sessions: one persistent shell for every replica${NEED
 
   const sessionContainers = async (sessionId: string) => engine.list([`${LABELS.managed}=1`, `${LABELS.session}=${sessionId}`]);
 
-  /** The replica that last drove the session's shell, by the pid its driver record names (shared-shell-files.ts). */
-  const driver = (): { pid: number; busy: boolean } | undefined => {
-    for (const name of readdirSync(dirs.tmp).filter((entry) => entry.startsWith('dsh-ss-'))) {
-      try {
-        const state = JSON.parse(readFileSync(path.join(dirs.tmp, name, 'shell', 'driver.json'), 'utf8')) as { by: string; busy: boolean };
-        return { pid: Number(state.by.split(' ')[1]), busy: state.busy };
-      } catch {
-        // Not this session's, or no shell yet.
-      }
-    }
-    return undefined;
-  };
-
   it('keeps the cwd, an export and a function through the SIGKILL of the replica that started the shell, on both replicas', async () => {
     const [portA, portB, portProxy] = [await freePort(), await freePort(), await freePort()];
     const replicas: Record<number, Replica> = {};
@@ -68,27 +52,9 @@ describeWithNginx(`shared sessions: one persistent shell for every replica${NEED
       const shell = async (command: string) => textOf(await callTool(client!, 'bash_persistent', { command, description: 'Shell step' }));
       const oneShot = async (command: string) => textOf(await callTool(client!, 'bash', { command, description: 'One-shot step' }));
       sessionId = await oneShot('echo $DSH_SESSION_ID');
-      // The same session's calls sent to one replica by its port: the proxy's turn is not the test's to count on.
       const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': transport.protocolVersion! };
-      let id = 100;
-      const postTo = (port: number, command: string): Promise<string> =>
-        new Promise((resolve, reject) => {
-          const body = JSON.stringify(request(id++, 'tools/call', { name: 'bash_persistent', arguments: { command, description: 'Shell step' } }));
-          const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, host: UPSTREAM_HOST, 'content-length': Buffer.byteLength(body) } }, (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => resolve(text));
-            res.on('error', reject);
-          });
-          req.on('error', reject);
-          req.end(body);
-        });
-      const shellOn = async (port: number, command: string): Promise<string> => {
-        const text = await postTo(port, command);
-        const data = text.split('\n').filter((line) => line.startsWith('data: ')).pop()?.slice('data: '.length) ?? text;
-        return resultText(JSON.parse(data) as Record<string, unknown>);
-      };
+      const shellOn = (port: number, command: string) => persistentOn(port, headers, command);
+      const driver = () => shellDriver(dirs.tmp);
       const pidOf = (port: number) => replicas[port]!.child.pid;
 
       await shell('mkdir -p /tmp/w/sub && cd /tmp/w/sub && export STEP_VAR=kept && greet() { echo "hi $1"; }');
@@ -115,7 +81,7 @@ describeWithNginx(`shared sessions: one persistent shell for every replica${NEED
       expect(await shellOn(starterPort, 'echo "$NAME $(greet you)"')).toBe('world hi you');
 
       // A replica dies while the shell runs a command for it: the command is killed (the rest of its line too), the shell's state stays.
-      const left = postTo(starterPort, 'cd /tmp/w && touch started && sleep 300; touch finished').catch(() => 'dropped');
+      const left = postPersistent(starterPort, headers, 'cd /tmp/w && touch started && sleep 300; touch finished').catch(() => 'dropped');
       await pollUntil(async () => (await oneShot('test -e /tmp/w/started && echo yes || echo no')) === 'yes', 'the shell runs the command', 20_000);
       expect(driver()).toEqual({ pid: pidOf(starterPort), busy: true });
       replicas[starterPort]!.child.kill('SIGKILL');
