@@ -5,7 +5,6 @@ import type { ShellLaunch } from '../process/shell-status-launcher.js';
 import { MarkerShell, type MarkerShellSpec } from '../terminal/marker-shell.js';
 import { newToken } from '../terminal/marker-protocol.js';
 import type { ContainerEngine } from './container-engine.js';
-import { fifoWriter } from './fifo-reader.js';
 import { killHeldForeground } from './held-foreground-kill.js';
 import { HELD_FIFOS } from './held-terminal-program.js';
 import { startHeldTerminal } from './held-terminal.js';
@@ -114,7 +113,7 @@ function sharedSpec(open: SharedShellOpen, files: SharedShellFiles): Constructor
     killForeground: async () => {
       const record = current();
       // A ^C first, as a user would type it: it also reaches bash itself in a builtin's read, and drops a line cut in half.
-      fifoWriter(path.join(terminalDir(open.container, record), HELD_FIFOS.input), '\x03').close();
+      typeInto(path.join(terminalDir(open.container, record), HELD_FIFOS.input), '\x03');
       await killHeldForeground(open.engine, open.container.id, record.pid, open.user);
     },
   };
@@ -134,4 +133,14 @@ function channelOver(open: SharedShellOpen, record: SharedShellRecord): SharedHe
 
 function terminalDir(container: LiveContainer, record: SharedShellRecord): string {
   return path.join(container.dir, `sh-${record.tag}`);
+}
+
+/** Writes `text` into the terminal's input FIFO now (read-write: never blocks for want of a reader), before anything written later. */
+function typeInto(fifo: string, text: string): void {
+  const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
