@@ -101,15 +101,15 @@ export class SharedShell implements PtySession {
   /** This replica's hold, current and attached (under the lock); undefined when the shell could not be adopted. */
   private async take(): Promise<ShellHold | undefined> {
     const state = this.spec.files.readState();
-    const hold = this.hold;
-    if (hold !== undefined && hold.shell.alive && state?.gen === hold.gen) {
-      hold.channel.attach();
-      if (hold.shell.commandRunning) await catchUp();
-      else await hold.shell.resync();
-      return hold;
-    }
-    this.release();
     try {
+      const hold = this.hold;
+      if (hold !== undefined && hold.shell.alive && state?.gen === hold.gen) {
+        hold.channel.attach();
+        if (hold.shell.commandRunning) await catchUp();
+        else await hold.shell.resync();
+        return hold;
+      }
+      this.release();
       // A call cut short (its replica died during it) is killed; a command left waiting for input is fed by this one.
       if (state?.busy === true && state.running === undefined) await this.spec.killForeground();
       const adopted = { ...(await this.spec.adopt(state?.running)), gen: newToken() };
@@ -117,8 +117,9 @@ export class SharedShell implements PtySession {
       this.hold = adopted;
       return adopted;
     } catch {
-      // The shell is gone (or answers no more, and was killed): the next call opens a new one.
+      // The shell is gone (or answered no more, and was killed): the next call opens a new one.
       this.closed = true;
+      this.release();
       return undefined;
     }
   }
