@@ -143,12 +143,10 @@ export function registerServeCommand(program: Command): void {
       let fileLifetimeMs: number | undefined;
       let fileConsole: ConsoleFileSettings | undefined;
       let sharedSessions = options.sharedSessions === true;
-      let shellChoice: string | undefined;
       const { host, workspace } = await hostFromOptions(command.optsWithGlobals<GlobalOptions>(), ({ serve: serveConfig, ...env }) => {
         fileLifetimeMs = serveConfig?.sessionLifetimeMs;
         fileConsole = serveConfig;
         sharedSessions ||= serveConfig?.sharedSessions === true;
-        shellChoice = env.shell;
         // The one serve setting the composition needs: sessions' sandboxes outlive this server.
         const composed = withWarmPool(sharedSessions ? { ...env, serve: { sharedSessions: true } } : env, options);
         return withApprovalFlags(withLogFlags(withObserveFlags(composed, options), options), options);
@@ -163,7 +161,7 @@ export function registerServeCommand(program: Command): void {
       try {
         checkServeDeployOptions(options);
         const { SessionRegistry } = await import('../providers/registry/session-registry.js');
-        checkSharedSessionFlags({ ...options, sharedSessions }, options.http !== undefined, host.isBound(SessionRegistry), shellChoice);
+        checkSharedSessionFlags({ ...options, sharedSessions }, options.http !== undefined, host.isBound(SessionRegistry));
         if (sharedSessions) shared = await startSharedSessions(host, logger, options.reapInterval, options.leaveSessions === true);
         const operatorConsole = consoleSettings(options, fileConsole, options.http !== undefined);
         stopReaper = await startReaper(host, logger, options.reapInterval);

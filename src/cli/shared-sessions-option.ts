@@ -23,17 +23,14 @@ export function addSharedSessionOptions(command: Command): Command {
 }
 
 /** Refuses combinations that cannot share a session, naming the flag to change. */
-export function checkSharedSessionFlags(options: SharedSessionFlags, http: boolean, engineMode: boolean, shell?: string): void {
+export function checkSharedSessionFlags(options: SharedSessionFlags, http: boolean, engineMode: boolean): void {
   if (options.leaveSessions === true && options.sharedSessions !== true) throw new InvalidArgumentError('--leave-sessions needs --shared-sessions');
   if (options.sharedSessions !== true) return;
   if (!http) throw new InvalidArgumentError('--shared-sessions needs --http: a stdio session lives and ends with its client\'s pipe');
   if (!engineMode) {
     throw new InvalidArgumentError('--shared-sessions needs --container or --kubernetes: a local or bwrap session\'s processes are children of this server and end with it');
   }
-  // Each replica would keep a shell of its own in the sandbox: state built on one would be missing on the next (docs/shared-sessions.md).
-  if (shell === 'persistent' || shell === 'both') {
-    throw new InvalidArgumentError(`--shared-sessions serves the one-shot shell only (got --shell ${shell}): a persistent shell still lives on one replica, so its state would come and go with the proxy's choice`);
-  }
+  // A persistent shell is the session's, held in its sandbox, driven by any replica (docs/shared-sessions.md#the-persistent-shell).
 }
 
 /** What the HTTP server and the stop need of the shared sessions. */

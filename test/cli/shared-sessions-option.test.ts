@@ -39,7 +39,7 @@ const record = (sessionId: string, idleMs: number, maxLifetimeMs = 0): NewSessio
 });
 
 describe('the shared-session flags', () => {
-  it('refuses --shared-sessions without HTTP, an engine or with a persistent shell, and --leave-sessions without it', () => {
+  it('refuses --shared-sessions without HTTP or an engine, and --leave-sessions without it', () => {
     expect(() => checkSharedSessionFlags({ sharedSessions: true }, false, true)).toThrow("--shared-sessions needs --http: a stdio session lives and ends with its client's pipe");
     expect(() => checkSharedSessionFlags({ sharedSessions: true }, true, false)).toThrow(
       "--shared-sessions needs --container or --kubernetes: a local or bwrap session's processes are children of this server and end with it",
@@ -47,11 +47,6 @@ describe('the shared-session flags', () => {
     expect(() => checkSharedSessionFlags({ leaveSessions: true }, true, true)).toThrow('--leave-sessions needs --shared-sessions');
     expect(() => checkSharedSessionFlags({ sharedSessions: true, leaveSessions: true }, true, true)).not.toThrow();
     expect(() => checkSharedSessionFlags({}, false, false)).not.toThrow();
-    expect(() => checkSharedSessionFlags({ sharedSessions: true }, true, true, 'persistent')).toThrow(
-      '--shared-sessions serves the one-shot shell only (got --shell persistent): a persistent shell still lives on one replica, so its state would come and go with the proxy\'s choice',
-    );
-    expect(() => checkSharedSessionFlags({ sharedSessions: true }, true, true, 'both')).toThrow('(got --shell both)');
-    expect(() => checkSharedSessionFlags({ sharedSessions: true }, true, true, 'oneshot')).not.toThrow();
   });
 });
 

@@ -166,6 +166,7 @@ export class PersistentBashTool implements ToolInstance<PersistentBashArgs> {
         dshEnv: overlay,
         scrollbackChars: spec.scrollbackChars,
         ...(plan.confinement === undefined ? {} : { confinement: plan.confinement }),
+        ...(args.restart === true ? { fresh: true } : {}),
       });
       slot.overlay = overlay;
       slot.confinementKey = key;

@@ -2,7 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Redactor } from '../../output-filter/redactor.js';
 import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
 import type { PtyExit } from '../terminal/bash-pty-state.js';
-import { MarkerShell } from '../terminal/marker-shell.js';
+import { MarkerShell, type MarkerShellSpec } from '../terminal/marker-shell.js';
 import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine, ExecChannel } from './container-engine.js';
 import { workdirMessage, type WorkdirProblem } from '../process/workdir-check.js';
@@ -45,7 +45,12 @@ export function startShellOver(
   spawn: Pick<ContainerShellSpawn, 'cwd' | 'scrollbackChars' | 'redactor'>,
   config: BashPtyConfig,
 ): Promise<MarkerShell> {
-  return MarkerShell.start(channel, {
+  return MarkerShell.start(channel, containerShellSpec(spawn, config));
+}
+
+/** How `MarkerShell` names and explains a container's shell. */
+export function containerShellSpec(spawn: Pick<ContainerShellSpawn, 'cwd' | 'scrollbackChars' | 'redactor'>, config: BashPtyConfig): MarkerShellSpec {
+  return {
     scrollbackChars: spawn.scrollbackChars,
     ...(spawn.redactor ? { redactor: spawn.redactor } : {}),
     identity: {
@@ -54,7 +59,7 @@ export function startShellOver(
       explainExit: (exit) => cwdFailure(exit.exitCode, spawn.cwd),
     },
     config,
-  });
+  };
 }
 
 /** The statuses of the launcher's `cd` failure (process/shell-status-launcher.ts). */

@@ -5,7 +5,8 @@ import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
 import type { PtySession, TerminalBackend, TerminalOpenOptions } from '../terminal/terminal-service.js';
 import { EXEC_TAG_VAR } from './container-engine.js';
 import { containerExecEnv } from './container-env.js';
-import { startContainerShell, startShellOver } from './container-shell-session.js';
+import { containerShellSpec, startContainerShell, startShellOver } from './container-shell-session.js';
+import { openSharedShell } from './shared-shell-open.js';
 import { startHeldTerminal } from './held-terminal.js';
 import { HeldShellChannel } from './held-shell-channel.js';
 import type { MarkerShell } from '../terminal/marker-shell.js';
@@ -28,7 +29,9 @@ const SHELL_ENV: Readonly<Record<string, string>> = Object.freeze({
  * use), started in the workspace with the container env rules. It is a held
  * terminal (held-terminal.ts: `script` in the container, its bytes through
  * FIFOs in the session's shared directory) where the container has `script`
- * and sees that directory, else a TTY exec.
+ * and sees that directory, else a TTY exec. In a shared session's container
+ * the held terminal is the session's, recorded for every replica
+ * (shared-shell-open.ts).
  */
 export class ContainerTerminalBackend implements TerminalBackend {
   readonly type = 'shell';
@@ -53,6 +56,30 @@ export class ContainerTerminalBackend implements TerminalBackend {
       const rows = options.rows ?? this.config.rows;
       const user = this.containers.config.user === undefined ? {} : { user: this.containers.config.user };
       try {
+        if (container.shared !== undefined && !this.noHeld.has(container)) {
+          // A shared session's shell is the session's, in the sandbox, driven by any replica (shared-shell.ts).
+          const shared = await openSharedShell({
+            engine: this.containers.engine,
+            container,
+            launch,
+            env,
+            cols,
+            rows,
+            ...user,
+            fresh: options.fresh === true,
+            localEngine: this.isLocalEngine,
+            shellSpec: containerShellSpec(
+              {
+                cwd: options.cwd,
+                scrollbackChars: options.scrollbackChars ?? this.config.scrollbackChars,
+                ...(this.redactor === undefined ? {} : { redactor: this.redactor }),
+              },
+              this.config,
+            ),
+          });
+          if (typeof shared !== 'string') return shared;
+          this.noHeld.add(container);
+        }
         const held = this.noHeld.has(container) ? undefined : await this.openHeld(container, tag, launch, env, cols, rows, options);
         if (held !== undefined) return held;
         const channel = await this.containers.engine.exec(container.id, {

@@ -36,6 +36,8 @@ export interface HeldTerminal {
   readonly output: Readable;
   /** Ends once the process waiting on `script` is gone. */
   readonly statusEnded: Promise<void>;
+  /** The launcher's pid inside the container. */
+  readonly containerPid: number;
   /** The launcher's pid as this machine's /proc shows it (one scan); undefined when it does not (another machine's engine). */
   hostPid(): number | undefined;
   /** script's status (the launcher's; 128 + n for a signal), once reported; null when it was not (the container went). */
@@ -43,6 +45,8 @@ export interface HeldTerminal {
   write(data: string): void;
   /** Lets go of the FIFOs and removes their directory. */
   close(): void;
+  /** Lets go of the FIFOs and keeps their directory: the terminal runs on for another holder (shared-shell.ts). */
+  letGo(): void;
 }
 
 /** Why no held terminal started: `no-script` (the container lacks it: never try there again) or `unreachable` (try a TTY exec). */
@@ -71,10 +75,13 @@ export async function startHeldTerminal(spec: HeldTerminalSpec): Promise<HeldTer
   // Read-write: never blocks or breaks for want of a reader, and what is written before `script` reads waits in the pipe.
   const input = new net.Socket({ fd: fs.openSync(names.input, fs.constants.O_RDWR | fs.constants.O_NONBLOCK), readable: false, writable: true });
   input.on('error', () => undefined);
-  const close = (): void => {
+  const letGo = (): void => {
     output.close();
     status.close();
     input.destroy();
+  };
+  const close = (): void => {
+    letGo();
     removeDir();
   };
   const lines = statusLines(status);
@@ -96,17 +103,20 @@ export async function startHeldTerminal(spec: HeldTerminalSpec): Promise<HeldTer
     // The container holds both now: each ends when its holder there is gone.
     output.release();
     status.release();
+    const containerPid = Number(pid.slice(HELD_PID.length));
     return {
       output: output.stream,
       statusEnded: status.ended,
+      containerPid,
       // script's command names the terminal's directory: no other container's launcher has that parent.
-      hostPid: () => hostPidOf(Number(pid.slice(HELD_PID.length)), `${dir}/`),
+      hostPid: () => hostPidOf(containerPid, `${dir}/`),
       exitCode: () => {
         const code = lines.rest().trim();
         return /^\d+$/.test(code) ? Number(code) : null;
       },
       write: (data) => void input.write(data),
       close,
+      letGo,
     };
   } catch (error) {
     close();

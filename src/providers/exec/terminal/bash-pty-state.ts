@@ -1,4 +1,5 @@
 import { constants as osConstants } from 'node:os';
+import { MAX_TIMER_MS } from '../../../core/timer.js';
 import type { EndCheck } from './marker-end-check.js';
 import type { MarkerParser } from './marker-parser.js';
 import type { OutputCollector } from './output-collector.js';
@@ -70,4 +71,10 @@ const SIGNAL_NAMES = new Map<number, string>(Object.entries(osConstants.signals)
 /** `SIGTERM` for 15; `SIG<n>` for a number the platform does not name. */
 export function signalName(signal: number): string {
   return SIGNAL_NAMES.get(signal) ?? `SIG${signal}`;
+}
+
+/** Why `timeoutMs` cannot time a send: setTimeout would fire at once and take the shell down with a bogus timeout. */
+export function invalidTimeout(timeoutMs: number): Error | undefined {
+  if (typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) return undefined;
+  return new Error(`invalid timeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`);
 }

@@ -55,7 +55,7 @@ export class LocalTerminalService implements TerminalService {
     const pty = await backend.open({ ...options, session: owner });
     // The owner or the service may have gone away while bash was starting.
     if (this.disposing || owner.disposed || ptys.closed) {
-      await pty.close();
+      await (pty.letGo ? pty.letGo() : pty.close());
       throw new Error(this.disposing ? 'the terminal service is disposed' : `session ${owner.id} is disposed`);
     }
     const id = randomUUID();

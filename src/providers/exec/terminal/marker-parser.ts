@@ -57,7 +57,7 @@ export class MarkerParser {
   private afterEnd = '';
 
   constructor(
-    private readonly nonce: string,
+    readonly nonce: string,
     promptSecret: string,
     options: { alreadyStarted?: boolean } = {},
   ) {

@@ -42,7 +42,7 @@ export const startMarker = (nonce: string): string => `${MARK}S${nonce}${MARK}`;
 export const endPrefix = (nonce: string): string => `${MARK}E${nonce}:`;
 export const beginMarker = (secret: string): string => `${MARK}B${secret}${MARK}`;
 export const promptPrefix = (secret: string): string => `${MARK}P${secret}:`;
-export const readyMarker = (nonce: string): string => `${MARK}R${nonce}${MARK}`;
+const readyMarker = (nonce: string): string => `${MARK}R${nonce}${MARK}`;
 
 /** One character as it goes inside `$'…'`: printable, and no `!` (history expansion, if a user enables it). */
 function quoteChar(ch: string): string {
@@ -139,7 +139,7 @@ const PROMPTS = `PS0=${ansiCQuote(PS0_VALUE)} PS1=${ansiCQuote(PS1_VALUE)}; \\ex
  * echo and history off, the readonly secret and end function, the marker
  * prompts, then the ready marker.
  */
-export function initLine(secret: string, readyNonce: string): string {
+function initLine(secret: string, readyNonce: string): string {
   return (
     `stty -echo 2>/dev/null; set +o history; HISTFILE=/dev/null; PROMPT_COMMAND=; ` +
     `readonly ${SECRET_VAR}=${secret}; ${SEEN_VAR}=; ` +
@@ -147,6 +147,28 @@ export function initLine(secret: string, readyNonce: string): string {
     `${END_FUNCTION}() { (POSIXLY_CORRECT=y; ${RESTORE_MODES}) 2>/dev/null; ${markerWrite('\\037E%s:%d\\037', '"$1" "$2"')}; \\return "$2"; }; readonly -f ${END_FUNCTION}; ` +
     `${PROMPTS}; printf '\\037R%s\\037' ${readyNonce}\n`
   );
+}
+
+/** A line for the shell and the marker that says it ran: what came before the marker is not ours. */
+export interface Handshake {
+  readonly line: string;
+  readonly marker: string;
+}
+
+/** The setup line (`initLine`) of a fresh shell with `secret`, and its ready marker. */
+export function setupHandshake(secret: string): Handshake {
+  const nonce = newToken();
+  return { line: initLine(secret, nonce), marker: readyMarker(nonce) };
+}
+
+/**
+ * Resynchronizes with a shell set up with `secret`, maybe by another host
+ * (shared-shell.ts): the marker prompts put back and the seen nonce set, so
+ * bash's next prompt carries the nonce; what comes before it is leftovers.
+ */
+export function syncHandshake(secret: string): Handshake {
+  const nonce = newToken();
+  return { line: `${PROMPTS}; ${SEEN_VAR}=${nonce}\n`, marker: `${promptPrefix(secret)}${nonce}:` };
 }
 
 /** The `export` / `unset` statements that apply `env` (names that are not shell identifiers are skipped). */

@@ -1,22 +1,23 @@
-import { MAX_TIMER_MS } from '../../../core/timer.js';
 import type { Redactor } from '../../output-filter/redactor.js';
 import type { BashPtyConfig } from './bash-pty-config.js';
-import { attachSend, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
+import { attachSend, invalidTimeout, type Attached, type PtyExit, type Running } from './bash-pty-state.js';
 import { EndCheck, promptShell, shellState } from './marker-end-check.js';
 import { MarkerParser, type ParseStep } from './marker-parser.js';
-import { commandLine, initLine, inputBytes, newToken, readyMarker } from './marker-protocol.js';
+import { commandLine, inputBytes, newToken, setupHandshake, syncHandshake, type Handshake } from './marker-protocol.js';
 import { OutputCollector, normalizeTerminalText } from './output-collector.js';
-import { ShellStartRefused, type ShellChannel, type ShellIdentity } from './shell-channel.js';
+import { startFailure, type ShellChannel, type ShellIdentity } from './shell-channel.js';
 import { probeStdinWait } from './stdin-wait-probe.js';
 import { StdinWaitWatcher } from './stdin-wait-watcher.js';
 import type { PtySession, SendOptions, SendResult } from './terminal-service.js';
 
-interface MarkerShellSpec {
+export interface MarkerShellSpec {
   readonly scrollbackChars: number;
   /** Secrets to keep out of the output. */
   readonly redactor?: Redactor;
   readonly identity: ShellIdentity;
   readonly config: Pick<BashPtyConfig, 'startupTimeoutMs' | 'stdinProbeQuietMs' | 'stdinProbeMaxIntervalMs'>;
+  /** The shell's secret when another holder knows it (shared-shell.ts); else a fresh one. */
+  readonly secret?: string;
 }
 
 /** How long `close` waits for the shell to go after killing it. */
@@ -31,7 +32,6 @@ const CLOSE_WAIT_MS = 5_000;
  * while one is attached is refused: the state below serves one at a time.
  */
 export class MarkerShell implements PtySession {
-  private readonly secret = newToken();
   private running?: Running;
   private attached?: Attached;
   private exitInfo?: PtyExit;
@@ -44,10 +44,15 @@ export class MarkerShell implements PtySession {
   private startup?: { buffer: string; marker: string; done: () => void };
   private readonly exited: Promise<void>;
   readonly sending = (): boolean => this.attached !== undefined; // a send in flight: someone awaits the shell
+  /** Waits for the prompt after a line of ours: what another holder left on the terminal is dropped (shared-shell.ts). */
+  readonly resync = (): Promise<void> => this.handshake(syncHandshake(this.secret));
+  /** The frame nonce of a command still running (shared-shell.ts hands it to the next holder). */
+  readonly runningNonce = (): string | undefined => (this.commandRunning ? this.running!.parser.nonce : undefined);
 
   private constructor(
     private readonly channel: ShellChannel,
     private readonly spec: MarkerShellSpec,
+    private readonly secret = spec.secret ?? newToken(),
   ) {
     const hostPid = channel.hostPid;
     this.watcher = new StdinWaitWatcher({
@@ -79,10 +84,16 @@ export class MarkerShell implements PtySession {
     );
   }
 
-  /** Runs the setup line and resolves once the shell is ready; closes it and throws otherwise. */
-  static async start(channel: ShellChannel, spec: MarkerShellSpec): Promise<MarkerShell> {
+  /**
+   * Sets the shell up, or (`adopt`) takes on one another holder set up with `spec.secret` (shared-shell.ts): resynchronized, or with the command `adopt.running` framed, waiting for input (the next send feeds it; its pid is learnt at its prompt). Closes it and throws when it does not answer.
+   */
+  static async start(channel: ShellChannel, spec: MarkerShellSpec, adopt?: { readonly running?: string }): Promise<MarkerShell> {
     const shell = new MarkerShell(channel, spec);
-    await shell.handshake();
+    if (adopt?.running === undefined) await (adopt ? shell.resync() : shell.handshake(setupHandshake(shell.secret)));
+    else {
+      shell.running = { parser: new MarkerParser(adopt.running, shell.secret, { alreadyStarted: true }), collector: shell.newCollector() };
+      if (channel.hostPid !== undefined) shell.tty = promptShell(channel.hostPid).tty;
+    }
     return shell;
   }
 
@@ -99,12 +110,11 @@ export class MarkerShell implements PtySession {
     return this.running !== undefined && this.running.exitCode === undefined && this.running.lost !== true;
   }
 
-  private async handshake(): Promise<void> {
-    const nonce = newToken();
+  private async handshake({ line, marker }: Handshake): Promise<void> {
     const ready = new Promise<void>((resolve) => {
-      this.startup = { buffer: '', marker: readyMarker(nonce), done: resolve };
+      this.startup = { buffer: '', marker, done: resolve };
     });
-    this.channel.write(initLine(this.secret, nonce));
+    this.channel.write(line);
     const { startupTimeoutMs } = this.spec.config;
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
@@ -120,23 +130,13 @@ export class MarkerShell implements PtySession {
     }
     const exit = this.exitInfo;
     await this.close();
-    const { name, hint } = this.spec.identity;
-    if (outcome === 'timeout') throw new Error(`${name} did not become ready within ${startupTimeoutMs}ms`);
-    const named = exit === undefined ? undefined : this.spec.identity.explainExit?.(exit);
-    if (named !== undefined) throw new ShellStartRefused(named);
-    const how = exit?.signal ? `signal ${exit.signal}` : `code ${exit?.exitCode ?? '?'}`;
-    throw new Error(`${name} exited during startup (${how}); ${hint}`);
+    throw startFailure(this.spec.identity, outcome === 'timeout' ? { timeoutMs: startupTimeoutMs } : exit);
   }
 
   send(command: string, options: SendOptions): Promise<SendResult> {
     if (this.attached) return Promise.reject(new Error('a command is already running on this PTY'));
-    const { timeoutMs } = options;
-    if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-      // setTimeout would fire at once and take the shell down with a bogus timeout.
-      return Promise.reject(
-        new Error(`invalid timeoutMs: expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`),
-      );
-    }
+    const invalid = invalidTimeout(options.timeoutMs);
+    if (invalid) return Promise.reject(invalid);
     if (!this.alive) return Promise.resolve(this.deadResult());
     if (options.signal?.aborted) return this.closeWith({ kind: 'aborted' });
     const running = this.running;

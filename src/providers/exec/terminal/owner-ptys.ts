@@ -40,11 +40,11 @@ export class OwnerPtys {
     void settled.then(() => this.opening.delete(settled));
   }
 
-  /** Closes every PTY now held and waits for the opens in flight (which close their own). */
+  /** Closes (or lets go of, where it outlives this process) every PTY now held and waits for the opens in flight (which close their own). */
   async closeAll(): Promise<void> {
     const held = [...this.ptys.values()];
     this.ptys.clear();
-    await Promise.all([...held.map((pty) => pty.close()), ...this.opening]);
+    await Promise.all([...held.map((pty) => (pty.letGo ? pty.letGo() : pty.close())), ...this.opening]);
   }
 
   /** Closes the session's PTYs for good: later opens for it close what they made. */

@@ -34,3 +34,13 @@ export interface ShellIdentity {
 
 /** A shell that could not start for a cause its message names exactly: callers show it as is. */
 export class ShellStartRefused extends Error {}
+
+/** Why a shell did not start: it did not answer within `timeoutMs`, or it exited (how, when known). */
+export function startFailure(identity: ShellIdentity, why: { readonly timeoutMs: number } | PtyExit | undefined): Error {
+  const { name, hint } = identity;
+  if (why !== undefined && 'timeoutMs' in why) return new Error(`${name} did not become ready within ${why.timeoutMs}ms`);
+  const named = why === undefined ? undefined : identity.explainExit?.(why);
+  if (named !== undefined) return new ShellStartRefused(named);
+  const how = why?.signal ? `signal ${why.signal}` : `code ${why?.exitCode ?? '?'}`;
+  return new Error(`${name} exited during startup (${how}); ${hint}`);
+}

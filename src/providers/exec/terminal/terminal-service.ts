@@ -27,6 +27,12 @@ export interface TerminalOpenOptions {
    * when the composition has one).
    */
   readonly confinement?: CommandConfinement | null;
+  /**
+   * A new shell even where the backend keeps one for the session beyond this
+   * process (a shared session's, docs/shared-sessions.md#the-persistent-shell):
+   * a `restart`. Other backends always open a new one.
+   */
+  readonly fresh?: boolean;
 }
 
 /** How a send ended. */
@@ -96,6 +102,12 @@ export interface PtySession {
   send(command: string, options: SendOptions): Promise<SendResult>;
   /** Kills the process tree and resolves when it is gone. */
   close(): Promise<void>;
+  /**
+   * Lets go of a shell that outlives this process (a shared session's,
+   * docs/shared-sessions.md#the-persistent-shell) without ending it: what a
+   * session's or the service's disposal does. Absent: `close`.
+   */
+  letGo?(): Promise<void>;
 }
 
 /** Opens PTY sessions of one type (multi-bound; keyed by `type`). */
