@@ -55,7 +55,7 @@ describeWithNginx(`shared sessions: a scripted 2026-era agent across two pod rep
   it('finishes 20 steps with every result right through a SIGKILL, a restart and a SIGTERM, and leaves no pod and no Lease', async () => {
     await runAgentScript({
       startReplica: (port) => {
-        const args = ['--workspace', dirs.workspace, '--config', config, '--kubernetes', KIT_IMAGE, '--shared-sessions', '--token-file', dirs.tokenFile];
+        const args = ['--workspace', dirs.workspace, '--config', config, '--kubernetes', KIT_IMAGE, '--shared-sessions', '--shell', 'both', '--token-file', dirs.tokenFile];
         args.push('--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
         // dirs.tmp holds the session directories (hostPath volumes), on the kit's one node.
         return startReplica(port, args, dirs.env);

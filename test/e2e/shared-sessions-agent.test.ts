@@ -26,7 +26,7 @@ describeWithNginx(`shared sessions: a scripted 2026-era agent across two replica
   it('finishes 20 steps with every result right through a SIGKILL, a restart and a SIGTERM, and leaves nothing', async () => {
     await runAgentScript({
       startReplica: (port) => {
-        const args = ['--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions', '--config', configFile];
+        const args = ['--workspace', dirs.workspace, '--container', TEST_IMAGE, '--shared-sessions', '--shell', 'both', '--config', configFile];
         args.push('--token-file', dirs.tokenFile, '--allowed-host', UPSTREAM_HOST, '--reap-interval', '1', '--log-level', 'info', '--drain-timeout', '5');
         return startReplica(port, args, dirs.env);
       },

@@ -1,7 +1,8 @@
 // Issue 31's scripted agent, 2026-07-28 era, over two `serve --shared-sessions`
 // replicas behind nginx's round-robin, the same 20 steps on every engine:
-// one-shot steps building state in the sandbox, a background task streaming
-// numbered lines, an approval answered through the proxy (so on either
+// one-shot steps building state in the sandbox, the session's one persistent
+// shell building state (cwd, an export, a function) that every replica sees,
+// a background task streaming numbered lines, an approval answered through the proxy (so on either
 // replica), one replica SIGKILLed and started again, the other SIGTERMed.
 // Every step's result is checked, every line of the task is there with its
 // exit status, and nothing of the session is left once the last replica stops
@@ -18,7 +19,7 @@ export const AGENT_APPROVAL = { rules: [{ match: 'echo approve-me', action: 'ask
 
 /** The engine-specific parts of the script. */
 export interface AgentEngine {
-  /** Starts `serve --http <port> --shared-sessions …` as the engine needs it (with AGENT_APPROVAL and AGENT_TOKEN). */
+  /** Starts `serve --http <port> --shared-sessions --shell both …` as the engine needs it (with AGENT_APPROVAL and AGENT_TOKEN). */
   startReplica(port: number): Promise<Replica>;
   /** The session's sandboxes (containers or pods) now. */
   sandboxes(sessionId: string): Promise<readonly string[]>;
@@ -56,6 +57,9 @@ export async function runAgentScript(engine: AgentEngine): Promise<void> {
         .join('\n')
         .trim();
     const bash = async (command: string) => withoutNotices(await call('bash', { command, description: 'Scripted step' }));
+    const shell = async (command: string) => withoutNotices(await call('bash_persistent', { command, description: 'Shell step' }));
+    const shellState = 'echo "$PWD $AGENT_VAR $(agent_fn)"';
+    const builtState = '/tmp/agent-ws kept fn-ok';
 
     // 1: a fresh session's background task streaming numbered lines, then a status of its own; its handle keeps the session.
     const started = await call('bash', { command: 'for i in $(seq 1 40); do echo line-$i; sleep 0.05; done; exit 5', description: 'Stream lines', run_in_background: true });
@@ -63,18 +67,20 @@ export async function runAgentScript(engine: AgentEngine): Promise<void> {
     if (handle === undefined) throw new Error(`no handle in: ${started}`);
     const taskId = /bash-\d+/.exec(started)?.[0];
     expect(taskId).toBe('bash-1');
-    // 2-6: each on whichever replica nginx picks, all in the same sandbox.
+    // 2-6: each on whichever replica nginx picks, all in the same sandbox; 3 builds the persistent shell's state.
     sessionId = await bash('echo 2 > /tmp/steps; echo "$DSH_SESSION_ID"');
     expect(sessionId).toMatch(/\S/);
-    for (let step = 3; step <= 6; step++) expect(await bash(`echo ${step} >> /tmp/steps; echo "$DSH_SESSION_ID"`)).toBe(sessionId);
+    expect(await shell('mkdir -p /tmp/agent-ws && cd /tmp/agent-ws && export AGENT_VAR=kept && agent_fn() { echo fn-ok; }; echo 3 >> /tmp/steps; echo built')).toBe('built');
+    for (let step = 4; step <= 6; step++) expect(await bash(`echo ${step} >> /tmp/steps; echo "$DSH_SESSION_ID"`)).toBe(sessionId);
     // 7: one replica dies without a word; 8: the other serves the session.
     a.child.kill('SIGKILL');
     await a.exited;
     a = undefined;
     expect(await bash('echo 8 >> /tmp/steps; wc -l </tmp/steps')).toBe('6');
-    // 9: the dead one is started again on its port; 10-11 go to either.
+    // 9: the dead one is started again on its port; 10-11 go to either, 10 to the shell whose state outlived a replica.
     a = await engine.startReplica(portA);
-    for (let step = 10; step <= 11; step++) expect(await bash(`echo ${step} >> /tmp/steps; echo "$DSH_SESSION_ID"`)).toBe(sessionId);
+    expect(await shell(`echo 10 >> /tmp/steps; ${shellState}`)).toBe(builtState);
+    expect(await bash('echo 11 >> /tmp/steps; echo "$DSH_SESSION_ID"')).toBe(sessionId);
     // 12: an approval: asked once, answered through the proxy, the command runs once.
     expect(await bash('echo approve-me >> /tmp/approved; echo approve-me')).toBe('approve-me');
     expect(approver.asked).toHaveLength(1);
@@ -89,7 +95,9 @@ export async function runAgentScript(engine: AgentEngine): Promise<void> {
     expect(await engine.sandboxes(sessionId)).toHaveLength(1);
     // 15-18: the survivor serves everything; the task is listed, finished, by the same id.
     expect(await call('task_list', {})).toContain(`${taskId}`);
-    for (let step = 16; step <= 18; step++) expect(await bash(`echo ${step} >> /tmp/steps; echo "$DSH_SESSION_ID"`)).toBe(sessionId);
+    for (let step = 16; step <= 17; step++) expect(await bash(`echo ${step} >> /tmp/steps; echo "$DSH_SESSION_ID"`)).toBe(sessionId);
+    // 18: the shell, still the same one after both replicas' stops.
+    expect(await shell(`echo 18 >> /tmp/steps; ${shellState}`)).toBe(builtState);
     // 19: a second task gets the next id.
     expect(/bash-\d+/.exec(await call('bash', { command: 'echo second', description: 'Second task', run_in_background: true }))?.[0]).toBe('bash-2');
     // 20: the state the steps built; the first task's end was told at most once.
