@@ -1,9 +1,10 @@
 // Issue 18 row 5: one sandboxed call forking without bound. Before the fix the host's process count
 // followed it up (148 → 2,161 for 2,000 processes) and nothing told the model what happened.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { detectCgroupLayout } from '../../src/providers/backends/bwrap/cgroup-layout.js';
 import { describeWithBwrap, NEEDS_BWRAP } from '../support/bwrap.js';
 import { bash, KernelHosts, SHELLS } from './support/sandbox-kernel-hosts.js';
+import { waitUntil } from '../support/process-table.js';
 
 const LIMIT = 200;
 /** The classic bomb, ended by the command itself after a while so the persistent shell survives it. */
@@ -11,6 +12,19 @@ const BOMB = "bash -c 'b() { b | b & }; b; sleep 3; kill -KILL 0'";
 
 function hostProcesses(): number {
   return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).length;
+}
+
+/** The bomb's processes still on the host (by their command line). */
+function bombProcesses(): number {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('b | b &');
+      } catch {
+        return false;
+      }
+    }).length;
 }
 
 const withPids = detectCgroupLayout().pids !== undefined ? describeWithBwrap : describe.skip;
@@ -42,6 +56,8 @@ withPids(`sandbox kernel: a fork bomb in one call${NEEDS_BWRAP}${detectCgroupLay
     }
     // The bomb's processes plus a margin for the rest of a busy machine.
     expect(peak - baseline).toBeLessThan(LIMIT + 150);
+    // Once the bomb's processes are gone (killed ones count against the limit until reaped), the shell answers.
+    await waitUntil(() => bombProcesses() === 0, "the bomb's processes are gone");
     expect(await bash(session, 'echo after')).toBe('after');
   });
 
