@@ -51,7 +51,6 @@ export const EXEC_WRAPPER =
   'exec 7<> <(:); o=($!); ' +
   '"$0" -c "$r" <&5 3<&6 2>&4 4>&- 5<&- 6<&- 7>&- & p=$!; exec 5<&- 6<&-; ' +
   JOB_END_WAIT +
-  'exec 7<&-; ' +
   `((s > 128)) && [[ $d != Done && $d != Exit ]] && printf '\\037dsh-status:%s:signal:%d\\037' "$K" $((s - 128)) >&4; ` +
   '((${#h[@]})) && kill -9 "${h[@]}"; k=(); ' +
   // Only processes forked since the wrapper started can be the command's (stat field 22, the start time):
@@ -60,6 +59,10 @@ export const EXEC_WRAPPER =
   // the last C words, C counted on the wrapper's own line (its name is one word). Cutting at the last `) ` was
   // quadratic in bash, and the scan's main cost with a few hundred processes.
   'read -r -a a </proc/$$/stat; C=$((${#a[@]} - 2)); m=${a[21]}; U=$\'\\x01\'; ' +
+  // g <pid>: 0 when its environ carries either tag, 1 when not, 2 unreadable, 3 empty (mid-execve, or `env -i`).
+  // The entries joined by \x01 and matched at once (a value holding \x01 and the tag was put there by one who knows it).
+  'g() { mapfile -d "" -t v <"/proc/$1/environ" || return 2; ((${#v[@]})) || return 3; printf -v x "$U%s" "${v[@]}"; x+=$U; ' +
+  `[[ $x == *"$U${EXEC_TAG_VAR}=$T$U"* || $x == *"$U${EXEC_TAG_VAR}=\${T}${WRAPPER_TAG_SUFFIX}$U"* ]]; }; e=(); ` +
   // The helpers (and the job-table pipe's `:`) are skipped by pid: one not yet gone may still be a fork with the wrapper's environ (its tag).
   'for d in /proc/[0-9]*; do q=${d#/proc/}; [[ $q == "$$" ]] && continue; for x in "${h[@]}" "${o[@]}"; do [[ $q == "$x" ]] && continue 2; done; ' +
   // Group members count by their stat (a process mid-execve shows no environ yet); zombies are already dead.
@@ -71,9 +74,9 @@ export const EXEC_WRAPPER =
   '[[ ${a[b]} == Z || ${a[b + 1]} == "$$" ]] && continue; [[ ${a[b + 2]} == "$p" ]] && { k+=("$q"); continue; }; fi; ' +
   // Either tag: the wrapper's own forks were skipped above by pid (named, or its children), so a process
   // showing the wrapper's tag (`w`) here is the command's, which set it to hide from this scan.
-  // The entries joined by \x01 and matched at once (a value holding \x01 and the tag was put there by one who knows it).
-  'mapfile -d "" -t v <"$d/environ" || continue; printf -v x "$U%s" "${v[@]}"; x+=$U; ' +
-  `[[ $x == *"$U${EXEC_TAG_VAR}=$T$U"* || $x == *"$U${EXEC_TAG_VAR}=\${T}${WRAPPER_TAG_SUFFIX}$U"* ]] && k+=("$q"); done; n=0; ` +
+  'g "$q"; case $? in 0) k+=("$q") ;; 3) e+=("$q") ;; esac; done; ' +
+  // A process caught mid-execve (a setsid daemon the command just started) shows an empty environ for a moment: asked again.
+  'for q in "${e[@]}"; do for r in 1 2 3 4 5; do read -t 0.01 -u 7 _; g "$q"; z=$?; ((z == 3)) || break; done; ((z == 0)) && k+=("$q"); done; exec 7<&-; n=0; ' +
   // Stopped first, as in killTagged: none of them can start another process while the others are killed.
   '((${#k[@]})) && { kill -STOP "${k[@]}"; for q in "${k[@]}"; do kill -9 "$q" && n=$((n+1)); done; }; kill -9 -- -$p; ' +
   `printf '\\037dsh-status:%s:left:%d\\037' "$K" $n >&4; exit $s`;
