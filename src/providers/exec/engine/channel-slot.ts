@@ -37,11 +37,18 @@ export class ChannelSlot {
     return this.current() !== undefined;
   }
 
-  /** Stops the holder; later calls are engine execs. */
-  close(): void {
+  /**
+   * Stops the holder; later calls are engine execs. Resolves once a start
+   * still under way ended and nothing of the channel writes into its
+   * directory any more, so the directory can be removed.
+   */
+  async close(): Promise<void> {
     this.closed = true;
-    this.channel?.close();
+    const channel = this.channel;
     this.channel = undefined;
+    channel?.close();
+    await this.starting;
+    await channel?.settled();
   }
 
   private async start(): Promise<void> {

@@ -27,6 +27,11 @@ export class FifoStock {
     return taken;
   }
 
+  /** Resolves once no batch is being made (the directory then changes no more by this stock). */
+  async settled(): Promise<void> {
+    await this.making?.catch(() => undefined);
+  }
+
   private refill(): Promise<void> {
     this.making ??= this.make().finally(() => (this.making = undefined));
     return this.making;

@@ -196,6 +196,11 @@ export class SessionChannel {
     for (const pending of this.pending) pending.askOpened();
   }
 
+  /** Resolves once nothing of this channel writes into its directory any more (a FIFO batch still being made). */
+  settled(): Promise<void> {
+    return this.stock.settled();
+  }
+
   /** Writes into `ctl`; false (and the channel closed, for a holder that died) when the holder cannot take it. */
   private send(line: string): boolean {
     if (this.closed) return false;

@@ -188,7 +188,7 @@ export class SessionContainers {
     if (!entry) return;
     const live = entry.live ?? (await entry.creating?.catch(() => undefined));
     // A shared sandbox belongs to its session, not to this server: only this server's channel into it goes.
-    if (live?.shared !== undefined) live.channel?.close();
+    if (live?.shared !== undefined) void live.channel?.close();
     else if (live) await this.discard(live);
   }
 
@@ -285,7 +285,8 @@ export class SessionContainers {
 
   private async discard(live: LiveContainer): Promise<void> {
     live.stopped ??= { running: false, reason: 'removed' };
-    live.channel?.close();
+    // Before the directory goes: a holder still starting (or a FIFO batch being made) would refill it under the removal.
+    await live.channel?.close();
     if (live.shared !== undefined) return removeSharedContainer(this.engine, live.shared, this.options.keepSpills);
     await this.engine.remove(live.id).catch(() => undefined);
     if (live.networkId !== undefined) await this.engine.removeNetwork(live.networkId).catch(() => undefined);

@@ -1,6 +1,6 @@
 // One-shot calls through the session's channel (docs/containers.md#one-channel-per-session), on the
 // real engine: the same results as an engine exec, and what happens when the holder goes away.
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost, containerEnvironment, type DshHost, type HostSession } from '../../../../src/index.js';
@@ -192,5 +192,17 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
     // Only this call's own two FIFOs were listed, and they are unlinked once opened: none left by earlier calls.
     expect(listing).toBe('0');
     });
+  });
+
+  it('a session ended while its holder is still starting leaves no directory behind, and its end does not fail', async () => {
+    for (let round = 0; round < 3; round++) {
+      const session = withChannel.openSession({ id: `ch-early-end-${round}`, cwd: root });
+      // The first call makes the container and starts the holder without waiting for it.
+      expect(await run(session, 'echo first')).toBe('first');
+      const dir = await withChannel.get(SessionContainersToken).sessionDirOf(session);
+      expect(dir).toBeDefined();
+      await session.dispose();
+      expect(existsSync(dir!)).toBe(false);
+    }
   });
 });
