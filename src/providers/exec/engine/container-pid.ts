@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { listPids } from '../process/proc-environ.js';
 import { hasProcFs, readStat } from '../process/process-tree.js';
 
 /**
@@ -12,20 +13,12 @@ import { hasProcFs, readStat } from '../process/process-tree.js';
  */
 export function hostPidOf(containerPid: number, parentArg: string): number | undefined {
   if (!hasProcFs) return undefined;
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  for (const name of names) {
-    const code = name.charCodeAt(0);
-    if (code < 48 || code > 57) continue;
+  for (const pid of listPids()) {
     try {
-      const nspid = /^NSpid:\s+(.*)$/m.exec(readFileSync(`/proc/${name}/status`, 'latin1'))?.[1]?.trim().split(/\s+/);
+      const nspid = /^NSpid:\s+(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1]?.trim().split(/\s+/);
       if (nspid === undefined || nspid.length < 2 || Number(nspid[nspid.length - 1]) !== containerPid) continue;
-      const parent = readStat(Number(name))?.ppid;
-      if (parent !== undefined && readFileSync(`/proc/${parent}/cmdline`, 'latin1').includes(parentArg)) return Number(name);
+      const parent = readStat(pid)?.ppid;
+      if (parent !== undefined && readFileSync(`/proc/${parent}/cmdline`, 'latin1').includes(parentArg)) return pid;
     } catch {
       // Gone, or not ours to read.
     }
