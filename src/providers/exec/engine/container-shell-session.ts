@@ -1,4 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
 import type { Redactor } from '../../output-filter/redactor.js';
 import type { BashPtyConfig } from '../terminal/bash-pty-config.js';
 import type { PtyExit } from '../terminal/bash-pty-state.js';
@@ -6,8 +5,7 @@ import { MarkerShell, type MarkerShellSpec } from '../terminal/marker-shell.js';
 import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine, ExecChannel } from './container-engine.js';
 import { workdirMessage, type WorkdirProblem } from '../process/workdir-check.js';
-import { ExecStatusReader, signalName } from '../process/exec-status.js';
-import { LAUNCHER_MARK } from '../process/shell-status-launcher.js';
+import { LauncherOutput } from './launcher-output.js';
 
 interface ContainerShellSpawn {
   readonly engine: ContainerEngine;
@@ -76,11 +74,10 @@ function cwdFailure(exitCode: number | null, cwd: string): string | undefined {
  * record taken out), processes killed by their tag inside the container.
  */
 class ExecShellChannel implements ShellChannel {
-  private readonly decoder = new StringDecoder('utf8');
-  private readonly status: ExecStatusReader;
+  private readonly output: LauncherOutput;
 
   constructor(private readonly spawn: ContainerShellSpawn) {
-    this.status = new ExecStatusReader(spawn.key, LAUNCHER_MARK);
+    this.output = new LauncherOutput(spawn.key);
     spawn.channel.write(spawn.keyLine);
   }
 
@@ -93,16 +90,14 @@ class ExecShellChannel implements ShellChannel {
   }
 
   listen(onData: (text: string) => void, onExit: (exit: PtyExit) => void): void {
-    const pass = (bytes: Buffer): void => {
-      const text = this.decoder.write(bytes);
+    const pass = (text: string): void => {
       if (text !== '') onData(text);
     };
-    this.spawn.channel.stdout.on('data', (chunk: Buffer) => pass(this.status.push(chunk)));
+    this.spawn.channel.stdout.on('data', (chunk: Buffer) => pass(this.output.text(chunk)));
     void this.spawn.channel.exited.then(({ exitCode }) => {
-      pass(this.status.end());
-      // Without the launcher's record (it was killed too) the exec status is all there is.
-      const signal = this.status.signal === undefined ? undefined : signalName(this.status.signal);
-      onExit(signal === undefined ? { exitCode, signal: null } : { exitCode: null, signal });
+      const { text, exit } = this.output.end(exitCode);
+      pass(text);
+      onExit(exit);
     });
   }
 

@@ -1,10 +1,8 @@
-import { StringDecoder } from 'node:string_decoder';
 import type { PtyExit } from '../terminal/bash-pty-state.js';
 import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine } from './container-engine.js';
 import type { HeldTerminal } from './held-terminal.js';
-import { ExecStatusReader, signalName } from '../process/exec-status.js';
-import { LAUNCHER_MARK } from '../process/shell-status-launcher.js';
+import { LauncherOutput } from './launcher-output.js';
 
 interface HeldShellSpawn {
   readonly engine: ContainerEngine;
@@ -27,11 +25,10 @@ interface HeldShellSpawn {
  * (`ExecShellChannel`): script's status stands for the exec's.
  */
 export class HeldShellChannel implements ShellChannel {
-  private readonly decoder = new StringDecoder('utf8');
-  private readonly status: ExecStatusReader;
+  private readonly output: LauncherOutput;
 
   constructor(private readonly spawn: HeldShellSpawn) {
-    this.status = new ExecStatusReader(spawn.key, LAUNCHER_MARK);
+    this.output = new LauncherOutput(spawn.key);
     spawn.terminal.write(spawn.keyLine);
   }
 
@@ -44,22 +41,20 @@ export class HeldShellChannel implements ShellChannel {
   }
 
   listen(onData: (text: string) => void, onExit: (exit: PtyExit) => void): void {
-    const pass = (bytes: Buffer): void => {
-      const text = this.decoder.write(bytes);
+    const pass = (text: string): void => {
       if (text !== '') onData(text);
     };
     const terminal = this.spawn.terminal;
-    terminal.output.on('data', (chunk: Buffer) => pass(this.status.push(chunk)));
+    terminal.output.on('data', (chunk: Buffer) => pass(this.output.text(chunk)));
     const outputEnded = new Promise<void>((resolve) => {
       terminal.output.once('end', resolve);
       terminal.output.once('close', resolve);
     });
     void Promise.all([outputEnded, terminal.statusEnded]).then(() => {
-      pass(this.status.end());
-      const exitCode = terminal.exitCode();
-      // Without the launcher's record (it was killed too) script's status is all there is.
-      const signal = this.status.signal === undefined ? undefined : signalName(this.status.signal);
-      onExit(signal === undefined ? { exitCode, signal: null } : { exitCode: null, signal });
+      // script's status stands for the exec's.
+      const { text, exit } = this.output.end(terminal.exitCode());
+      pass(text);
+      onExit(exit);
     });
   }
 

@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import type { PtyExit } from '../terminal/bash-pty-state.js';
 import type { ShellChannel } from '../terminal/shell-channel.js';
 import type { ContainerEngine } from './container-engine.js';
 import { hostPidOf } from './container-pid.js';
 import { HELD_FIFOS } from './held-terminal-program.js';
-import { ExecStatusReader, signalName } from '../process/exec-status.js';
-import { LAUNCHER_MARK } from '../process/shell-status-launcher.js';
+import { LauncherOutput } from './launcher-output.js';
 
 interface SharedHeldSpec {
   readonly engine: ContainerEngine;
@@ -33,8 +31,7 @@ interface SharedHeldSpec {
  */
 export class SharedHeldChannel implements ShellChannel {
   readonly hostPid: number | undefined;
-  private readonly decoder = new StringDecoder('utf8');
-  private readonly status: ExecStatusReader;
+  private readonly launcherOutput: LauncherOutput;
   private readonly input: net.Socket;
   private readonly statusFifo: net.Socket;
   private output?: net.Socket;
@@ -43,7 +40,7 @@ export class SharedHeldChannel implements ShellChannel {
   private released = false;
 
   constructor(private readonly spec: SharedHeldSpec) {
-    this.status = new ExecStatusReader(spec.key, LAUNCHER_MARK);
+    this.launcherOutput = new LauncherOutput(spec.key);
     this.hostPid = spec.localEngine ? hostPidOf(spec.containerPid, `${spec.dir}/`) : undefined;
     // Read-write: never blocks or breaks for want of a reader.
     this.input = new net.Socket({ fd: fs.openSync(path.join(spec.dir, HELD_FIFOS.input), fs.constants.O_RDWR | fs.constants.O_NONBLOCK), readable: false, writable: true });
@@ -66,11 +63,10 @@ export class SharedHeldChannel implements ShellChannel {
     void ended.then(() => {
       // Let go of here (another replica drives it now): the shell runs on.
       if (this.released) return;
-      this.pass(this.status.end());
       const code = this.statusText.trim();
-      const exitCode = /^\d+$/.test(code) ? Number(code) : null;
-      const signal = this.status.signal === undefined ? undefined : signalName(this.status.signal);
-      onExit(signal === undefined ? { exitCode, signal: null } : { exitCode: null, signal });
+      const { text, exit } = this.launcherOutput.end(/^\d+$/.test(code) ? Number(code) : null);
+      this.pass(text);
+      onExit(exit);
     });
   }
 
@@ -79,7 +75,7 @@ export class SharedHeldChannel implements ShellChannel {
     if (this.output !== undefined) return;
     const output = new net.Socket({ fd: fs.openSync(path.join(this.spec.dir, HELD_FIFOS.output), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK), readable: true, writable: false });
     output.on('error', () => undefined);
-    output.on('data', (chunk: Buffer) => this.pass(this.status.push(chunk)));
+    output.on('data', (chunk: Buffer) => this.pass(this.launcherOutput.text(chunk)));
     this.output = output;
   }
 
@@ -101,8 +97,7 @@ export class SharedHeldChannel implements ShellChannel {
     this.statusFifo.destroy();
   }
 
-  private pass(bytes: Buffer): void {
-    const text = this.decoder.write(bytes);
+  private pass(text: string): void {
     if (text !== '') this.onData?.(text);
   }
 }
