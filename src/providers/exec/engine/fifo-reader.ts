@@ -13,12 +13,17 @@ export interface OpenFifo {
   release(): void;
   /** Ends the stream now. */
   close(): void;
+  /** Resolves once this process holds the FIFO open no more (both descriptors closed). */
+  readonly closed: Promise<void>;
 }
 
 export function openFifo(file: string): OpenFifo {
   const readFd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   let keeperFd: number | undefined = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
   const socket = new net.Socket({ fd: readFd, readable: true, writable: false });
+  const socketClosed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  let keeperClosed!: () => void;
+  const keeperGone = new Promise<void>((resolve) => (keeperClosed = resolve));
   // A PassThrough, so the stream's consumers see a plain Readable that ends exactly once.
   const stream = new PassThrough();
   socket.pipe(stream);
@@ -31,10 +36,12 @@ export function openFifo(file: string): OpenFifo {
     if (keeperFd === undefined) return;
     fs.closeSync(keeperFd);
     keeperFd = undefined;
+    keeperClosed();
   };
   return {
     stream,
     ended,
+    closed: Promise.all([socketClosed, keeperGone]).then(() => undefined),
     release,
     close: () => {
       release();
@@ -71,10 +78,11 @@ export function firstLine(stream: Readable, exited: Promise<unknown>, timeoutMs:
  * file, what was read is gone: no process can read it again through the
  * reader's descriptor (the wrapper's key is in it).
  */
-export function fifoWriter(file: string, data: string): { close(): void } {
+export function fifoWriter(file: string, data: string): { close(): void; readonly closed: Promise<void> } {
   const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
   const socket = new net.Socket({ fd, readable: false, writable: true });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('error', () => undefined);
   socket.write(data);
-  return { close: () => void socket.destroy() };
+  return { close: () => void socket.destroy(), closed };
 }

@@ -40,6 +40,15 @@ export interface SessionChannelOptions {
   readonly user?: string;
 }
 
+/** A started call's FIFOs, this process's ends of them, and their names. */
+interface CallFifos {
+  readonly out: OpenFifo;
+  readonly err: OpenFifo;
+  readonly status: OpenFifo;
+  readonly input: { close(): void; readonly closed: Promise<void> };
+  readonly names: readonly string[];
+}
+
 /** A call handed to the holder whose subshell has not opened its files yet. */
 interface Pending {
   /** Drops our own hold on the call's status FIFO: it ends at once unless a subshell opened it. */
@@ -174,11 +183,13 @@ export class SessionChannel {
     } finally {
       clearTimeout(timer);
       this.pending.delete(pending);
-      // Open on both sides now (or never to be): the names have done their job.
-      removeNames();
+      // Read (or never to be): the request has done its job.
+      fs.rmSync(`${base}.q`, { force: true });
     }
-    if (first === HOLDER_OPENED) return this.track(env, out, err, status, () => statusText, input);
+    // The FIFOs' names stay until the call ended: the stock takes them back then.
+    if (first === HOLDER_OPENED) return this.track(env, { out, err, status, input, names }, () => statusText);
     closeAll();
+    removeNames();
     // `!`: this holder cannot open a call's files; it will not start any.
     if (first === HOLDER_UNSTARTED) {
       this.close();
@@ -191,6 +202,7 @@ export class SessionChannel {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stock.close();
     fs.closeSync(this.ctl);
     this.holder.detach();
     for (const pending of this.pending) pending.askOpened();
@@ -219,14 +231,8 @@ export class SessionChannel {
    * wrapper exited, with the wrapper's status in it, or without one when
    * that subshell was killed (then the command is killed too, as lost).
    */
-  private track(
-    env: Readonly<Record<string, string>>,
-    out: OpenFifo,
-    err: OpenFifo,
-    status: OpenFifo,
-    statusText: () => string,
-    input: { close(): void },
-  ): ExecChannel {
+  private track(env: Readonly<Record<string, string>>, fifos: CallFifos, statusText: () => string): ExecChannel {
+    const { out, err, status, input } = fifos;
     const tag = (env[EXEC_TAG_VAR] ?? '').slice(0, -WRAPPER_TAG_SUFFIX.length);
     let settle!: (exit: ChannelExit) => void;
     const exited = new Promise<ChannelExit>((resolve) => (settle = resolve));
@@ -257,6 +263,8 @@ export class SessionChannel {
       input.close();
       settle(lost === undefined ? { exitCode: code } : { exitCode: null, lost });
     });
+    // Once this process let go of all four, the stock keeps those nobody else holds.
+    void Promise.all([out.closed, err.closed, status.closed, input.closed]).then(() => this.stock.giveBack(fifos.names));
     return {
       stdout: out.stream,
       stderr: err.stream,

@@ -7,6 +7,7 @@ import { createHost, containerEnvironment, type DshHost, type HostSession } from
 import { SessionContainersToken } from '../../../../src/providers/exec/engine/session-containers.js';
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../../support/container-engine.js';
 import { containerProcesses, sessionContainers } from '../../../support/container-kit.js';
+import { waitUntil } from '../../../support/process-table.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -188,11 +189,33 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
   it('leaves nothing of a session in the shared directory but its spill files', async () => {
     await inReadySession('ch-clean', async (session) => {
     await run(session, 'true');
-    const listing = await run(session, 'ls -A "$(dirname "$(readlink /proc/$$/fd/1)")" | grep -v "\\.p$" | wc -l');
-    // Only this call's own two FIFOs were listed, and they are unlinked once opened: none left by earlier calls.
+    // Besides the stock (`.p`), only this call's own FIFOs: an earlier call's went back to the stock under new names.
+    const listing = await run(session, 'o=$(readlink /proc/$$/fd/1); n=$(basename "$o" .o); ls -A "$(dirname "$o")" | grep -v "\\.p$" | grep -v "^$n\\." | wc -l');
     expect(listing).toBe('0');
     });
   });
+
+  it('uses a finished call\'s FIFOs again, but never one a leftover of it still holds: its late output reaches no later call', async () => {
+    await inReadySession('ch-reuse', async (session) => {
+      const inodes = new Set<string>();
+      for (let i = 0; i < 12; i++) inodes.add(await run(session, 'stat -Lc %i /proc/$$/fd/1'));
+      // Twelve calls, one after another: the FIFOs went round (a fresh one each time would give twelve).
+      expect(inodes.size).toBeLessThan(12);
+      // A leftover the wrapper cannot see (no environ, its own session, started well before the call ends) keeps
+      // the call's stdout and writes on, deaf to SIGPIPE; the call returns at the output's drain cap.
+      const leftover = '[s]eq 400';
+      const leaky = await run(session, `readlink /proc/$$/fd/1; env -i setsid bash -c 'trap "" PIPE; for i in $(seq 400); do echo LEAK; sleep 0.02; done' & sleep 0.5; echo started`);
+      expect(leaky).toContain('started');
+      // Its FIFOs went back (out of their names) before the next calls take theirs: they come from the top of the stock.
+      const stdoutName = leaky.split('\n')[0]!;
+      await waitUntil(() => !existsSync(stdoutName), 'the leaky call gave its FIFOs back');
+      const later = await Promise.all(Array.from({ length: 20 }, (_, i) => run(session, `sleep 0.2; echo call-${i}`)));
+      later.forEach((output, i) => expect(output).toBe(`call-${i}`));
+      // It was still writing all along.
+      expect(Number(await run(session, `pgrep -c -f "${leftover}"`))).toBeGreaterThan(0);
+      await run(session, `pkill -KILL -f "${leftover}"; true`);
+    });
+  }, 60_000);
 
   it('a session ended while its holder is still starting leaves no directory behind, and its end does not fail', async () => {
     for (let round = 0; round < 3; round++) {
