@@ -113,6 +113,20 @@ export function reaperChannelOf(child: { readonly stdio: readonly unknown[] }): 
   return child.stdio[REAPER_CHANNEL_FD] as Readable;
 }
 
+/**
+ * How many leftovers a command's end killed, from the host's tag reaper and
+ * the namespace reaper's report. Inside a PID namespace the namespace reaper
+ * saw every process the command left and killed it; the host's tag reaper
+ * runs after, and on a loaded machine still finds some of those dying (a
+ * fork not yet exec'd shows the tag), so the two counts overlap: the larger
+ * stands, never their sum. After a stop of ours the namespace's processes
+ * were dying of it already: the host's count alone.
+ */
+export function leftoverCount(hostKilled: number, namespaceKilled: number | undefined, stoppedByUs: boolean): number {
+  if (namespaceKilled === undefined || stoppedByUs) return hostKilled;
+  return Math.max(hostKilled, namespaceKilled);
+}
+
 /** The leader's exit, with a death by signal the reaper saw put back (bwrap passes one on as 128 + n). */
 export function reportedExit(
   leader: { readonly code: number | null; readonly signal: string | null },

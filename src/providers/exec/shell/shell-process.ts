@@ -8,7 +8,7 @@ import { ensureReaperWatchdog } from '../process/reaper-watchdog.js';
 import { checkWorkdir, describeSpawnFailure } from '../process/workdir-check.js';
 import type { ShellExit, StopReason } from '../process/shell-exit.js';
 import type { ShellProcessOptions } from './shell-process-options.js';
-import { REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio, reportedExit } from '../process/namespace-reaper.js';
+import { leftoverCount, REAPER_FDS, reaperChannelOf, ReaperReport, reaperStdio, reportedExit } from '../process/namespace-reaper.js';
 import { withStraysCovered } from '../process/stray-descriptor-cover.js';
 import { ESCAPED_HOLDER_MS, LEFTOVER_DRAIN_MS, SLEEPING_RECHECKS, TIMEOUT_RECHECKS } from './shell-process-timing.js';
 export type { ShellExit, StopReason } from '../process/shell-exit.js';
@@ -156,9 +156,9 @@ export class ShellProcess {
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
-  /** Processes the reapers killed after the leader exited; inside the namespace, after a stop of ours, they were dying of it already. */
+  /** Processes the reapers killed after the leader exited (`leftoverCount`: the two reapers' counts overlap). */
   get leftoversKilled(): number {
-    return (this.reaper?.count ?? 0) + (this.reason === undefined ? (this.report?.count ?? 0) : 0);
+    return leftoverCount(this.reaper?.count ?? 0, this.report?.count, this.reason !== undefined);
   }
 
   /** Why the executor stopped the group while its leader still ran; undefined when the leader exited on its own. */
