@@ -4,7 +4,7 @@
 // sent for one interval; here the interval is 0.25 s and the client's timeout
 // 3 s (twelve intervals: room for a loaded machine), the command quiet for 6 s.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { serverDirs, startStdioServer, textOf, type StdioServer } from '../support/mcp-clients.js';
 
 let server: StdioServer;
@@ -55,17 +55,43 @@ test('without resetTimeoutOnProgress the same call times out at the client: the 
 
 test('output and heartbeats share one growing progress sequence; none arrives after the result', async () => {
   const errorsBefore = server.errors.length;
+  // What the server wrote, in its order: the SDK 1.x client handles a notification a microtask later but a
+  // response at once, so a progress written just before the result and read in the same chunk reaches its
+  // handler after the token was forgotten ("unknown token"), though it came first on the wire.
+  const wire: JSONRPCMessage[] = [];
+  const deliver = server.transport.onmessage!;
+  server.transport.onmessage = (message: JSONRPCMessage) => {
+    wire.push(message);
+    deliver(message);
+  };
   const { result, updates } = await callWithProgress('echo first; sleep 4; echo second', true);
+  // Watch three intervals after the result: nothing of this call may be written then.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  server.transport.onmessage = deliver;
   expect(textOf(result)).toBe('first\nsecond');
   const messages = updates.map((update) => update.message);
   expect(messages[0]).toBe('first');
   expect(messages.filter((message) => HEARTBEAT.test(message ?? '')).length).toBeGreaterThanOrEqual(2);
   for (let i = 1; i < updates.length; i++) expect(updates[i]!.progress).toBeGreaterThan(updates[i - 1]!.progress);
-  // A notification for a finished request is an error at the client ("unknown token"):
-  // watch three intervals after the result, then make sure none came.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  expect(server.errors.slice(errorsBefore).map((error) => error.message)).toEqual([]);
+  const response = wire.findIndex((message) => 'result' in message);
+  expect(response).toBeGreaterThan(0);
+  const token = (wire[response] as { id: number }).id;
+  const progressAt = wire.flatMap((message, i) => (isProgressOf(message, token) ? [i] : []));
+  expect(progressAt.length).toBe(updates.length + progressLostAtTheClient(server.errors.slice(errorsBefore), token));
+  expect(progressAt.filter((i) => i > response)).toEqual([]);
+  // Nothing else went wrong at the client.
+  expect(server.errors.slice(errorsBefore).map((error) => error.message).filter((message) => !message.includes('unknown token'))).toEqual([]);
 }, 30_000);
+
+/** Whether `message` is a progress notification for the request `token`. */
+function isProgressOf(message: JSONRPCMessage, token: number): boolean {
+  return 'method' in message && message.method === 'notifications/progress' && (message.params as { progressToken?: unknown }).progressToken === token;
+}
+
+/** Progress notifications for `token` the client dropped as "unknown token" (handled after the response they preceded). */
+function progressLostAtTheClient(errors: readonly Error[], token: number): number {
+  return errors.filter((error) => error.message.includes('progress notification for an unknown token') && error.message.includes(`"progressToken":${token}}`)).length;
+}
 
 test('the server instructions tell clients what longer calls need', () => {
   expect(server.client.getInstructions()).toContain('resetTimeoutOnProgress');
