@@ -128,6 +128,10 @@ test('cancelling an in-flight call aborts it: the process is gone and the sessio
 });
 
 test('stdout carried nothing but protocol (logs went to stderr)', () => {
-  expect(server.errors).toEqual([]);
+  // The SDK 1.x client handles a notification a microtask after a response read in the same chunk: the last
+  // tick's progress, written just before its result, may reach it as "unknown token". That is order at the
+  // client, not a stray line (progress-heartbeat.test.ts checks the order the server wrote).
+  const lateProgress = /^Received a progress notification for an unknown token: /;
+  expect(server.errors.filter((error) => !lateProgress.test(error.message))).toEqual([]);
   expect(server.stderr()).toContain('dsh-tools debug:');
 });
