@@ -79,6 +79,15 @@ describeWithCluster(`kubernetes failures on the cluster${NEEDS_CLUSTER}`, () => 
     const ns = await scratchNamespace('k8s-quota');
     try {
       await core.createNamespacedResourceQuota({ namespace: ns.name, body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } } });
+      // The quota binds once the controller has filled in its status (a CI run's pod was admitted before that).
+      const deadline = Date.now() + 30_000;
+      let counted = false;
+      while (!counted && Date.now() < deadline) {
+        const quota = await core.readNamespacedResourceQuota({ name: 'no-pods', namespace: ns.name });
+        counted = quota.status?.hard?.pods !== undefined;
+        if (!counted) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(counted).toBe(true);
       const said = await firstCall(kubernetesEnvironment({ workspace: root, kubernetes: { image: KIT_IMAGE, namespace: ns.name } }));
       expect(said).toMatch(/^Error: cannot start the session's container: the namespace's ResourceQuota refuses the pod: pods "\S+" is forbidden: exceeded quota: no-pods/);
     } finally {
