@@ -46,8 +46,10 @@ test.each(compositions)('%s: no shell of the server reads ~/.bashrc or a profile
     ? `nohup sleep ${marker} >/dev/null 2>&1 & echo ok`
     : `sleep ${marker} >/dev/null 2>&1`;
   server.send(bashCall(3, daemon, args.includes('persistent') ? {} : { run_in_background: true }, 'Daemon'));
-  expect(resultText(await server.answer(3))).toMatch(/^(ok|started background task \S+)$/m);
-  await waitUntil(() => processesWith(marker).length > 0, 'the daemon runs');
+  const started = resultText(await server.answer(3));
+  expect(started).toMatch(/^(ok|started background task \S+)$/m);
+  // The whole result in the failure, should the daemon be missing (a CI run once waited for it in vain).
+  await waitUntil(() => processesWith(marker).length > 0, `the daemon runs (its call said ${JSON.stringify(started)})`);
   process.kill(server.child.pid!, 'SIGKILL');
   await waitUntil(() => !isAlive(server.child.pid!), 'the server is gone');
   await waitUntil(() => processesWith(marker).length === 0, 'the watchdog killed the daemon');
