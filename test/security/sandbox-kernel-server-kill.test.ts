@@ -1,7 +1,7 @@
 // Issue 18 row 5: a server killed with SIGKILL cannot remove its calls' cgroups; the next server's first
 // confined call does. Real processes: the built CLI, killed mid-call.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { detectCgroupLayout } from '../../src/providers/backends/bwrap/cgroup-layout.js';
 import { ensureBuilt, MAIN_JS } from '../support/built-server.js';
@@ -28,6 +28,10 @@ withPids(`sandbox kernel: cgroups of a SIGKILLed server${NEEDS_BWRAP}${layout.pi
       server.kill('SIGKILL');
       await gone;
       expect(left.every((dir) => existsSync(dir))).toBe(true);
+      // Its sandboxed `sleep` dies by the server's watchdog a moment later; a group can be removed only once
+      // empty (a loaded CI run started the next server while it was not yet).
+      const empty = (dir: string): boolean => readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').trim() === '';
+      expect(await pollUntil(() => left.every(empty), 30_000)).toBe(true);
 
       const next = spawn(process.execPath, [MAIN_JS, ...call('true')], { cwd: ws.dir, stdio: 'ignore' });
       expect(await new Promise((resolve) => next.once('exit', resolve))).toBe(0);
