@@ -11,7 +11,8 @@ import { accountWith, coordination, core, documentedRules, scratchNamespace, ses
 import { ensureBuilt } from '../support/built-server.js';
 import { AGENT_APPROVAL, AGENT_TOKEN, runAgentScript } from './support/agent-script.js';
 import { describeBehindNginx, NEEDS_NGINX, UPSTREAM_HOST } from './support/round-robin-nginx.js';
-import { pollUntil, replicaDirs, startReplica, type ReplicaDirs } from './support/shared-replicas.js';
+import { replicaDirs, startReplica, type ReplicaDirs } from './support/shared-replicas.js';
+import { pollUntilAsync } from '../support/poll-async.js';
 
 /** Every shared session's Lease (docs/shared-sessions.md#registry). */
 const SESSION_LEASES = `${LABELS.managed}=1,dsh-tools.shared-session=1`;
@@ -64,7 +65,7 @@ describeWithNginx(`shared sessions: a scripted 2026-era agent across two pod rep
       leftovers: async (sessionId) => [...(await pods(sessionId)), ...(await leases(sessionId))],
       goneWithinMs: 30_000,
       // The SIGKILLed replica's Lease counts for up to leaseSeconds (6): the survivor's is the one left.
-      killedReplicaGone: () => pollUntil(async () => (await liveServers()) <= 1, 'only the surviving replica counts as alive', 15_000).then(() => undefined),
+      killedReplicaGone: () => pollUntilAsync(async () => (await liveServers()) <= 1, 'only the surviving replica counts as alive', 15_000).then(() => undefined),
     });
   }, 120_000);
 });

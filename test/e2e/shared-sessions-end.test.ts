@@ -13,7 +13,8 @@ import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../support/contain
 import { engine, sessionContainers } from '../support/container-kit.js';
 import { ensureBuilt } from '../support/built-server.js';
 import { callTool, textOf } from '../support/mcp-clients.js';
-import { freePort, pollUntil, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+import { freePort, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+import { pollUntilAsync } from '../support/poll-async.js';
 
 const TOKEN = 'shared-sessions-end-token-0123456789';
 
@@ -106,7 +107,7 @@ describeWithEngine(`shared sessions: the end of a session no client closed${NEED
       sessionId = session.sessionId;
       // The client goes quiet without closing the session: only the record's idle time can end it.
       await session.client.close();
-      await pollUntil(
+      await pollUntilAsync(
         async () => (await sessionContainers(session.sessionId)).length === 0 && !existsSync(recordOf(session.header)),
         'the idle session has no container and no record',
         20_000,
@@ -116,7 +117,7 @@ describeWithEngine(`shared sessions: the end of a session no client closed${NEED
       expect(performance.now() - beforeFirstUse).toBeGreaterThanOrEqual(1_990);
       // Logged once its container is gone: the line may reach the pipe a moment after the poll saw that.
       const ended = `shared session ${session.sessionId} ended (idle, or past its lifetime)`;
-      await pollUntil(async () => replica.stderr().includes(ended), 'the end is logged', 10_000);
+      await pollUntilAsync(async () => replica.stderr().includes(ended), 'the end is logged', 10_000);
       expect(replica.stderr()).toContain(ended);
     } finally {
       await stopReplicas([replica]);

@@ -14,7 +14,8 @@ import { accountWith, coordination, core, documentedRules, scratchNamespace, ses
 import { ensureBuilt } from '../support/built-server.js';
 import { callTool, textOf } from '../support/mcp-clients.js';
 import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
-import { foreignStatus, freePort, pollUntil, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+import { foreignStatus, freePort, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+import { pollUntilAsync } from '../support/poll-async.js';
 
 const TOKEN = 'shared-sessions-k8s-token-0123456789';
 const OTHER_TOKEN = 'shared-sessions-k8s-other-9876543210';
@@ -120,7 +121,7 @@ describeWithNginx(`shared sessions: two pod replicas behind round-robin nginx${N
       await client.close();
       client = undefined;
       expect(await sessionLeases(sessionId)).toEqual([]);
-      await pollUntil(async () => (await podNames(sessionId!)).length === 0, 'the session has no pod', 30_000);
+      await pollUntilAsync(async () => (await podNames(sessionId!)).length === 0, 'the session has no pod', 30_000);
     } finally {
       await client?.close().catch(() => undefined);
       await proxy?.stop();
@@ -148,7 +149,7 @@ describeWithNginx(`shared sessions: two pod replicas behind round-robin nginx${N
       expect(await replica.exited).toBe(0);
       expect(replica.stderr()).toContain(`shared session ${sessionId} ended (the last replica stopped)`);
       expect(await sessionLeases(sessionId)).toEqual([]);
-      await pollUntil(async () => (await podNames(sessionId!)).length === 0, 'the session has no pod', 30_000);
+      await pollUntilAsync(async () => (await podNames(sessionId!)).length === 0, 'the session has no pod', 30_000);
     } finally {
       await stopReplicas([replica]);
       await removeLeftovers(sessionId);

@@ -13,7 +13,8 @@ import { ensureBuilt } from '../support/built-server.js';
 import { callTool, textOf } from '../support/mcp-clients.js';
 import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
 import { persistentOn, postPersistent, shellDriver } from './support/shared-shell-calls.js';
-import { freePort, pollUntil, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+import { freePort, replicaDirs, startReplica as startServe, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+import { pollUntilAsync } from '../support/poll-async.js';
 
 const TOKEN = 'shared-shell-e2e-token-0123456789';
 
@@ -82,7 +83,7 @@ describeWithNginx(`shared sessions: one persistent shell for every replica${NEED
 
       // A replica dies while the shell runs a command for it: the command is killed (the rest of its line too), the shell's state stays.
       const left = postPersistent(starterPort, headers, 'cd /tmp/w && touch started && sleep 300; touch finished').catch(() => 'dropped');
-      await pollUntil(async () => (await oneShot('test -e /tmp/w/started && echo yes || echo no')) === 'yes', 'the shell runs the command', 20_000);
+      await pollUntilAsync(async () => (await oneShot('test -e /tmp/w/started && echo yes || echo no')) === 'yes', 'the shell runs the command', 20_000);
       expect(driver()).toEqual({ pid: pidOf(starterPort), busy: true });
       replicas[starterPort]!.child.kill('SIGKILL');
       await replicas[starterPort]!.exited;

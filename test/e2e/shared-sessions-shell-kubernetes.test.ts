@@ -15,7 +15,8 @@ import { ensureBuilt } from '../support/built-server.js';
 import { callTool, textOf } from '../support/mcp-clients.js';
 import { describeBehindNginx, NEEDS_NGINX, startRoundRobinNginx, UPSTREAM_HOST, type RoundRobinProxy } from './support/round-robin-nginx.js';
 import { persistentOn, shellDriver } from './support/shared-shell-calls.js';
-import { freePort, pollUntil, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+import { freePort, replicaDirs, startReplica, stopReplicas, type Replica, type ReplicaDirs } from './support/shared-replicas.js';
+import { pollUntilAsync } from '../support/poll-async.js';
 
 const TOKEN = 'shared-shell-k8s-token-0123456789';
 const SESSION_LEASES = `${LABELS.managed}=1,dsh-tools.shared-session=1`;
@@ -83,7 +84,7 @@ describeWithNginx(`shared sessions: one persistent shell in the pod for every re
           (lease) => lease.metadata?.annotations?.['dsh-tools.session-id'] === sessionId,
         ),
       ).toEqual([]);
-      await pollUntil(async () => (await sessionPods(sessionId!, ns.name)).length === 0, 'the session has no pod', 30_000);
+      await pollUntilAsync(async () => (await sessionPods(sessionId!, ns.name)).length === 0, 'the session has no pod', 30_000);
     } finally {
       await client?.close().catch(() => undefined);
       await proxy?.stop();

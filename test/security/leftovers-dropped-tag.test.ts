@@ -55,16 +55,14 @@ describeWithEngine(`container exec: a leftover that takes the wrapper's own tag$
   afterAll(() => ct.dispose());
 
   it('a setsid daemon carrying the bare tag is killed and counted', async () => {
-    const result = await ct.run('setsid sleep 1010 </dev/null >/dev/null 2>&1 & echo started');
+    const result = await ct.run(`setsid sleep 1010 </dev/null >/dev/null 2>&1 & ${daemonsSettled(1, '1010')}; echo started`);
     expect(result).toMatchObject({ stdout: 'started\n', exitCode: 0, leftoversKilled: 1 });
   });
 
   it('a setsid daemon that sets DSH_EXEC_TAG=<tag>w is killed and counted, and none is left in the container', async () => {
     // The command ends only once the daemon runs as `sleep` with the wrapper's tag: on a loaded machine the
     // background fork could otherwise still be the command's own process (group-killed, not a daemon yet).
-    const result = await ct.run(
-      'DSH_EXEC_TAG="${DSH_EXEC_TAG}w" setsid sleep 1011 </dev/null >/dev/null 2>&1 & until ps -eo args= | grep -q "^sleep 1011$"; do :; done; echo started',
-    );
+    const result = await ct.run(`DSH_EXEC_TAG="\${DSH_EXEC_TAG}w" setsid sleep 1011 </dev/null >/dev/null 2>&1 & ${daemonsSettled(1, '1011')}; echo started`);
     expect(result).toMatchObject({ stdout: 'started\n', exitCode: 0, leftoversKilled: 1 });
     const survivors = await ct.run('ps -eo args= 2>/dev/null | grep -c "^sleep 1011$" || true');
     expect(survivors.stdout).toBe('0\n');

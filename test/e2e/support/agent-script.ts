@@ -9,7 +9,8 @@
 // (docs/shared-sessions.md). What differs by engine comes in as an AgentEngine.
 import { approvingClient, handleIn, modernText, overHttp, type ApprovingClient } from '../../support/modern-client.js';
 import { startRoundRobinNginx, type RoundRobinProxy } from './round-robin-nginx.js';
-import { freePort, pollUntil, stopReplicas, type Replica } from './shared-replicas.js';
+import { freePort, stopReplicas, type Replica } from './shared-replicas.js';
+import { pollUntilAsync } from '../../support/poll-async.js';
 
 /** The token the script's client sends: the replicas' token file must hold `agent:<it>`. */
 export const AGENT_TOKEN = 'shared-sessions-agent-token-0123456789';
@@ -111,6 +112,6 @@ export async function runAgentScript(engine: AgentEngine): Promise<void> {
     await stopReplicas([a, b]);
   }
   const id = sessionId!;
-  await pollUntil(async () => (await engine.leftovers(id)).length === 0, 'nothing of the session is left', engine.goneWithinMs);
+  await pollUntilAsync(async () => (await engine.leftovers(id)).length === 0, 'nothing of the session is left', engine.goneWithinMs);
   expect(await engine.leftovers(id)).toEqual([]);
 }

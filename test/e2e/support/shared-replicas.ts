@@ -81,13 +81,3 @@ export async function foreignStatus(url: URL, token: string, sessionHeader: stri
   await answer.body?.cancel();
   return answer.status;
 }
-
-/** Polls (every 100 ms, at most `ms`) until `check` holds: a pod's or a record's end sends nothing to wait on. Resolves with the time it took. */
-export async function pollUntil(check: () => Promise<boolean>, what: string, ms: number): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`timed out after ${ms}ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return Date.now() - started;
-}

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { createHost, kubernetesEnvironment, type PluginModule } from '../../../../src/index.js';
 import { KIT_IMAGE, NEEDS_CLUSTER, describeWithCluster } from '../../../support/kubernetes-cluster.js';
 import { core, scratchNamespace, sessionPods, text, weakAccount, workspace, writeKubeconfig } from '../../../support/kube-kit.js';
+import { pollUntilAsync } from '../../../support/poll-async.js';
 
 /** The first call's text on a fresh host of `modules`. */
 async function firstCall(modules: PluginModule[]): Promise<string> {
@@ -80,14 +81,11 @@ describeWithCluster(`kubernetes failures on the cluster${NEEDS_CLUSTER}`, () => 
     try {
       await core.createNamespacedResourceQuota({ namespace: ns.name, body: { metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } } });
       // The quota binds once the controller has filled in its status (a CI run's pod was admitted before that).
-      const deadline = Date.now() + 30_000;
-      let counted = false;
-      while (!counted && Date.now() < deadline) {
-        const quota = await core.readNamespacedResourceQuota({ name: 'no-pods', namespace: ns.name });
-        counted = quota.status?.hard?.pods !== undefined;
-        if (!counted) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(counted).toBe(true);
+      await pollUntilAsync(
+        async () => (await core.readNamespacedResourceQuota({ name: 'no-pods', namespace: ns.name })).status?.hard?.pods !== undefined,
+        "the quota controller filled in the quota's status",
+        30_000,
+      );
       const said = await firstCall(kubernetesEnvironment({ workspace: root, kubernetes: { image: KIT_IMAGE, namespace: ns.name } }));
       expect(said).toMatch(/^Error: cannot start the session's container: the namespace's ResourceQuota refuses the pod: pods "\S+" is forbidden: exceeded quota: no-pods/);
     } finally {
