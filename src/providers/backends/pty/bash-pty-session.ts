@@ -9,6 +9,7 @@ import { signalName, type PtyExit } from '../../exec/terminal/bash-pty-state.js'
 import { MarkerShell } from '../../exec/terminal/marker-shell.js';
 import { killShellTree } from '../../exec/process/process-tree.js';
 import { requirePty } from './pty-loader.js';
+import { readLastOutputBeforeDestroy } from './pty-last-output.js';
 import { watchForgotten } from './forgotten-shells.js';
 import type { ShellChannel } from '../../exec/terminal/shell-channel.js';
 
@@ -35,6 +36,7 @@ export async function startBashPty(spec: BashPtySpawn, config: BashPtyConfig): P
   const pty = spawn(file!, args, { cwd: spec.cwd, env: spec.env, cols: spec.cols, rows: spec.rows });
   // The PTY's read stream need not hold the process: the shell's life does, until it is closed (forgotten-shells.ts).
   (pty as IPty & { _socket?: { unref?: () => void } })._socket?.unref?.();
+  readLastOutputBeforeDestroy(pty);
   const shell = await MarkerShell.start(new PtyChannel(pty, spec.env[PROCESS_TAG_VARIABLE], launch), {
     scrollbackChars: spec.scrollbackChars,
     ...(spec.redactor ? { redactor: spec.redactor } : {}),
