@@ -9,7 +9,19 @@ import type { CliEnvironment } from './cli-options.js';
 export async function checkContainerEngine(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck[]> {
   const engineChecks = await checkEngine(environment);
   // Only when container mode is configured: the defaults then say what every session container gets.
-  return environment.container === undefined ? engineChecks : [...engineChecks, await hardeningCheck(environment)];
+  return environment.container === undefined ? engineChecks : [...engineChecks, await hardeningCheck(environment), await callHelperCheck()];
+}
+
+/** Whether this installation has the native call helper its channels run calls through (docs/containers.md#the-native-call-helper). */
+async function callHelperCheck(): Promise<CapabilityCheck> {
+  const { callHelperBinary } = await import('../providers/exec/engine/native/call-helper.js');
+  const binary = callHelperBinary();
+  return {
+    name: 'native call helper',
+    ok: binary !== null,
+    detail: binary ?? `not built for ${process.arch} (npm run build found no C compiler with a static libc)`,
+    disables: 'the native call helper: channel calls start a bash of their own (slower in a burst)',
+  };
 }
 
 async function checkEngine(environment: Pick<CliEnvironment, 'container'>): Promise<CapabilityCheck[]> {

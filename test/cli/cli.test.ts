@@ -104,6 +104,8 @@ describe('dsh-tools CLI', () => {
     writeFileSync(file, 'container:\n  image: some-image:1\n  host: unix:///nonexistent/docker.sock\n');
     const run = await dsh(['--config', file, 'doctor']);
     expect(run.stdout).toMatch(/^missing container engine\s+container engine unreachable at unix:\/\/\/nonexistent\/docker.sock \(ENOENT\)/m);
+    // npm run build compiled the native call helper on this machine (.ci/run installs a C compiler).
+    expect(run.stdout).toMatch(new RegExp(`^ok\\s+native call helper\\s+/\\S+/dist/native/dsh-call-${process.arch}$`, 'm'));
   });
 
   (engineUsable ? it : it.skip)(`--container with --sandbox read-only mounts the workspace read-only${NEEDS_ENGINE}`, async () => {

@@ -48,7 +48,7 @@ export const containerSection = providerChecked(
     env: stringMap,
     protectedPaths: strings,
     warmPool: { type: 'integer', minimum: 0, maximum: 32 },
-    channel: { type: 'boolean' },
+    channel: { enum: [true, false, 'bash'] },
   }),
 );
 
@@ -100,7 +100,7 @@ export const kubernetesSection = providerChecked(
     protectedPaths: strings,
     seccompProfile: text,
     warmPool: { type: 'integer', minimum: 0, maximum: 32 },
-    channel: { type: 'boolean' },
+    channel: { enum: [true, false, 'bash'] },
   }),
 );
 

@@ -2,7 +2,7 @@ import type { ServiceIdentifier } from 'inversify';
 import { configError, mergeConfig } from '../../../core/config-merge.js';
 import { describeValue } from '../../../core/describe-value.js';
 import { checkProtectedPaths, DEFAULT_PROTECTED_PATHS } from '../../../core/protected-paths.js';
-import { checkChannel, checkWarmPool, parseMount } from '../../exec/engine/container-config.js';
+import { checkChannel, checkWarmPool, parseMount, type ChannelChoice } from '../../exec/engine/container-config.js';
 import type { ContainerMount } from '../../exec/engine/container-engine.js';
 import type { SeccompSetting } from './pod-seccomp.js';
 import { checkNetworkPolicy, type NetworkPolicyConfig } from './network-policy-config.js';
@@ -43,8 +43,8 @@ export interface KubernetesConfig {
   readonly seccompProfile: SeccompSetting;
   /** Pods started ahead for sessions to come (docs/containers.md#warm-pool). Default 0. */
   readonly warmPool: number;
-  /** One-shot calls start through one holder per pod, when the server shares the pod's node (docs/containers.md#one-channel-per-session). Default true. */
-  readonly channel: boolean;
+  /** One-shot calls start through one holder per pod, when the server shares the pod's node (docs/containers.md#one-channel-per-session); as `container.channel`. Default true. */
+  readonly channel: ChannelChoice;
 }
 
 /** The config with every value checked; `mounts` parsed. */

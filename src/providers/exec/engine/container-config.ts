@@ -47,8 +47,12 @@ export interface ContainerConfig {
   readonly protectedPaths: readonly string[];
   /** Containers started ahead for sessions to come (docs/containers.md#warm-pool). Default 0. */
   readonly warmPool: number;
-  /** One-shot calls start through one long-lived holder per container, not an engine exec each (docs/containers.md#one-channel-per-session). Default true. */
-  readonly channel: boolean;
+  /**
+   * One-shot calls start through one long-lived holder per container, not an engine exec each
+   * (docs/containers.md#one-channel-per-session): `true` (the default) with the native call helper where
+   * the container can run it, `'bash'` with the holder's bash alone, `false` for an engine exec per call.
+   */
+  readonly channel: ChannelChoice;
 }
 
 /** The config with every value checked and converted for the engine. */
@@ -57,8 +61,11 @@ export interface ResolvedContainerConfig extends Omit<ContainerSpec, 'name' | 'l
   readonly host?: string;
   readonly protectedPaths: readonly string[];
   readonly warmPool: number;
-  readonly channel: boolean;
+  readonly channel: ChannelChoice;
 }
+
+/** `channel` of the `container:` and `kubernetes:` sections. */
+export type ChannelChoice = boolean | 'bash';
 
 /** The most containers a warm pool may hold: each is a running container nobody uses yet. */
 const MAX_WARM_POOL = 32;
@@ -70,9 +77,9 @@ export function checkWarmPool(value: unknown, fail: (key: string, problem: strin
 }
 
 /** `channel` of the `container:` and `kubernetes:` sections (docs/containers.md#one-channel-per-session). */
-export function checkChannel(value: unknown, fail: (key: string, problem: string) => never): boolean {
-  if (typeof value !== 'boolean') fail('channel', 'must be true or false');
-  return value as boolean;
+export function checkChannel(value: unknown, fail: (key: string, problem: string) => never): ChannelChoice {
+  if (typeof value !== 'boolean' && value !== 'bash') fail('channel', 'must be true, false or "bash"');
+  return value as ChannelChoice;
 }
 
 export const ContainerConfig: ServiceIdentifier<ResolvedContainerConfig> = Symbol.for('dsh.ContainerConfig');

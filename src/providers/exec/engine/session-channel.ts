@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXEC_TAG_VAR, type ContainerEngine, type ExecChannel, type ExecExit } from './container-engine.js';
-import { CHANNEL_HOLDER, HOLDER_NAME, HOLDER_OPENED, HOLDER_READY, HOLDER_UNSTARTED } from './channel-holder.js';
+import { CHANNEL_HOLDER, HOLDER_NAME, HOLDER_NATIVE, HOLDER_OPENED, HOLDER_READY, HOLDER_UNSTARTED } from './channel-holder.js';
 import { EXEC_WRAPPER, WRAPPER_TAG_SUFFIX } from './container-exec-wrapper.js';
 import { FifoStock } from './fifo-stock.js';
 import { fifoWriter, firstLine, openFifo, type OpenFifo } from './fifo-reader.js';
+import { callFitsHelper, placeCallHelper } from './native/call-helper.js';
 
 /** How long a holder may take to say it is ready (a call never waits for it: it runs as an engine exec meanwhile). */
 const HOLDER_START_MS = 15_000;
@@ -38,6 +39,8 @@ export interface SessionChannelOptions {
    */
   readonly channelDir?: string;
   readonly user?: string;
+  /** Calls start through the native call helper where the container runs it (`channel: true`; not `'bash'`). */
+  readonly nativeHelper?: boolean;
 }
 
 /** A started call's FIFOs, this process's ends of them, and their names. */
@@ -77,6 +80,8 @@ export class SessionChannel {
     private readonly stock: FifoStock,
     private readonly holder: ExecChannel,
     private readonly ctl: number,
+    /** Whether the holder runs calls through the native call helper (it said so when ready). */
+    readonly native: boolean,
   ) {
     holder.stdout.resume();
     holder.stderr.resume();
@@ -103,10 +108,11 @@ export class SessionChannel {
     // Read-write until the holder opened it for reading: its open must not wait for us.
     const ctlHold = fs.openSync(ctlPath, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
     const holderTag = randomBytes(8).toString('hex');
+    const helper = options.nativeHelper === true ? placeCallHelper(dir) : undefined;
     let holder: ExecChannel | undefined;
     try {
       holder = await options.engine.exec(options.containerId, {
-        argv: ['bash', '-c', CHANNEL_HOLDER, HOLDER_NAME, dir, EXEC_WRAPPER],
+        argv: ['bash', '-c', CHANNEL_HOLDER, HOLDER_NAME, dir, EXEC_WRAPPER, helper ?? ''],
         env: { [EXEC_TAG_VAR]: holderTag },
         workdir: '/',
         tty: false,
@@ -115,7 +121,10 @@ export class SessionChannel {
       });
       const ready = await firstLine(probe.stream, holder.exited, HOLDER_START_MS);
       // Write-only from now on: a holder that died is EPIPE on the next write, not a silent wait.
-      if (ready === HOLDER_READY) return new SessionChannel(options, dir, stock, holder, fs.openSync(ctlPath, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+      if (ready === HOLDER_READY || ready === `${HOLDER_READY} ${HOLDER_NATIVE}`) {
+        const ctl = fs.openSync(ctlPath, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+        return new SessionChannel(options, dir, stock, holder, ctl, ready !== HOLDER_READY);
+      }
     } finally {
       probe.close();
       fs.closeSync(ctlHold);
@@ -160,7 +169,8 @@ export class SessionChannel {
     const removeNames = (): void => [...names, `${base}.q`].forEach((name) => fs.rmSync(name, { force: true }));
     // The command's tag beside the id: a holder whose host went away kills what still runs by it.
     const tag = (env[EXEC_TAG_VAR] ?? '').slice(0, -WRAPPER_TAG_SUFFIX.length);
-    if (!this.send(`${id} ${tag}\n`)) {
+    const native = this.native && callFitsHelper(argv[3]!, argv[4]!, env) ? 1 : 0;
+    if (!this.send(`${id} ${tag} ${native}\n`)) {
       closeAll();
       removeNames();
       return undefined;

@@ -280,7 +280,8 @@ export class SessionContainers {
     if (!this.config.channel) return undefined;
     // Each server runs its own holder in a shared session's container, in a directory of its own.
     const channelDir = this.options.shared === true ? { channelDir: `ch-${this.instanceId.slice(0, 8)}` } : {};
-    return new ChannelSlot({ engine: this.engine, containerId, sharedDir, ...channelDir, ...(this.config.user === undefined ? {} : { user: this.config.user }) });
+    const user = this.config.user === undefined ? {} : { user: this.config.user };
+    return new ChannelSlot({ engine: this.engine, containerId, sharedDir, nativeHelper: this.config.channel === true, ...channelDir, ...user });
   }
 
   private async discard(live: LiveContainer): Promise<void> {

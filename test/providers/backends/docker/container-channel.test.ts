@@ -14,8 +14,9 @@ const text = (result: { content: { text: string }[] }) => result.content.map((bl
 describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, () => {
   let root: string;
   let withChannel: DshHost;
+  let withBashChannel: DshHost;
   let withoutChannel: DshHost;
-  const hostFor = (channel: boolean) =>
+  const hostFor = (channel: boolean | 'bash') =>
     createHost(
       ...containerEnvironment({
         workspace: root,
@@ -24,9 +25,9 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
       }),
     );
   /** A session whose container's channel is ready (its first call made the container). */
-  const readySession = async (id: string): Promise<HostSession> => {
-    const session = withChannel.openSession({ id, cwd: root });
-    expect(await withChannel.get(SessionContainersToken).channelReady(session)).toBe(true);
+  const readySession = async (id: string, host = withChannel): Promise<HostSession> => {
+    const session = host.openSession({ id, cwd: root });
+    expect(await host.get(SessionContainersToken).channelReady(session)).toBe(true);
     return session;
   };
   /** Runs `body` in a ready session, disposed after it whatever happens. */
@@ -43,10 +44,11 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
   beforeAll(async () => {
     root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'dsh-ch-ws-')));
     withChannel = await hostFor(true);
+    withBashChannel = await hostFor('bash');
     withoutChannel = await hostFor(false);
   });
   afterAll(async () => {
-    await Promise.all([withChannel.dispose(), withoutChannel.dispose()]);
+    await Promise.all([withChannel.dispose(), withBashChannel.dispose(), withoutChannel.dispose()]);
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -59,18 +61,43 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
     });
   });
 
-  it('gives the same environment, descriptors, output, stderr and status as an engine exec', async () => {
-    const session = await readySession('ch-same');
+  it('runs a call through the native call helper (built by npm run build), or through bash with channel "bash"', async () => {
+    await inReadySession('ch-native', async (session) => {
+      expect(await run(session, 'cat /proc/$PPID/comm')).toBe('dsh-call');
+    });
+    const session = await readySession('ch-bash', withBashChannel);
+    try {
+      expect(await run(session, 'cat /proc/$PPID/comm')).toBe('bash');
+    } finally {
+      await session.dispose();
+    }
+  });
+
+  it.each([
+    ['the native call helper', () => withChannel],
+    ['bash alone', () => withBashChannel],
+  ])('gives the same environment, descriptors, signals, output, stderr and status as an engine exec, through %s', async (_how, host) => {
+    const session = await readySession('ch-same', host());
     const exec = withoutChannel.openSession({ id: 'ch-same', cwd: root });
     try {
       const probes = [
         'env | grep -v "^DSH_EXEC_TAG=\\|^HOSTNAME=" | sort',
-        'ls /proc/self/fd; echo "$SHLVL $PWD $-"; trap -p; ulimit -n',
+        // What the command's bash was given, before it set anything itself.
+        'tr "\\0" "\\n" </proc/$$/environ | grep -v "^DSH_EXEC_TAG=\\|^HOSTNAME=" | sort',
+        'ls /proc/self/fd; echo "$SHLVL $PWD $OLDPWD $-"; trap -p; ulimit -n; umask',
+        'grep -E "^Sig(Blk|Ign|Cgt)" /proc/$$/status; [ "$(ps -o pgid= -p $$ | tr -d " ")" = $$ ] && echo "own group"',
         'printf "a\\0b"; echo out; echo err >&2; exit 7',
         'kill -TERM $$',
+        'kill -KILL $$',
+        'exit 130',
         'cd /nonexistent-dir',
+        'sleep 4949 & echo left',
       ];
       for (const probe of probes) expect(await run(session, probe)).toBe(await run(exec, probe));
+      for (const workdir of ['/usr', '/usr/', '/nonexistent-dir', '/etc/hostname', '/usr/./bin/..']) {
+        const call = (on: HostSession) => on.call('bash', { command: 'pwd; echo "$PWD $OLDPWD"', description: 'Where', workdir });
+        expect(text(await call(session))).toBe(text(await call(exec)));
+      }
     } finally {
       await Promise.all([session.dispose(), exec.dispose()]);
     }
@@ -78,8 +105,9 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
 
   it("leaves nothing of the wrapper's keyed header to read back through its stdin", async () => {
     await inReadySession('ch-key', async (session) => {
-    // The wrapper ($PPID) read its header from a FIFO: read again, it holds nothing (a file would still hold the key).
-    expect(await run(session, 'readlink /proc/$PPID/fd/0 | grep -c "/ch/[0-9a-f]*\\.i"; timeout 1 cat /proc/$PPID/fd/0 | wc -c')).toBe('1\n0');
+    // The helper ($PPID) read its header from a FIFO: read again, it holds nothing (a file would still hold the key).
+    const input = 'for f in /proc/$PPID/fd/*; do readlink "$f" | grep -q "/ch/[0-9a-f]*\\.i$" && i=$f; done; [ -n "$i" ] && echo 1; timeout 1 cat "$i" | wc -c';
+    expect(await run(session, input)).toBe('1\n0');
     });
   });
 
@@ -115,7 +143,8 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
   it('a subshell killed under a running command fails that call clearly, kills its tree, and the next calls still run', async () => {
     await inReadySession('ch-broken', async (session) => {
     const hanging = session.call('bash', { command: 'echo begun; sleep 4848', description: 'Hang' }, {
-      onProgress: () => void run(session, 'pkill -KILL -f "^bash -c D=" ; true'),
+      // The holder, and what runs its calls: the native helper (or the holder's subshell, a bash of the same command line).
+      onProgress: () => void run(session, 'pkill -KILL -f "^bash -c D=|/ch/dsh-call " ; true'),
     });
     expect(text(await hanging)).toBe(
       "Error: the session's channel into its container broke while the command ran; the command was stopped",
@@ -189,8 +218,8 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
   it('leaves nothing of a session in the shared directory but its spill files', async () => {
     await inReadySession('ch-clean', async (session) => {
     await run(session, 'true');
-    // Besides the stock (`.p`), only this call's own FIFOs: an earlier call's went back to the stock under new names.
-    const listing = await run(session, 'o=$(readlink /proc/$$/fd/1); n=$(basename "$o" .o); ls -A "$(dirname "$o")" | grep -v "\\.p$" | grep -v "^$n\\." | wc -l');
+    // Besides the stock (`.p`) and the native helper, only this call's own FIFOs: an earlier call's went back to the stock under new names.
+    const listing = await run(session, 'o=$(readlink /proc/$$/fd/1); n=$(basename "$o" .o); ls -A "$(dirname "$o")" | grep -v "\\.p$\\|^dsh-call$" | grep -v "^$n\\." | wc -l');
     expect(listing).toBe('0');
     });
   });
