@@ -85,7 +85,8 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
         // What the command's bash was given, before it set anything itself.
         'tr "\\0" "\\n" </proc/$$/environ | grep -v "^DSH_EXEC_TAG=\\|^HOSTNAME=" | sort',
         'ls /proc/self/fd; echo "$SHLVL $PWD $OLDPWD $-"; trap -p; ulimit -n; umask',
-        'grep -E "^Sig(Blk|Ign|Cgt)" /proc/$$/status; [ "$(ps -o pgid= -p $$ | tr -d " ")" = $$ ] && echo "own group"',
+        // Read by the shell itself (a builtin): while it waits for a child, bash blocks and catches other signals for a moment.
+        'while IFS= read -r l; do case $l in Sig[BIC]*) echo "$l";; esac; done </proc/$$/status; [ "$(ps -o pgid= -p $$ | tr -d " ")" = $$ ] && echo "own group"',
         'printf "a\\0b"; echo out; echo err >&2; exit 7',
         'kill -TERM $$',
         'kill -KILL $$',

@@ -8,7 +8,9 @@
  * `+` (or `!`), read the keyed header, enter the workdir, run the command's
  * bash in its own process group with the same environment and descriptors,
  * report a death by a signal, kill and count what the command left behind,
- * and write the status. Static, so any image of the same architecture runs it.
+ * and write the status. As there, the status comes from a process of its own
+ * (this one) and the wrapper's work from its child, which alone carries the
+ * wrapper's tag. Static, so any image of the same architecture runs it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -205,7 +207,8 @@ static void pause_ms(long ms) {
 /*
  * Kills what the command left: its process group and every process started
  * since this one that carries the command's tag or the wrapper's, skipping
- * our own children (helpers, never the command's) and zombies. Stopped
+ * our own children (feeders, never the command's), our parent (the status
+ * writer) and zombies. Stopped
  * first, then killed; returns how many.
  */
 static int kill_leftovers(pid_t command, const char *tag_value) {
@@ -224,6 +227,8 @@ static int kill_leftovers(pid_t command, const char *tag_value) {
     if (read_stat(entry->d_name, &line) < 0 || line.start < own.start) continue;
     if (line.state == 'Z' || line.ppid == (long)getpid()) continue;
     pid_t pid = (pid_t)atol(entry->d_name);
+    /* The status writer: it may not have blanked its copy of the tag yet (forked in the same clock tick). */
+    if (pid == getppid()) continue;
     int verdict = line.pgrp == (long)command ? 0 : tagged(entry->d_name, tag, wrapper_tag);
     if (verdict != 0 && verdict != 3) continue;
     if (count == cap || empty_count == cap) {
@@ -263,6 +268,9 @@ static int feeder(int from, const char *bytes, unsigned long long size, pid_t *c
   *child = fork();
   if (*child < 0) return -1;
   if (*child == 0) {
+    /* Nothing of the call's but its two ends: a feeder left behind must not hold its output or status open. */
+    for (int fd = 3; fd < 1024; fd++)
+      if (fd != from && fd != ends[1]) close(fd);
     char buf[65536];
     while (size > 0) {
       size_t want = size < sizeof buf ? (size_t)size : sizeof buf;
@@ -395,6 +403,16 @@ static int run_call(const char *shell, const char *workdir, const char *command,
   return status;
 }
 
+/*
+ * Blanks the tag in this process's own environment block, which is what
+ * /proc/<pid>/environ shows: the status writer is not the wrapper, and a
+ * kill by the wrapper's tag must not reach it (the child keeps its copy).
+ */
+static void forget_tag(void) {
+  for (char **e = environ; *e != NULL; e++)
+    if (strncmp(*e, TAG_VAR "=", sizeof TAG_VAR) == 0) memset(*e, 0, strlen(*e));
+}
+
 static int open_in(const char *dir, const char *id, const char *suffix, int flags) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s%s", dir, id, suffix);
@@ -444,7 +462,26 @@ int main(int argc, char **argv) {
     at += strlen(entry) + 1;
     if (equals != NULL && valid_name(entry, (size_t)(equals - entry))) env_put(entry);
   }
-  int status = run_call(fields[0], fields[1], fields[2], in, out, err);
+  /*
+   * Two processes, as the bash path has: this one writes the status (the
+   * holder's subshell there), its child does the wrapper's work under the
+   * wrapper's tag. A stop that kills the wrapper by its tag as a last resort
+   * (a command that stopped it) then still gets a status, 128+9.
+   */
+  pid_t wrapper = fork();
+  if (wrapper < 0) {
+    say(status_fd, "1\n");
+    return 1;
+  }
+  if (wrapper == 0) _exit(run_call(fields[0], fields[1], fields[2], in, out, err));
+  close(in);
+  close(out);
+  close(err);
+  forget_tag();
+  int wait_status;
+  while (waitpid(wrapper, &wait_status, 0) < 0)
+    if (errno != EINTR) return 1;
+  int status = WIFSIGNALED(wait_status) ? 128 + WTERMSIG(wait_status) : WEXITSTATUS(wait_status);
   dprintf(status_fd, "%d\n", status);
   return 0;
 }
