@@ -10,18 +10,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const cjsSource = path.join(root, '.cjs-src');
 
-function buildCallHelper() {
-  const out = path.join(root, 'dist/native', `dsh-call-${process.arch}`);
-  mkdirSync(path.dirname(out), { recursive: true });
-  const source = path.join(root, 'src/providers/exec/engine/native/dsh-call.c');
-  const cc = process.env.CC || 'cc';
-  const built = spawnSync(cc, ['-static', '-O2', '-s', '-Wall', '-o', out, source], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
-  if (built.status === 0) return;
-  rmSync(out, { force: true });
-  const why = built.error ? built.error.message : built.stderr.toString().trim().split('\n').slice(-1)[0];
-  console.warn(`note: the native call helper was not built (${cc}: ${why}); session channels run every call in bash`);
-}
-
 function compile(project) {
   // Throws rather than exits, so the finally below still removes the copy.
   const result = spawnSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
@@ -35,9 +23,8 @@ cpSync(path.join(root, 'src/mcp/console/page'), path.join(root, 'dist/console'),
 // The argument schemas, generated once here so the CLI starts without class-validator.
 const cached = spawnSync(process.execPath, [path.join(root, 'scripts/cache-arg-schemas.mjs')], { cwd: root, stdio: 'inherit' });
 if (cached.status !== 0) throw new Error('caching the argument schemas failed');
-// The native call helper for this architecture (src/providers/exec/engine/native/call-helper.ts finds it
-// here), static so any image runs it; without a C compiler, channels run every call in bash.
-buildCallHelper();
+// The native call helper for this architecture (src/providers/exec/engine/native/call-helper.ts finds it in dist/native).
+spawnSync(process.execPath, [path.join(root, 'scripts/build-call-helper.mjs')], { cwd: root, stdio: 'inherit' });
 // The CLI as one CommonJS file with its V8 code cache (start-up; dist/cli/main.js runs it).
 const bundled = spawnSync(process.execPath, [path.join(root, 'scripts/bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
 if (bundled.status !== 0) throw new Error('bundling the CLI failed');

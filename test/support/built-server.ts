@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureCallHelper } from './call-helper-build.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const MAIN_JS = path.join(ROOT, 'dist/cli/main.js');
@@ -42,6 +43,7 @@ function sleepSync(ms: number): void {
  * the others wait for it.
  */
 export function ensureBuilt(): void {
+  ensureCallHelper();
   if (!isStale()) return;
   mkdirSync(path.dirname(LOCK), { recursive: true });
   for (;;) {

@@ -56,7 +56,8 @@ export const CHANNEL_HOLDER =
   `[[ -n $H && $("$H" --version 2>/dev/null) == "${CALL_HELPER_VERSION}" ]] || H=; exec 3<"$D/ctl" || exit 3; ` +
   `printf '%s\\n' "${HOLDER_READY}\${H:+ ${HOLDER_NATIVE}}" >"$D/ready" || exit 3; exec 0</dev/null 1>/dev/null; ` +
   'R=(); while IFS=" " read -r -u 3 n t u; do [[ $n =~ ^[0-9a-f]{32}$ && $t =~ ^[0-9a-f]+$ ]] || continue; ' +
-  // The helper carries the wrapper's tag, as the wrapper does: a stop that cannot end the call otherwise finds it by it.
+  // The helper gets the wrapper's tag: its fork doing the wrapper's work keeps it (a stop's last resort finds it
+  // by it), its status writer blanks its own copy (so that stop does not take the status with it).
   `if [[ $u == 1 && -n $H ]]; then ${EXEC_TAG_VAR}=\${t}${WRAPPER_TAG_SUFFIX} "$H" "$D" "$n" 2>/dev/null & else { exec 3<&- 8>"$D/$n.s" || exit; ` +
   `{ mapfile -d '' -t a <"$D/$n.q" && exec 5<"$D/$n.i" 6>"$D/$n.o" 7>"$D/$n.e"; } || { printf '${HOLDER_UNSTARTED}\\n' >&8; exit; }; ` +
   `printf '${HOLDER_OPENED}\\n' >&8; ` +

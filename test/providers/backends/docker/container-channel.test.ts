@@ -8,6 +8,7 @@ import { SessionContainersToken } from '../../../../src/providers/exec/engine/se
 import { NEEDS_ENGINE, TEST_IMAGE, describeWithEngine } from '../../../support/container-engine.js';
 import { containerProcesses, sessionContainers } from '../../../support/container-kit.js';
 import { waitUntil } from '../../../support/process-table.js';
+import { ensureCallHelper } from '../../../support/call-helper-build.js';
 
 const text = (result: { content: { text: string }[] }) => result.content.map((block) => block.text).join('');
 
@@ -42,6 +43,7 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
   const run = async (session: HostSession, command: string) => text(await session.call('bash', { command, description: 'Run it' }));
 
   beforeAll(async () => {
+    ensureCallHelper();
     root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'dsh-ch-ws-')));
     withChannel = await hostFor(true);
     withBashChannel = await hostFor('bash');
@@ -71,6 +73,24 @@ describeWithEngine(`one-shot calls through the session channel${NEEDS_ENGINE}`, 
     } finally {
       await session.dispose();
     }
+  });
+
+  it("a command cannot replace or change the helper that runs the session's next calls", async () => {
+    await inReadySession('ch-helper-swap', async (session) => {
+      const attempts = [
+        'd=$(dirname "$(readlink /proc/$$/fd/1)")',
+        'cp /bin/true "$d/dsh-call" 2>/dev/null && echo replaced',
+        'printf x 2>/dev/null >>"$d/dsh-call" && echo appended',
+        'mv "$d/dsh-call" "$d/gone" 2>/dev/null && echo moved',
+        'ln -sf /bin/true "$d/dsh-call" 2>/dev/null && echo linked',
+        // Its running image, through the process that runs this call.
+        'printf x 2>/dev/null >>/proc/$PPID/exe && echo wrote-exe',
+        'echo tried',
+      ];
+      expect(await run(session, attempts.join('; '))).toBe('tried');
+      // The next call still runs through the real helper, which still reports how it ended.
+      expect(await run(session, 'cat /proc/$PPID/comm; exit 3')).toBe('dsh-call\n[exit code: 3]');
+    });
   });
 
   it.each([

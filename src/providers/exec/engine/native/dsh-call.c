@@ -26,10 +26,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define VERSION "dsh-call 1"
-#define TAG_VAR "DSH_EXEC_TAG"
-#define WORKDIR_STATUS 125
-#define HEADER_STATUS 124
+/* The TypeScript side's names for these (test/providers/exec/engine/native/call-helper.test.ts holds them equal). */
+#define VERSION "dsh-call 1"              /* CALL_HELPER_VERSION */
+#define TAG_VAR "DSH_EXEC_TAG"            /* EXEC_TAG_VAR */
+#define WRAPPER_TAG_SUFFIX "w"            /* WRAPPER_TAG_SUFFIX */
+#define WORKDIR_STATUS 125                /* WORKDIR_STATUS */
+#define OPENED "+"                        /* HOLDER_OPENED */
+#define UNSTARTED "!"                     /* HOLDER_UNSTARTED */
+#define HEADER_STATUS 124                 /* EXEC_WRAPPER's `exit 124` */
 
 extern char **environ;
 
@@ -208,13 +212,13 @@ static void pause_ms(long ms) {
  * Kills what the command left: its process group and every process started
  * since this one that carries the command's tag or the wrapper's, skipping
  * our own children (feeders, never the command's), our parent (the status
- * writer) and zombies. Stopped
- * first, then killed; returns how many.
+ * writer) and zombies. Stopped first, then killed; returns how many.
  */
 static int kill_leftovers(pid_t command, const char *tag_value) {
   char *tag, *wrapper_tag, self[24];
-  if (asprintf(&tag, "%s=%s", TAG_VAR, tag_value) < 0 || asprintf(&wrapper_tag, "%s=%sw", TAG_VAR, tag_value) < 0) return 0;
-  snprintf(self, sizeof self, "%ld", (long)getpid());
+  if (asprintf(&tag, "%s=%s", TAG_VAR, tag_value) < 0 || asprintf(&wrapper_tag, "%s=%s" WRAPPER_TAG_SUFFIX, TAG_VAR, tag_value) < 0) return 0;
+  const long own_pid = (long)getpid(), status_writer = (long)getppid();
+  snprintf(self, sizeof self, "%ld", own_pid);
   struct stat_line own;
   if (read_stat(self, &own) < 0) return 0;
   size_t cap = 64, count = 0, empty_count = 0;
@@ -225,10 +229,10 @@ static int kill_leftovers(pid_t command, const char *tag_value) {
     if (entry->d_name[0] < '0' || entry->d_name[0] > '9' || strcmp(entry->d_name, self) == 0) continue;
     struct stat_line line;
     if (read_stat(entry->d_name, &line) < 0 || line.start < own.start) continue;
-    if (line.state == 'Z' || line.ppid == (long)getpid()) continue;
+    if (line.state == 'Z' || line.ppid == own_pid) continue;
     pid_t pid = (pid_t)atol(entry->d_name);
     /* The status writer: it may not have blanked its copy of the tag yet (forked in the same clock tick). */
-    if (pid == getppid()) continue;
+    if (pid == status_writer) continue;
     int verdict = line.pgrp == (long)command ? 0 : tagged(entry->d_name, tag, wrapper_tag);
     if (verdict != 0 && verdict != 3) continue;
     if (count == cap || empty_count == cap) {
@@ -337,8 +341,8 @@ static int run_call(const char *shell, const char *workdir, const char *command,
   }
   const char *tag_value = env_find(TAG_VAR, NULL);
   char *tag = strdup(tag_value ? tag_value : "");
-  size_t tag_len = strlen(tag);
-  if (tag_len > 0 && tag[tag_len - 1] == 'w') tag[tag_len - 1] = 0;
+  size_t tag_len = strlen(tag), suffix_len = strlen(WRAPPER_TAG_SUFFIX);
+  if (tag_len >= suffix_len && strcmp(tag + tag_len - suffix_len, WRAPPER_TAG_SUFFIX) == 0) tag[tag_len - suffix_len] = 0;
   env_set(TAG_VAR, tag);
   set_shell_level();
   env_set("PWD", workdir);
@@ -447,10 +451,10 @@ int main(int argc, char **argv) {
     if (out >= 0) err = open_in(dir, id, ".e", O_WRONLY);
   }
   if (err < 0) {
-    say(status_fd, "!\n");
+    say(status_fd, UNSTARTED "\n");
     return 1;
   }
-  say(status_fd, "+\n");
+  say(status_fd, OPENED "\n");
   /* The holder's environment without what its bash set, then the call's variables. */
   for (char **e = environ; *e != NULL; e++) env_put(*e);
   env_unset("PWD");

@@ -11,6 +11,7 @@ import type { ContainerEngine, ExecChannel, ExecOptions } from '../../../../../s
 import { wrapperInput } from '../../../../../src/providers/exec/engine/container-exec-wrapper.js';
 import { SessionChannel } from '../../../../../src/providers/exec/engine/session-channel.js';
 import { callHelperBinary } from '../../../../../src/providers/exec/engine/native/call-helper.js';
+import { ensureCallHelper } from '../../../../support/call-helper-build.js';
 
 /** An exec is a process of this machine, its environment only what the exec names (and PATH). */
 const localExec = async (options: ExecOptions): Promise<ExecChannel> => {
@@ -44,10 +45,11 @@ interface Outcome {
   readonly exitCode: number | null;
 }
 
+ensureCallHelper();
 const helper = callHelperBinary();
 const describeWithHelper = helper === null ? describe.skip : describe;
 
-describeWithHelper(`the native call helper against the bash wrapper${helper === null ? ' (skipped: npm run build made no helper here, no C compiler)' : ''}`, () => {
+describeWithHelper(`the native call helper against the bash wrapper${helper === null ? ' (skipped: no C compiler here to build the helper)' : ''}`, () => {
   let root: string;
   let native: SessionChannel;
   let bash: SessionChannel;
@@ -135,7 +137,7 @@ describeWithHelper(`the native call helper against the bash wrapper${helper === 
   });
 
   it('kills and counts what the command left behind: its process group and a setsid daemon', async () => {
-    const outcome = await same('sleep 4141 & setsid sleep 4242 & sleep 0.2; echo left');
+    const outcome = await same('sleep 4141 & setsid sleep 4242 & echo left');
     expect(outcome.stderr).toContain(':left:2\x1f');
     const running = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
       try {
