@@ -15,7 +15,7 @@ function hostProcesses(): number {
 }
 
 /** The bomb's processes still on the host (by their command line). */
-function bombProcesses(): number {
+function bombPids(): string[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
@@ -24,7 +24,21 @@ function bombProcesses(): number {
       } catch {
         return false;
       }
-    }).length;
+    });
+}
+
+/** What is left of the bomb, for a failure message: each survivor's state and parent. */
+function bombSurvivors(): string {
+  return bombPids()
+    .map((pid) => {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
+        return `${pid}:${fields[0]} ppid ${fields[1]}`;
+      } catch {
+        return `${pid}:gone`;
+      }
+    })
+    .join(', ');
 }
 
 const withPids = detectCgroupLayout().pids !== undefined ? describeWithBwrap : describe.skip;
@@ -57,9 +71,12 @@ withPids(`sandbox kernel: a fork bomb in one call${NEEDS_BWRAP}${detectCgroupLay
     // The bomb's processes plus a margin for the rest of a busy machine.
     expect(peak - baseline).toBeLessThan(LIMIT + 150);
     // Once the bomb's processes are gone (killed ones count against the limit until reaped), the shell answers.
-    await waitUntil(() => bombProcesses() === 0, "the bomb's processes are gone");
+    await waitUntil(() => bombPids().length === 0, "the bomb's processes are gone").catch((error: Error) => {
+      throw new Error(`${error.message}; left: ${bombSurvivors()}`);
+    });
     expect(await bash(session, 'echo after')).toBe('after');
-  });
+    // Above the sum of its own bounds (the bomb's 3 s, the 20 s wait for its processes): a step that fails names itself.
+  }, 60_000);
 
   it('a call that stays under the limit gets no marker', async () => {
     const { session } = await hosts.session('oneshot', 'workspace-write', { sandbox: { limits: { processes: LIMIT } } });
